@@ -1,0 +1,189 @@
+package io.jnet.buffer;
+
+/**
+ * The packet buffer, jnet's analog of Linux's {@code sk_buff}: one contiguous heap array with
+ * headroom in front of the data (so lower layers push headers without copying), the data itself
+ * and tailroom behind it.
+ *
+ * <pre>
+ *   0 ........ head ........ dataStart ........ dataEnd ........ capacity
+ *              |  headroom  |      data         |   tailroom    |
+ * </pre>
+ *
+ * <p>Offsets are byte indexes into {@link #array()}. Header offsets ({@link #networkOffset()},
+ * {@link #transportOffset()}) are absolute array indexes, set by the layer that parses or builds
+ * the header, like Linux's {@code skb_network_header}.
+ *
+ * <p>A buffer has an optional owner (the socket whose memory it is charged to) and a release hook
+ * called once when {@link #release()} runs; pools and per-socket caches plug in there.
+ *
+ * <p>Not thread-safe: a buffer belongs to one thread at a time, handed over through queues.
+ */
+public final class PacketBuffer {
+
+    /** Headroom reserved by default: Ethernet (14) + IPv4 with options (60) + TCP with options (60), rounded. */
+    public static final int DEFAULT_HEADROOM = 160;
+
+    private byte[] array;
+    private int dataStart;
+    private int dataEnd;
+    private int networkOffset = -1;
+    private int transportOffset = -1;
+    private Object owner;
+    private int truesize;
+    private ReleaseHook releaseHook;
+    private boolean released;
+    /** Device the buffer arrived on, or null for locally generated packets. */
+    private Object inputDevice;
+    /** Early-demux result or other per-packet socket reference (Linux skb->sk on input). */
+    private Object socket;
+    /** Set when the checksum was already verified or need not be (loopback: CHECKSUM_UNNECESSARY). */
+    private boolean checksumUnnecessary;
+
+    /** Called once when a buffer is released. */
+    @FunctionalInterface
+    public interface ReleaseHook {
+        void released(PacketBuffer buffer);
+    }
+
+    private PacketBuffer(byte[] array, int headroom) {
+        this.array = array;
+        this.dataStart = headroom;
+        this.dataEnd = headroom;
+        this.truesize = array.length;
+    }
+
+    /**
+     * Allocates a buffer.
+     *
+     * @param headroom bytes reserved in front for headers pushed later
+     * @param size bytes of data space behind the headroom
+     */
+    public static PacketBuffer allocate(int headroom, int size) {
+        if (headroom < 0 || size < 0) throw new IllegalArgumentException("negative size");
+        return new PacketBuffer(new byte[headroom + size], headroom);
+    }
+
+    /** Wraps a copy of {@code length} bytes at {@code offset} of {@code src} as the data, with headroom for re-encapsulation. */
+    public static PacketBuffer copyOf(byte[] src, int offset, int length, int headroom) {
+        PacketBuffer b = allocate(headroom, length);
+        System.arraycopy(src, offset, b.array, headroom, length);
+        b.dataEnd = headroom + length;
+        return b;
+    }
+
+    /** Resets an existing buffer for reuse (pools/caches): empties data, clears metadata. */
+    public PacketBuffer reset(int headroom) {
+        if (headroom > array.length) throw new IllegalArgumentException("headroom > capacity");
+        dataStart = dataEnd = headroom;
+        networkOffset = transportOffset = -1;
+        owner = null;
+        inputDevice = null;
+        socket = null;
+        checksumUnnecessary = false;
+        released = false;
+        return this;
+    }
+
+    public byte[] array() { return array; }
+    public int capacity() { return array.length; }
+    /** Offset of the first data byte in {@link #array()}. */
+    public int dataStart() { return dataStart; }
+    /** Offset one past the last data byte. */
+    public int dataEnd() { return dataEnd; }
+    /** Data length in bytes. */
+    public int length() { return dataEnd - dataStart; }
+    public int headroom() { return dataStart; }
+    public int tailroom() { return array.length - dataEnd; }
+
+    /** Prepends {@code n} bytes (Linux skb_push) and returns the new data start. */
+    public int push(int n) {
+        if (n < 0 || n > dataStart) throw new IllegalStateException("headroom " + dataStart + " < push " + n);
+        dataStart -= n;
+        return dataStart;
+    }
+
+    /** Removes {@code n} bytes from the front (Linux skb_pull) and returns the new data start. */
+    public int pull(int n) {
+        if (n < 0 || n > length()) throw new IllegalStateException("pull " + n + " > length " + length());
+        dataStart += n;
+        return dataStart;
+    }
+
+    /** Appends {@code n} bytes at the tail (Linux skb_put) and returns the offset where they start. */
+    public int put(int n) {
+        if (n < 0 || n > tailroom()) throw new IllegalStateException("tailroom " + tailroom() + " < put " + n);
+        int at = dataEnd;
+        dataEnd += n;
+        return at;
+    }
+
+    /** Appends bytes copied from {@code src}. */
+    public void put(byte[] src, int off, int len) {
+        int at = put(len);
+        System.arraycopy(src, off, array, at, len);
+    }
+
+    /** Cuts the data to {@code len} bytes (Linux skb_trim). */
+    public void trim(int len) {
+        if (len < 0 || len > length()) throw new IllegalArgumentException("trim " + len + " of " + length());
+        dataEnd = dataStart + len;
+    }
+
+    /** Sets data bounds directly (absolute offsets). */
+    public void setData(int start, int end) {
+        if (start < 0 || end < start || end > array.length) throw new IllegalArgumentException("bad bounds");
+        dataStart = start;
+        dataEnd = end;
+    }
+
+    public int networkOffset() { return networkOffset; }
+    public void setNetworkOffset(int off) { networkOffset = off; }
+    public int transportOffset() { return transportOffset; }
+    public void setTransportOffset(int off) { transportOffset = off; }
+
+    public Object owner() { return owner; }
+    public void setOwner(Object owner) { this.owner = owner; }
+    /** Memory charged for this buffer in bytes (its array size, like Linux's skb->truesize). */
+    public int truesize() { return truesize; }
+
+    public Object inputDevice() { return inputDevice; }
+    public void setInputDevice(Object dev) { inputDevice = dev; }
+    public Object socket() { return socket; }
+    public void setSocket(Object sk) { socket = sk; }
+    public boolean checksumUnnecessary() { return checksumUnnecessary; }
+    public void setChecksumUnnecessary(boolean v) { checksumUnnecessary = v; }
+
+    public void setReleaseHook(ReleaseHook hook) { this.releaseHook = hook; }
+
+    /** Releases the buffer; the release hook (if any) runs once. Further releases are no-ops. */
+    public void release() {
+        if (released) return;
+        released = true;
+        ReleaseHook h = releaseHook;
+        if (h != null) h.released(this);
+    }
+
+    public boolean isReleased() { return released; }
+
+    /** A deep copy of data and metadata (used by sniffers and duplication). */
+    public PacketBuffer copy() {
+        PacketBuffer b = copyOf(array, dataStart, length(), dataStart);
+        b.networkOffset = networkOffset < 0 ? -1 : networkOffset;
+        b.transportOffset = transportOffset < 0 ? -1 : transportOffset;
+        b.checksumUnnecessary = checksumUnnecessary;
+        return b;
+    }
+
+    /** Copies the data out into a new array. */
+    public byte[] toBytes() {
+        byte[] out = new byte[length()];
+        System.arraycopy(array, dataStart, out, 0, out.length);
+        return out;
+    }
+
+    @Override
+    public String toString() {
+        return "PacketBuffer[len=" + length() + ", headroom=" + dataStart + ", cap=" + array.length + "]";
+    }
+}

@@ -1,0 +1,46 @@
+package io.jnet.link;
+
+import io.jnet.buffer.PacketBuffer;
+
+/**
+ * A network device carrying Ethernet II frames (loopback too, with all-zero MAC addresses, as Linux's
+ * {@code lo} shows them to tcpdump).
+ *
+ * <p>{@link #transmit} takes ownership of the buffer: its data starts at the Ethernet header. Frames
+ * received by the device are handed to the {@link FrameReceiver} set by the namespace that owns it.
+ * Decorators (pcap sniffer, impairment) wrap a device and forward both directions.
+ */
+public interface NetDevice extends AutoCloseable {
+
+    /** Interface name, e.g. {@code lo}, {@code veth0}, {@code jnet0}. */
+    String name();
+
+    /** Maximum transmission unit in bytes (the IP packet size, without the 14-byte Ethernet header). */
+    int mtu();
+
+    /** Changes the MTU (bytes, 68..65535). */
+    void setMtu(int mtu);
+
+    /** The device's MAC address as a 48-bit value in the low bits (network byte order when written). */
+    long macAddress();
+
+    /** True when the device needs no neighbour resolution (loopback; Linux IFF_NOARP/IFF_LOOPBACK). */
+    boolean isLoopback();
+
+    /**
+     * Sends one frame. Ownership of {@code frame} passes to the device, which releases it when done.
+     * Never throws for a full queue or a closed device: such frames are counted in {@link #stats()} as
+     * tx_dropped.
+     */
+    void transmit(PacketBuffer frame);
+
+    /** Sets where received frames go; the owning namespace calls this when the device is attached. */
+    void setReceiver(FrameReceiver receiver);
+
+    /** Counters with Linux's {@code /sys/class/net/DEV/statistics} names. */
+    DeviceStats stats();
+
+    /** Stops the device; pending and later frames are dropped and counted. Idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,44 @@
+package io.jnet.socket;
+
+import java.time.Duration;
+
+/**
+ * Socket options with Linux names and units.
+ *
+ * @param <T> value type
+ */
+public final class SocketOption<T> {
+    /** Send buffer size in bytes (SO_SNDBUF; like Linux the effective value is doubled and autotuning stops). */
+    public static final SocketOption<Integer> SO_SNDBUF = new SocketOption<>("SO_SNDBUF", Integer.class);
+    /** Receive buffer size in bytes (SO_RCVBUF; doubled like Linux, autotuning stops). */
+    public static final SocketOption<Integer> SO_RCVBUF = new SocketOption<>("SO_RCVBUF", Integer.class);
+    /** Receive timeout; {@link Duration#ZERO} waits forever (SO_RCVTIMEO). Expiry throws EAGAIN. */
+    public static final SocketOption<Duration> SO_RCVTIMEO = new SocketOption<>("SO_RCVTIMEO", Duration.class);
+    /** Send timeout; {@link Duration#ZERO} waits forever (SO_SNDTIMEO). Expiry throws EAGAIN. */
+    public static final SocketOption<Duration> SO_SNDTIMEO = new SocketOption<>("SO_SNDTIMEO", Duration.class);
+    /** Allow binding a port held by TIME_WAIT sockets or non-listening sockets (SO_REUSEADDR). */
+    public static final SocketOption<Boolean> SO_REUSEADDR = new SocketOption<>("SO_REUSEADDR", Boolean.class);
+    /**
+     * Linger on close: null or negative = off (close returns at once, data sent in background);
+     * zero = abortive close with RST; positive = close waits up to that long for unsent data (SO_LINGER).
+     */
+    public static final SocketOption<Duration> SO_LINGER = new SocketOption<>("SO_LINGER", Duration.class);
+    /** Disable Nagle's algorithm (TCP_NODELAY). */
+    public static final SocketOption<Boolean> TCP_NODELAY = new SocketOption<>("TCP_NODELAY", Boolean.class);
+    /** Keepalive probes on an idle connection (SO_KEEPALIVE). */
+    public static final SocketOption<Boolean> SO_KEEPALIVE = new SocketOption<>("SO_KEEPALIVE", Boolean.class);
+
+    private final String name;
+    private final Class<T> type;
+
+    private SocketOption(String name, Class<T> type) {
+        this.name = name;
+        this.type = type;
+    }
+
+    public String name() { return name; }
+    public Class<T> type() { return type; }
+
+    @Override
+    public String toString() { return name; }
+}

@@ -1,0 +1,84 @@
+package io.jnet.socket;
+
+import io.jnet.stack.NetNamespace;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+
+/**
+ * A TCP stream socket in a jnet namespace, shaped after the BSD calls ({@code socket}, {@code bind},
+ * {@code connect}, {@code read}, {@code write}, {@code shutdown}, {@code close}).
+ *
+ * <p>Blocking by default. In non-blocking mode {@code connect} throws EINPROGRESS and completes in the
+ * background (poll for {@link Events#POLLOUT}), {@code read}/{@code write} return 0 where they would block.
+ *
+ * <p>Errors are {@link ErrnoException}s naming Linux's errno: ECONNREFUSED, ECONNRESET, EPIPE, ETIMEDOUT,
+ * EADDRINUSE, EAGAIN (a timeout set with SO_RCVTIMEO/SO_SNDTIMEO expired), ENOTCONN, EISCONN, ...
+ */
+public interface TcpSocket extends PollableSocket {
+
+    /** Opens an unconnected TCP socket in {@code ns} (socket(AF_INET, SOCK_STREAM, 0)). */
+    static TcpSocket open(NetNamespace ns) {
+        return io.jnet.tcp.TcpSocketImpl.open(ns);
+    }
+
+    /** Binds to a local address; port 0 picks an ephemeral port (RFC 6056). Throws EADDRINUSE, EADDRNOTAVAIL, EINVAL. */
+    void bind(InetSocketAddress local) throws IOException;
+
+    /**
+     * Connects (three-way handshake). Blocking: returns when ESTABLISHED, or throws ECONNREFUSED,
+     * ETIMEDOUT (after tcp_syn_retries), ENETUNREACH. Non-blocking: throws EINPROGRESS.
+     */
+    void connect(InetSocketAddress remote) throws IOException;
+
+    /** Completes a non-blocking connect: true when established; throws the connect error if it failed. */
+    boolean finishConnect() throws IOException;
+
+    /**
+     * Reads up to {@code len} bytes. Returns the count, -1 at end of stream (peer's FIN),
+     * 0 in non-blocking mode when nothing is ready. Throws ECONNRESET, ETIMEDOUT, EAGAIN (SO_RCVTIMEO).
+     */
+    int read(byte[] b, int off, int len) throws IOException;
+
+    /** Reads into the buffer's remaining space; same results as {@link #read(byte[], int, int)}. */
+    int read(ByteBuffer dst) throws IOException;
+
+    /**
+     * Writes bytes. Blocking: returns after all {@code len} bytes are queued in the send buffer.
+     * Non-blocking: returns the count queued (maybe 0). Throws EPIPE after shutdown/close or a reset,
+     * ECONNRESET, EAGAIN (SO_SNDTIMEO).
+     */
+    int write(byte[] b, int off, int len) throws IOException;
+
+    /** Writes the buffer's remaining bytes; same results as {@link #write(byte[], int, int)}. */
+    int write(ByteBuffer src) throws IOException;
+
+    /** shutdown(SHUT_WR): sends FIN once queued data is sent. */
+    void shutdownOutput() throws IOException;
+
+    /** shutdown(SHUT_RD): further reads return -1; data arriving later is discarded. */
+    void shutdownInput() throws IOException;
+
+    <T> void setOption(SocketOption<T> option, T value) throws IOException;
+
+    <T> T getOption(SocketOption<T> option) throws IOException;
+
+    InetSocketAddress localAddress();
+
+    /** The peer address, or null if not connected. */
+    InetSocketAddress remoteAddress();
+
+    /** Current TCP state name as Linux's {@code ss} prints it (ESTAB, SYN-SENT, TIME-WAIT, ...). */
+    String state();
+
+    /** Bytes readable right now without blocking (FIONREAD / SIOCINQ). */
+    int available();
+
+    /** An InputStream view (read -1 at EOF). */
+    InputStream inputStream();
+
+    /** An OutputStream view (blocking writes). */
+    OutputStream outputStream();
+}

@@ -1,0 +1,193 @@
+package io.jnet.stack;
+
+import java.util.Arrays;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+/**
+ * The per-namespace timer base. Timers live in a binary heap ordered by deadline (an equivalent of
+ * Linux's timer wheel with exact expiry), driven by the namespace's {@link Clock}: on a
+ * {@link SystemClock} a daemon thread sleeps until the earliest deadline; on a {@link VirtualClock}
+ * the test's {@code advance} runs expired timers in its own thread.
+ *
+ * <p>Timer actions run outside the wheel lock and must not throw; an exception is caught, counted
+ * and reported to the error handler so the timer thread never dies.
+ */
+public final class TimerWheel {
+    private final Clock clock;
+    private final String name;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private Timer[] heap = new Timer[64];
+    private int size;
+    private Thread thread;
+    private volatile boolean running;
+    private volatile Consumer<Throwable> errorHandler = t -> t.printStackTrace();
+    private long errors;
+
+    public TimerWheel(Clock clock, String name) {
+        this.clock = clock;
+        this.name = name;
+    }
+
+    public Clock clock() { return clock; }
+
+    /** Creates a timer that runs {@code action} on expiry. */
+    public Timer newTimer(Runnable action) { return new Timer(this, action); }
+
+    public void setErrorHandler(Consumer<Throwable> handler) { this.errorHandler = handler; }
+
+    /** Number of timer actions that threw. */
+    public long errors() { return errors; }
+
+    void arm(Timer t, long at) {
+        lock.lock();
+        try {
+            t.deadline = at;
+            if (t.heapIndex >= 0) {
+                if (at >= t.queuedAt) return; // lazy: fires early and re-queues
+                t.queuedAt = at;
+                siftUp(t.heapIndex);
+            } else {
+                t.queuedAt = at;
+                if (size == heap.length) heap = Arrays.copyOf(heap, size * 2);
+                heap[size] = t;
+                t.heapIndex = size++;
+                siftUp(t.heapIndex);
+            }
+            if (heap[0] == t && thread != null) changed.signal();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Earliest queued deadline in ns, or {@link Long#MAX_VALUE}. */
+    public long nextDeadline() {
+        lock.lock();
+        try {
+            return size == 0 ? Long.MAX_VALUE : heap[0].queuedAt;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Runs every timer whose deadline is at or before {@code now}. Returns how many ran. */
+    public int runExpired(long now) {
+        int ran = 0;
+        while (true) {
+            Timer fire = null;
+            lock.lock();
+            try {
+                if (size == 0 || heap[0].queuedAt > now) return ran;
+                Timer t = heap[0];
+                removeAt(0);
+                long want = t.deadline;
+                if (want < 0) continue; // cancelled
+                if (want > now) { // re-armed later: requeue
+                    t.queuedAt = want;
+                    if (size == heap.length) heap = Arrays.copyOf(heap, size * 2);
+                    heap[size] = t;
+                    t.heapIndex = size++;
+                    siftUp(t.heapIndex);
+                    continue;
+                }
+                t.deadline = -1;
+                fire = t;
+            } finally {
+                lock.unlock();
+            }
+            try {
+                fire.action.run();
+            } catch (Throwable e) {
+                errors++;
+                try { errorHandler.accept(e); } catch (Throwable ignored) { }
+            }
+            ran++;
+        }
+    }
+
+    private void removeAt(int i) {
+        Timer t = heap[i];
+        t.heapIndex = -1;
+        t.queuedAt = -1;
+        size--;
+        if (i == size) { heap[size] = null; return; }
+        Timer last = heap[size];
+        heap[size] = null;
+        heap[i] = last;
+        last.heapIndex = i;
+        siftDown(i);
+        if (last.heapIndex == i) siftUp(i);
+    }
+
+    private void siftUp(int i) {
+        Timer t = heap[i];
+        while (i > 0) {
+            int p = (i - 1) >>> 1;
+            Timer pt = heap[p];
+            if (pt.queuedAt <= t.queuedAt) break;
+            heap[i] = pt; pt.heapIndex = i; i = p;
+        }
+        heap[i] = t; t.heapIndex = i;
+    }
+
+    private void siftDown(int i) {
+        Timer t = heap[i];
+        int half = size >>> 1;
+        while (i < half) {
+            int c = 2 * i + 1;
+            int r = c + 1;
+            if (r < size && heap[r].queuedAt < heap[c].queuedAt) c = r;
+            if (t.queuedAt <= heap[c].queuedAt) break;
+            heap[i] = heap[c]; heap[i].heapIndex = i; i = c;
+        }
+        heap[i] = t; t.heapIndex = i;
+    }
+
+    void startThread() {
+        lock.lock();
+        try {
+            if (thread != null) return;
+            running = true;
+            thread = Thread.ofPlatform().daemon().name("jnet-timer-" + name).unstarted(this::loop);
+            thread.start();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void stopThread() {
+        Thread t;
+        lock.lock();
+        try {
+            running = false;
+            t = thread;
+            thread = null;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        if (t != null && t != Thread.currentThread()) {
+            try { t.join(1000); } catch (InterruptedException e) { Thread.currentThread().interrupt(); }
+        }
+    }
+
+    private void loop() {
+        while (running) {
+            long now = clock.nanoTime();
+            runExpired(now);
+            lock.lock();
+            try {
+                if (!running) break;
+                long next = size == 0 ? Long.MAX_VALUE : heap[0].queuedAt;
+                long wait = next == Long.MAX_VALUE ? 1_000_000_000L : next - clock.nanoTime();
+                if (wait > 0) changed.awaitNanos(wait);
+            } catch (InterruptedException e) {
+                break;
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+}
