@@ -1,0 +1,33 @@
+package io.jnet.wire;
+
+/** UDP header (RFC 768): 8 bytes; checksum over the IPv4 pseudo-header, 0 meaning "none" (sent as 0xFFFF when it computes to 0). */
+public final class Udp {
+    private Udp() {}
+
+    public static final int HEADER_LENGTH = 8;
+    /** Largest IPv4 UDP payload: 65535 - 20 - 8. */
+    public static final int MAX_PAYLOAD = 65507;
+
+    public static int sourcePort(byte[] b, int off) { return Bytes.u16(b, off); }
+    public static int destinationPort(byte[] b, int off) { return Bytes.u16(b, off + 2); }
+    /** Header + payload length in bytes. */
+    public static int length(byte[] b, int off) { return Bytes.u16(b, off + 4); }
+    public static int checksum(byte[] b, int off) { return Bytes.u16(b, off + 6); }
+
+    /** Writes the header and, over {@code length} bytes, the checksum with the pseudo-header. */
+    public static void write(byte[] b, int off, int srcPort, int dstPort, int length, int srcIp, int dstIp) {
+        Bytes.put16(b, off, srcPort);
+        Bytes.put16(b, off + 2, dstPort);
+        Bytes.put16(b, off + 4, length);
+        b[off + 6] = 0;
+        b[off + 7] = 0;
+        int c = Checksum.fold(Checksum.sum(b, off, length, Checksum.pseudoHeaderSum(srcIp, dstIp, Ipv4.PROTO_UDP, length)));
+        Bytes.put16(b, off + 6, c == 0 ? 0xFFFF : c);
+    }
+
+    /** Verifies the checksum of a datagram of {@code length} bytes (true when the field is 0: not computed). */
+    public static boolean verify(byte[] b, int off, int length, int srcIp, int dstIp) {
+        if (checksum(b, off) == 0) return true;
+        return Checksum.verify(b, off, length, Checksum.pseudoHeaderSum(srcIp, dstIp, Ipv4.PROTO_UDP, length));
+    }
+}
