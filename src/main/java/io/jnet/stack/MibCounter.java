@@ -1,0 +1,52 @@
+package io.jnet.stack;
+
+/**
+ * SNMP MIB and Linux extension counters, named exactly as Linux prints them in
+ * {@code /proc/net/snmp} and {@code /proc/net/netstat} (group prefix + field), e.g. {@code IpInReceives},
+ * {@code TcpRetransSegs}, {@code TcpExtTCPTimeouts}.
+ */
+public enum MibCounter {
+    // Ip (RFC 4293 names as Linux prints them)
+    IpInReceives, IpInHdrErrors, IpInAddrErrors, IpForwDatagrams, IpInUnknownProtos, IpInDiscards, IpInDelivers,
+    IpOutRequests, IpOutDiscards, IpOutNoRoutes, IpReasmTimeout, IpReasmReqds, IpReasmOKs, IpReasmFails, IpFragOKs,
+    IpFragFails, IpFragCreates,
+    // IpExt
+    IpExtInNoRoutes, IpExtInTruncatedPkts, IpExtInCsumErrors, IpExtReasmOverlaps,
+    // Icmp
+    IcmpInMsgs, IcmpInErrors, IcmpInCsumErrors, IcmpInDestUnreachs, IcmpInTimeExcds, IcmpInEchos, IcmpInEchoReps,
+    IcmpOutMsgs, IcmpOutErrors, IcmpOutDestUnreachs, IcmpOutEchos, IcmpOutEchoReps, IcmpOutRateLimitGlobal,
+    // Tcp
+    TcpActiveOpens, TcpPassiveOpens, TcpAttemptFails, TcpEstabResets, TcpCurrEstab, TcpInSegs, TcpOutSegs,
+    TcpRetransSegs, TcpInErrs, TcpOutRsts, TcpInCsumErrors,
+    // Udp
+    UdpInDatagrams, UdpNoPorts, UdpInErrors, UdpOutDatagrams, UdpRcvbufErrors, UdpSndbufErrors, UdpInCsumErrors,
+    // TcpExt (Linux names)
+    TcpExtSyncookiesSent, TcpExtEmbryonicRsts, TcpExtPruneCalled, TcpExtOutOfWindowIcmps, TcpExtTW, TcpExtTWRecycled,
+    TcpExtPAWSEstab, TcpExtDelayedACKs, TcpExtDelayedACKLost, TcpExtListenOverflows, TcpExtListenDrops,
+    TcpExtTCPHPHits, TcpExtTCPPureAcks, TcpExtTCPHPAcks, TcpExtTCPRenoRecovery, TcpExtTCPRenoReorder,
+    TcpExtTCPLossUndo, TcpExtTCPFastRetrans, TcpExtTCPSlowStartRetrans, TcpExtTCPTimeouts, TcpExtTCPRenoFailures,
+    TcpExtTCPAbortOnData, TcpExtTCPAbortOnClose, TcpExtTCPAbortOnMemory, TcpExtTCPAbortOnTimeout,
+    TcpExtTCPAbortOnLinger, TcpExtTCPRcvCollapsed, TcpExtTCPOFOQueue, TcpExtTCPOFODrop, TcpExtTCPOFOMerge,
+    TcpExtTCPBacklogDrop, TcpExtTCPMinTTLDrop, TcpExtTCPDeferAcceptDrop, TcpExtTCPChallengeACK,
+    TcpExtTCPSYNChallenge, TcpExtTCPRcvQDrop, TcpExtTCPZeroWindowDrop, TcpExtTCPToZeroWindowAdv,
+    TcpExtTCPFromZeroWindowAdv, TcpExtTCPWantZeroWindowAdv, TcpExtTCPOrigDataSent, TcpExtTCPDelivered,
+    TcpExtTCPKeepAlive, TcpExtTCPSpuriousRTOs, TcpExtTCPDSACKRecv, TcpExtTCPDSACKOldSent,
+    TcpExtTCPBacklogCoalesce, TcpExtTCPAckCompressed, TcpExtTCPWinProbe, TcpExtTCPTimeWaitOverflow,
+    TcpExtTCPRetransFail, TcpExtLockDroppedIcmps, TcpExtTCPSpuriousRtxHostQueues,
+    // ArpExt-like (Linux keeps these in /proc/net/stat/arp_cache: jnet exposes them here)
+    ArpInRequests, ArpInReplies, ArpOutRequests, ArpOutReplies, ArpUnresolvedDiscards, ArpInErrors,
+    // device-independent link input drops (frames jnet could not parse or has no handler for)
+    LinkInErrors, LinkInUnknownProtos;
+
+    /** The Linux group this counter belongs to ("Ip", "IpExt", "Icmp", "Tcp", "Udp", "TcpExt", "Arp", "Link"). */
+    public String group() {
+        String n = name();
+        for (String g : new String[] {"TcpExt", "IpExt", "Icmp", "Tcp", "Udp", "Ip", "Arp", "Link"}) {
+            if (n.startsWith(g)) return g;
+        }
+        return "";
+    }
+
+    /** Field name within the group as /proc prints it, e.g. "InReceives". */
+    public String field() { return name().substring(group().length()); }
+}

@@ -1,0 +1,106 @@
+package io.jnet.stack;
+
+import java.util.Arrays;
+
+/**
+ * One sysctl: a Linux name, a unit, a default, bounds, and a value of one or more integers (e.g.
+ * {@code net.ipv4.tcp_rmem = "4096 131072 6291456"}). Reads are a volatile load; writes validate and
+ * swap the whole value atomically, so a reader on the packet path sees either the old or the new value
+ * (read it once per packet).
+ */
+public final class Sysctl {
+    private final String name;
+    private final String unit;
+    private final String description;
+    private final int[] defaults;
+    private final long min;
+    private final long max;
+    private final boolean ascending;
+    private volatile int[] values;
+
+    Sysctl(String name, String unit, String description, long min, long max, boolean ascending, int... defaults) {
+        this.name = name;
+        this.unit = unit;
+        this.description = description;
+        this.min = min;
+        this.max = max;
+        this.ascending = ascending;
+        this.defaults = defaults.clone();
+        this.values = defaults.clone();
+    }
+
+    public String name() { return name; }
+    /** Unit of the values: "bytes", "seconds", "ms", "us", "boolean", "count", "port", "enum". */
+    public String unit() { return unit; }
+    public String description() { return description; }
+    public int arity() { return defaults.length; }
+
+    /** The first (or only) value. */
+    public int intValue() { return values[0]; }
+
+    /** Value {@code i} of a multi-value sysctl (e.g. tcp_rmem min/default/max). */
+    public int intValue(int i) { return values[i]; }
+
+    public boolean enabled() { return values[0] != 0; }
+
+    /** The default as Linux prints it. */
+    public String defaultString() { return format(defaults); }
+
+    /** The value as Linux prints it (values separated by a tab). */
+    public String get() { return format(values); }
+
+    /**
+     * Sets the value from text as written to /proc/sys (numbers separated by whitespace).
+     *
+     * @throws IllegalArgumentException (EINVAL) when the count, a number, the bounds or the ordering is wrong
+     */
+    public void set(String text) {
+        String[] parts = text.trim().split("\\s+");
+        if (parts.length != defaults.length)
+            throw new IllegalArgumentException(name + ": expected " + defaults.length + " value(s), got '" + text + "'");
+        int[] v = new int[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            long x;
+            try {
+                x = Long.parseLong(parts[i]);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(name + ": not a number: '" + parts[i] + "'");
+            }
+            if (x < min || x > max)
+                throw new IllegalArgumentException(name + ": " + x + " outside [" + min + ", " + max + "] " + unit);
+            v[i] = (int) x;
+        }
+        if (ascending) {
+            for (int i = 1; i < v.length; i++) {
+                if (v[i] < v[i - 1]) throw new IllegalArgumentException(name + ": values must not decrease: '" + text + "'");
+            }
+        }
+        values = v;
+    }
+
+    public void set(int... v) {
+        StringBuilder sb = new StringBuilder();
+        for (int x : v) sb.append(x).append(' ');
+        set(sb.toString());
+    }
+
+    public void reset() { values = defaults.clone(); }
+
+    private static String format(int[] v) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < v.length; i++) {
+            if (i > 0) sb.append('\t');
+            sb.append(v[i]);
+        }
+        return sb.toString();
+    }
+
+    @Override
+    public String toString() { return name + " = " + get() + " (" + unit + "; default " + defaultString() + ")"; }
+
+    @Override
+    public boolean equals(Object o) { return o instanceof Sysctl s && s.name.equals(name) && Arrays.equals(s.values, values); }
+
+    @Override
+    public int hashCode() { return name.hashCode(); }
+}

@@ -1,0 +1,118 @@
+package io.jnet.stack;
+
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The sysctl registry of a jnet namespace, with Linux's names, units and defaults (Linux 6.x).
+ * Fields give the packet path direct access; {@link #set(String, String)} and {@link #get(String)}
+ * take the dotted names ({@code net.ipv4.tcp_timestamps}) or the /proc/sys path form.
+ */
+public final class Sysctls {
+    private final Map<String, Sysctl> byName = new LinkedHashMap<>();
+
+    // net.core
+    public final Sysctl somaxconn = reg("net.core.somaxconn", "count", "cap on listen() backlog", 0, 65535, 4096);
+    public final Sysctl rmemMax = reg("net.core.rmem_max", "bytes", "cap on SO_RCVBUF", 2048, Integer.MAX_VALUE / 2, 212992);
+    public final Sysctl wmemMax = reg("net.core.wmem_max", "bytes", "cap on SO_SNDBUF", 2048, Integer.MAX_VALUE / 2, 212992);
+    public final Sysctl rmemDefault = reg("net.core.rmem_default", "bytes", "default receive buffer of non-TCP sockets", 2048, Integer.MAX_VALUE / 2, 212992);
+    public final Sysctl wmemDefault = reg("net.core.wmem_default", "bytes", "default send buffer of non-TCP sockets", 2048, Integer.MAX_VALUE / 2, 212992);
+    public final Sysctl netdevMaxBacklog = reg("net.core.netdev_max_backlog", "count", "frames queued per receive backlog before drops", 1, 1 << 24, 1000);
+
+    // net.ipv4 (IP)
+    public final Sysctl ipDefaultTtl = reg("net.ipv4.ip_default_ttl", "count", "TTL of sent packets", 1, 255, 64);
+    public final Sysctl ipLocalPortRange = regAsc("net.ipv4.ip_local_port_range", "port", "ephemeral port range (RFC 6056)", 1, 65535, 32768, 60999);
+    public final Sysctl ipfragHighThresh = reg("net.ipv4.ipfrag_high_thresh", "bytes", "memory for fragment queues before new fragments are dropped", 0, Integer.MAX_VALUE, 4194304);
+    public final Sysctl ipfragLowThresh = reg("net.ipv4.ipfrag_low_thresh", "bytes", "reassembly memory after eviction", 0, Integer.MAX_VALUE, 3145728);
+    public final Sysctl ipfragTime = reg("net.ipv4.ipfrag_time", "seconds", "how long a fragment queue waits for its missing pieces", 1, 3600, 30);
+    public final Sysctl ipEarlyDemux = reg("net.ipv4.ip_early_demux", "boolean", "look up established sockets at IP receive", 0, 1, 1);
+    public final Sysctl icmpEchoIgnoreAll = reg("net.ipv4.icmp_echo_ignore_all", "boolean", "do not answer echo requests", 0, 1, 0);
+    public final Sysctl icmpRatelimit = reg("net.ipv4.icmp_ratelimit", "ms", "minimum gap between ICMP errors to one destination (token bucket)", 0, Integer.MAX_VALUE, 1000);
+    public final Sysctl icmpMsgsPerSec = reg("net.ipv4.icmp_msgs_per_sec", "count", "global ICMP error rate limit", 0, Integer.MAX_VALUE, 1000);
+
+    // ARP / neighbour
+    public final Sysctl neighRetransTimeMs = reg("net.ipv4.neigh.default.retrans_time_ms", "ms", "interval between ARP requests", 10, 3600_000, 1000);
+    public final Sysctl neighMcastSolicit = reg("net.ipv4.neigh.default.mcast_solicit", "count", "broadcast ARP requests before a neighbour fails", 0, 255, 3);
+    public final Sysctl neighBaseReachableTimeMs = reg("net.ipv4.neigh.default.base_reachable_time_ms", "ms", "how long a confirmed neighbour stays REACHABLE", 10, 3600_000, 30000);
+    public final Sysctl neighUnresQlenBytes = reg("net.ipv4.neigh.default.unres_qlen_bytes", "bytes", "bytes queued per unresolved neighbour", 0, Integer.MAX_VALUE, 212992);
+    public final Sysctl neighGcStaleTime = reg("net.ipv4.neigh.default.gc_stale_time", "seconds", "unused entries older than this are removed", 1, 86400, 60);
+
+    // TCP
+    public final Sysctl tcpRmem = regAsc("net.ipv4.tcp_rmem", "bytes", "receive buffer min, default, max (autotuning range)", 1, Integer.MAX_VALUE / 2, 4096, 131072, 6291456);
+    public final Sysctl tcpWmem = regAsc("net.ipv4.tcp_wmem", "bytes", "send buffer min, default, max", 1, Integer.MAX_VALUE / 2, 4096, 16384, 4194304);
+    public final Sysctl tcpTimestamps = reg("net.ipv4.tcp_timestamps", "enum", "RFC 7323 timestamps: 0 off, 1 on with random offset, 2 on without offset", 0, 2, 1);
+    public final Sysctl tcpWindowScaling = reg("net.ipv4.tcp_window_scaling", "boolean", "RFC 7323 window scaling", 0, 1, 1);
+    public final Sysctl tcpFinTimeout = reg("net.ipv4.tcp_fin_timeout", "seconds", "FIN-WAIT-2 lifetime of orphaned sockets", 1, 86400, 60);
+    public final Sysctl tcpSynRetries = reg("net.ipv4.tcp_syn_retries", "count", "SYN retransmissions before connect fails with ETIMEDOUT", 1, 127, 6);
+    public final Sysctl tcpSynackRetries = reg("net.ipv4.tcp_synack_retries", "count", "SYN-ACK retransmissions before a pending connection is dropped", 1, 255, 5);
+    public final Sysctl tcpRetries2 = reg("net.ipv4.tcp_retries2", "count", "RTO retransmissions before an established connection fails with ETIMEDOUT", 1, 255, 15);
+    public final Sysctl tcpOrphanRetries = reg("net.ipv4.tcp_orphan_retries", "count", "retries for orphaned sockets (0 means 8)", 0, 255, 0);
+    public final Sysctl tcpTwReuse = reg("net.ipv4.tcp_tw_reuse", "enum", "reuse TIME-WAIT ports for new outgoing connections when timestamps prove safety: 0 off, 1 on, 2 loopback only", 0, 2, 2);
+    public final Sysctl tcpMaxTwBuckets = reg("net.ipv4.tcp_max_tw_buckets", "count", "TIME-WAIT sockets kept at most", 0, Integer.MAX_VALUE, 262144);
+    public final Sysctl tcpMaxSynBacklog = reg("net.ipv4.tcp_max_syn_backlog", "count", "pending (SYN-RECEIVED) connections per listener at most", 1, 1 << 24, 4096);
+    public final Sysctl tcpAbortOnOverflow = reg("net.ipv4.tcp_abort_on_overflow", "boolean", "reset instead of dropping when the accept queue is full", 0, 1, 0);
+    public final Sysctl tcpMinSndMss = reg("net.ipv4.tcp_min_snd_mss", "bytes", "floor applied to the peer's advertised MSS", 48, 65535, 48);
+    public final Sysctl tcpRtoMinUs = reg("net.ipv4.tcp_rto_min_us", "us", "minimum retransmission timeout", 1000, Integer.MAX_VALUE, 200000);
+    public final Sysctl tcpDelackMinMs = reg("net.ipv4.tcp_delack_min_ms", "ms", "minimum delayed-ACK timeout (Linux TCP_DELACK_MIN)", 1, 1000, 40);
+    public final Sysctl tcpDelackMaxMs = reg("net.ipv4.tcp_delack_max_ms", "ms", "maximum delayed-ACK timeout (Linux TCP_DELACK_MAX)", 1, 5000, 200);
+    public final Sysctl tcpKeepaliveTime = reg("net.ipv4.tcp_keepalive_time", "seconds", "idle time before the first keepalive probe", 1, 32767, 7200);
+    public final Sysctl tcpKeepaliveIntvl = reg("net.ipv4.tcp_keepalive_intvl", "seconds", "interval between keepalive probes", 1, 32767, 75);
+    public final Sysctl tcpKeepaliveProbes = reg("net.ipv4.tcp_keepalive_probes", "count", "unanswered probes before the connection is dropped", 1, 127, 9);
+    public final Sysctl tcpModerateRcvbuf = reg("net.ipv4.tcp_moderate_rcvbuf", "boolean", "receive buffer autotuning", 0, 1, 1);
+    public final Sysctl tcpSlowStartAfterIdle = reg("net.ipv4.tcp_slow_start_after_idle", "boolean", "collapse cwnd after an idle RTO (RFC 5681 4.1)", 0, 1, 1);
+    public final Sysctl tcpEarlyDemux = reg("net.ipv4.tcp_early_demux", "boolean", "early demux for TCP", 0, 1, 1);
+    public final Sysctl tcpAdvWinScale = reg("net.ipv4.tcp_adv_win_scale", "count", "share of the receive buffer advertised as window (1: half)", -31, 31, 1);
+
+    // UDP
+    public final Sysctl udpEarlyDemux = reg("net.ipv4.udp_early_demux", "boolean", "early demux for connected UDP", 0, 1, 1);
+    public final Sysctl udpRmemMin = reg("net.ipv4.udp_rmem_min", "bytes", "minimum UDP receive buffer", 1, Integer.MAX_VALUE, 4096);
+
+    private Sysctl reg(String name, String unit, String desc, long min, long max, int... def) {
+        return put(new Sysctl(name, unit, desc, min, max, false, def));
+    }
+
+    private Sysctl regAsc(String name, String unit, String desc, long min, long max, int... def) {
+        return put(new Sysctl(name, unit, desc, min, max, true, def));
+    }
+
+    private Sysctl put(Sysctl s) {
+        byName.put(s.name(), s);
+        return s;
+    }
+
+    /** Registers a sysctl of a later feature (e.g. net.ipv4.tcp_friends). */
+    public synchronized Sysctl register(String name, String unit, String desc, long min, long max, int... def) {
+        Sysctl existing = byName.get(name);
+        if (existing != null) return existing;
+        return put(new Sysctl(name, unit, desc, min, max, false, def));
+    }
+
+    private static String normalize(String name) {
+        String n = name.trim();
+        if (n.startsWith("/proc/sys/")) n = n.substring("/proc/sys/".length());
+        return n.replace('/', '.');
+    }
+
+    /** The sysctl by name; throws IllegalArgumentException (ENOENT) for an unknown one. */
+    public Sysctl lookup(String name) {
+        Sysctl s = byName.get(normalize(name));
+        if (s == null) throw new IllegalArgumentException("unknown sysctl: " + name);
+        return s;
+    }
+
+    public String get(String name) { return lookup(name).get(); }
+
+    /** Sets from text; throws IllegalArgumentException for unknown names or invalid values. */
+    public void set(String name, String value) { lookup(name).set(value); }
+
+    public Collection<Sysctl> all() { return Collections.unmodifiableCollection(byName.values()); }
+
+    /** Every sysctl as {@code sysctl -a} prints it. */
+    public String dump() {
+        StringBuilder sb = new StringBuilder();
+        for (Sysctl s : byName.values()) sb.append(s.name()).append(" = ").append(s.get()).append('\n');
+        return sb.toString();
+    }
+}
