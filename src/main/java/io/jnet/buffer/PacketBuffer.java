@@ -40,6 +40,18 @@ public final class PacketBuffer {
     /** Set when the checksum was already verified or need not be (loopback: CHECKSUM_UNNECESSARY). */
     private boolean checksumUnnecessary;
 
+    /**
+     * Control block for the layer holding the buffer (Linux's {@code skb->cb}): TCP stores the segment's
+     * first sequence number, the one after its last (SYN and FIN count), its flags and when it was sent.
+     */
+    public int seq;
+    public int endSeq;
+    public int flags;
+    /** Clock time in ns (TCP: when the segment was last sent; 0 = never). */
+    public long when;
+    /** Next buffer in an intrusive singly linked queue (backlogs, receive and send queues). */
+    public PacketBuffer next;
+
     /** Called once when a buffer is released. */
     @FunctionalInterface
     public interface ReleaseHook {
@@ -82,6 +94,9 @@ public final class PacketBuffer {
         socket = null;
         checksumUnnecessary = false;
         released = false;
+        seq = endSeq = flags = 0;
+        when = 0;
+        next = null;
         return this;
     }
 

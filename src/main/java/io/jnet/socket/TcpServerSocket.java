@@ -1,6 +1,5 @@
 package io.jnet.socket;
 
-import io.jnet.stack.NetNamespace;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 
@@ -10,8 +9,8 @@ import java.net.InetSocketAddress;
  */
 public interface TcpServerSocket extends PollableSocket {
 
-    static TcpServerSocket open(NetNamespace ns) {
-        return io.jnet.tcp.TcpListenerImpl.open(ns);
+    static TcpServerSocket open(SocketProvider ns) {
+        return ns.openTcpServerSocket();
     }
 
     /** Binds; port 0 picks an ephemeral port. Throws EADDRINUSE, EADDRNOTAVAIL. */

@@ -1,6 +1,5 @@
 package io.jnet.socket;
 
-import io.jnet.stack.NetNamespace;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -20,8 +19,8 @@ import java.nio.ByteBuffer;
 public interface TcpSocket extends PollableSocket {
 
     /** Opens an unconnected TCP socket in {@code ns} (socket(AF_INET, SOCK_STREAM, 0)). */
-    static TcpSocket open(NetNamespace ns) {
-        return io.jnet.tcp.TcpSocketImpl.open(ns);
+    static TcpSocket open(SocketProvider ns) {
+        return ns.openTcpSocket();
     }
 
     /** Binds to a local address; port 0 picks an ephemeral port (RFC 6056). Throws EADDRINUSE, EADDRNOTAVAIL, EINVAL. */

@@ -1,6 +1,5 @@
 package io.jnet.socket;
 
-import io.jnet.stack.NetNamespace;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 
@@ -11,8 +10,8 @@ import java.net.InetSocketAddress;
  */
 public interface UdpSocket extends PollableSocket {
 
-    static UdpSocket open(NetNamespace ns) {
-        return io.jnet.udp.UdpSocketImpl.open(ns);
+    static UdpSocket open(SocketProvider ns) {
+        return ns.openUdpSocket();
     }
 
     /** Binds; port 0 picks an ephemeral port. Throws EADDRINUSE, EADDRNOTAVAIL. */

@@ -98,7 +98,7 @@ public final class TimerWheel {
                 lock.unlock();
             }
             try {
-                fire.action.run();
+                SoftIrq.runBottomHalf(fire.action);
             } catch (Throwable e) {
                 errors++;
                 try { errorHandler.accept(e); } catch (Throwable ignored) { }

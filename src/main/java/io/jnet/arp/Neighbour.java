@@ -1,0 +1,47 @@
+package io.jnet.arp;
+
+import io.jnet.buffer.PacketQueue;
+import io.jnet.stack.Interface;
+import io.jnet.stack.Timer;
+
+/**
+ * One neighbour entry (Linux's struct neighbour, NUD states simplified to INCOMPLETE, REACHABLE, STALE,
+ * PROBE, FAILED). Guarded by its own monitor.
+ */
+public final class Neighbour {
+    /** Neighbour unreachability detection states (Linux NUD_*). */
+    public enum State { INCOMPLETE, REACHABLE, STALE, PROBE, FAILED, PERMANENT }
+
+    final Interface itf;
+    final int address;
+    volatile long mac;
+    volatile State state;
+    /** Clock time (ns) of the last confirmation (ARP reply or request from it). */
+    volatile long confirmed;
+    int probes;
+    final PacketQueue pending = new PacketQueue();
+    Timer timer;
+
+    Neighbour(Interface itf, int address) {
+        this.itf = itf;
+        this.address = address;
+        this.state = State.INCOMPLETE;
+    }
+
+    public int address() { return address; }
+    public long mac() { return mac; }
+    public State state() { return state; }
+    public Interface itf() { return itf; }
+
+    /** True when frames can be sent now (a MAC is known). */
+    public boolean isValid() {
+        State s = state;
+        return s == State.REACHABLE || s == State.STALE || s == State.PROBE || s == State.PERMANENT;
+    }
+
+    @Override
+    public String toString() {
+        return io.jnet.wire.Ipv4.addressToString(address) + " dev " + itf.name() + " lladdr "
+                + io.jnet.wire.Ethernet.macToString(mac) + " " + state;
+    }
+}

@@ -1,0 +1,63 @@
+package io.jnet.buffer;
+
+/**
+ * An intrusive FIFO of packet buffers linked through {@link PacketBuffer#next} (Linux's
+ * {@code sk_buff_head} without its lock): no allocation per enqueue. Not thread-safe.
+ */
+public final class PacketQueue {
+    private PacketBuffer head;
+    private PacketBuffer tail;
+    private int size;
+    private long bytes;
+
+    public void add(PacketBuffer b) {
+        b.next = null;
+        if (tail == null) head = b; else tail.next = b;
+        tail = b;
+        size++;
+        bytes += b.truesize();
+    }
+
+    public void addFirst(PacketBuffer b) {
+        b.next = head;
+        head = b;
+        if (tail == null) tail = b;
+        size++;
+        bytes += b.truesize();
+    }
+
+    public PacketBuffer peek() { return head; }
+
+    public PacketBuffer peekLast() { return tail; }
+
+    public PacketBuffer poll() {
+        PacketBuffer b = head;
+        if (b == null) return null;
+        head = b.next;
+        if (head == null) tail = null;
+        b.next = null;
+        size--;
+        bytes -= b.truesize();
+        return b;
+    }
+
+    /** Detaches and returns the whole chain (linked through next), leaving the queue empty. */
+    public PacketBuffer takeAll() {
+        PacketBuffer h = head;
+        head = tail = null;
+        size = 0;
+        bytes = 0;
+        return h;
+    }
+
+    /** Releases every buffer. */
+    public void purge() {
+        PacketBuffer b;
+        while ((b = poll()) != null) b.release();
+    }
+
+    public boolean isEmpty() { return head == null; }
+    public int size() { return size; }
+    /** Sum of the queued buffers' truesize in bytes. */
+    public long bytes() { return bytes; }
+}

@@ -1,0 +1,188 @@
+package io.jnet.stack;
+
+import io.jnet.buffer.PacketBuffer;
+import io.jnet.buffer.PacketQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The socket lock, as Linux's {@code lock_sock}/{@code release_sock} with {@code bh_lock_sock}:
+ * a short internal lock ({@link #spin}) plus an "owned by user" flag and a backlog.
+ *
+ * <ul>
+ * <li>Application threads {@link #lock()} to own the socket for a whole system call, and
+ * {@link #release()} at the end, which first processes packets that arrived meanwhile.</li>
+ * <li>The receive path never waits for an application: it takes the short lock; if the socket is owned
+ * it appends the packet to the backlog ({@link #backlogOrProcess}), else it processes it at once.</li>
+ * <li>Timers do the same through deferred flags: {@link #deferOrRun}.</li>
+ * <li>A waiting application ({@link #await}) gives up ownership (processing the backlog first), sleeps
+ * on a condition signalled by the receive path, then owns the socket again.</li>
+ * </ul>
+ */
+public final class SockLock {
+    /** Processes one packet for the socket (runs with the short lock held or by the owner). */
+    public interface PacketProcessor {
+        void process(PacketBuffer packet);
+    }
+
+    /** Runs deferred work (timers that fired while the socket was owned); {@code flags} says which. */
+    public interface DeferredWork {
+        void run(int flags);
+    }
+
+    private final ReentrantLock spin = new ReentrantLock();
+    private final Condition ownerFree = spin.newCondition();
+    private final Condition event = spin.newCondition();
+    private boolean owned;
+    private final PacketQueue backlog = new PacketQueue();
+    private int deferredFlags;
+    private PacketProcessor processor;
+    private DeferredWork deferredWork;
+    private int waiters;
+
+    public void setProcessor(PacketProcessor processor) { this.processor = processor; }
+    public void setDeferredWork(DeferredWork work) { this.deferredWork = work; }
+
+    /** lock_sock: waits until no other application thread owns the socket, then owns it. */
+    public void lock() {
+        spin.lock();
+        try {
+            while (owned) ownerFree.awaitUninterruptibly();
+            owned = true;
+        } finally {
+            spin.unlock();
+        }
+    }
+
+    /** release_sock: processes the backlog and deferred work, then gives up ownership. */
+    public void release() {
+        spin.lock();
+        try {
+            drainLocked();
+            owned = false;
+            ownerFree.signal();
+        } finally {
+            spin.unlock();
+        }
+    }
+
+    /** Processes backlog and deferred work; called with spin held and owned set; drops spin while processing. */
+    private void drainLocked() {
+        while (!backlog.isEmpty() || deferredFlags != 0) {
+            PacketBuffer chain = backlog.takeAll();
+            int flags = deferredFlags;
+            deferredFlags = 0;
+            spin.unlock();
+            try {
+                while (chain != null) {
+                    PacketBuffer next = chain.next;
+                    chain.next = null;
+                    processor.process(chain);
+                    chain = next;
+                }
+                if (flags != 0) deferredWork.run(flags);
+            } finally {
+                spin.lock();
+            }
+        }
+    }
+
+    /**
+     * Receive path: processes {@code packet} now when no application owns the socket (with the short lock
+     * held), else appends it to the backlog. {@code limitBytes} bounds the backlog (Linux sk_rcvbuf +
+     * sk_sndbuf); returns false when the packet was dropped for that limit (the caller counts it).
+     */
+    public boolean backlogOrProcess(PacketBuffer packet, long limitBytes) {
+        spin.lock();
+        try {
+            if (owned) {
+                if (backlog.bytes() + packet.truesize() > limitBytes) {
+                    packet.release();
+                    return false;
+                }
+                backlog.add(packet);
+                return true;
+            }
+            processor.process(packet);
+            return true;
+        } finally {
+            spin.unlock();
+        }
+    }
+
+    /** Timer path: runs {@code work} now with the short lock held, or defers {@code flag} to release(). */
+    public void deferOrRun(int flag) {
+        spin.lock();
+        try {
+            if (owned) {
+                deferredFlags |= flag;
+                return;
+            }
+            deferredWork.run(flag);
+        } finally {
+            spin.unlock();
+        }
+    }
+
+    /** Runs {@code r} with the short lock held (no ownership), waiting for a current owner to finish first. */
+    public void runExclusive(Runnable r) {
+        spin.lock();
+        try {
+            while (owned) ownerFree.awaitUninterruptibly();
+            r.run();
+        } finally {
+            spin.unlock();
+        }
+    }
+
+    /**
+     * sk_wait_event: the owner gives up ownership (after processing the backlog), sleeps until
+     * {@link #wakeUp()} or the timeout, then owns the socket again. Returns false on timeout.
+     * The caller re-checks its condition afterwards.
+     *
+     * @param timeoutNanos how long to wait; {@code <= 0} waits without limit
+     */
+    public boolean await(long timeoutNanos) throws InterruptedException {
+        spin.lock();
+        try {
+            drainLocked();
+            owned = false;
+            ownerFree.signal();
+            waiters++;
+            boolean woke;
+            try {
+                if (timeoutNanos <= 0) {
+                    event.await();
+                    woke = true;
+                } else {
+                    woke = event.await(timeoutNanos, TimeUnit.NANOSECONDS);
+                }
+            } finally {
+                waiters--;
+                while (owned) ownerFree.awaitUninterruptibly();
+                owned = true;
+            }
+            return woke;
+        } finally {
+            spin.unlock();
+        }
+    }
+
+    /** Wakes every thread in {@link #await}; callable from any thread (takes the short lock if needed). */
+    public void wakeUp() {
+        if (spin.isHeldByCurrentThread()) {
+            if (waiters > 0) event.signalAll();
+            return;
+        }
+        spin.lock();
+        try {
+            if (waiters > 0) event.signalAll();
+        } finally {
+            spin.unlock();
+        }
+    }
+
+    /** True when the calling thread holds the short lock or the socket is owned (for assertions). */
+    public boolean isOwned() { return owned; }
+}
