@@ -200,7 +200,7 @@ public final class Ipv4Reassembler {
     }
 
     private ReasmQueue create(ReasmKey key) {
-        ReasmQueue q = new ReasmQueue(key, timers.clock().nanoTime());
+        ReasmQueue q = new ReasmQueue(key);
         q.timer = timers.newTimer(() -> expire(q));
         q.timer.schedule(sysctls.ipfragTime.intValue() * 1_000_000_000L);
         queues.put(key, q);

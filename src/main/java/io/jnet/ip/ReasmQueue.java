@@ -37,8 +37,6 @@ final class ReasmQueue {
     private static final int INFINITY = Integer.MAX_VALUE;
 
     final ReasmKey key;
-    /** Creation time on the namespace clock, ns. */
-    final long createdNanos;
     /** The ipfrag_time expiry timer; set once by the reassembler. */
     Timer timer;
 
@@ -51,9 +49,8 @@ final class ReasmQueue {
     private boolean dropped;
     private long truesize;
 
-    ReasmQueue(ReasmKey key, long createdNanos) {
+    ReasmQueue(ReasmKey key) {
         this.key = key;
-        this.createdNanos = createdNanos;
         holes.put(0, INFINITY);
     }
 
@@ -106,10 +103,6 @@ final class ReasmQueue {
 
     /** Bytes charged for the held fragments (sum of their truesize). */
     long truesize() { return truesize; }
-
-    int fragmentCount() { return pieces.size(); }
-
-    int holeCount() { return holes.size(); }
 
     /** Releases every held fragment. */
     void releaseAll() {
