@@ -96,6 +96,9 @@ final class ChunkedInputStream extends InputStream {
             if (digit < 0) {
                 throw new HttpProtocolException(400, "bad chunk size: " + HttpHeaders.clip(hex));
             }
+            if (size > MAX_CHUNK >>> 4) {
+                throw new HttpProtocolException(400, "chunk size too large: " + HttpHeaders.clip(hex));
+            }
             size = size * 16 + digit;
             if (size > MAX_CHUNK) {
                 throw new HttpProtocolException(400, "chunk size too large: " + HttpHeaders.clip(hex));
