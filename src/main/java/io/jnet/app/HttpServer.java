@@ -4,9 +4,19 @@ import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * A small HTTP/1.1 origin server (RFC 9110, RFC 9112) serving the routes described in
- * {@link HttpRoutes}: {@code GET /}, {@code GET /bytes/N}, {@code PUT}/{@code POST} (answers the body's
- * SHA-256) and {@code HEAD}. Each connection runs on its own virtual thread via {@link ConnectionServer}.
+ * A small HTTP/1.1 origin server (RFC 9110, RFC 9112). Each connection runs on its own virtual thread
+ * via {@link ConnectionServer}. Routes:
+ * <ul>
+ *   <li>{@code GET /}: a plain-text index of the routes;</li>
+ *   <li>{@code GET /bytes/N}: {@code N} bytes of {@link PatternBytes} ({@code 0 <= N <= 2^40}, decimal digits
+ *       only, else 400), {@code application/octet-stream} with {@code Content-Length: N}, generated while
+ *       sending, never held in memory;</li>
+ *   <li>{@code PUT} or {@code POST} to any path: the body, of any size, is hashed while it streams in; the
+ *       answer is 200 with {@code text/plain} body: its SHA-256 in 64 lowercase hex digits and {@code "\n"};</li>
+ *   <li>{@code HEAD} of a GET route: the same head, no body.</li>
+ * </ul>
+ * Other paths give 404; OPTIONS, DELETE, TRACE, CONNECT and PATCH give 405 with
+ * {@code Allow: GET, HEAD, PUT, POST}; unknown methods 501.
  *
  * <p>Protocol behaviour: persistent connections (HTTP/1.1 default; {@code Connection: close} honoured;
  * HTTP/1.0 closes after one response), pipelining, request heads limited by {@link HttpLimits}

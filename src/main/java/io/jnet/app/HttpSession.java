@@ -132,7 +132,8 @@ final class HttpSession {
         } catch (IOException e) {
             return;
         }
-        try (CloseTimer timer = CloseTimer.start(connection, LINGER_TIME)) {
+        CloseTimer timer = CloseTimer.start(connection, LINGER_TIME);
+        try {
             byte[] discard = new byte[BUFFER_BYTES];
             long total = 0;
             int n;
@@ -141,6 +142,8 @@ final class HttpSession {
             }
         } catch (IOException e) {
             // the client reset or the linger time passed: either way the connection is done
+        } finally {
+            timer.close();
         }
     }
 }

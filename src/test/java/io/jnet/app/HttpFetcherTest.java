@@ -96,6 +96,7 @@ class HttpFetcherTest {
             assertThat(missing.status()).isEqualTo(404);
             assertThatThrownBy(missing::requireOk).isInstanceOf(HttpStatusException.class)
                     .hasMessageContaining("HTTP 404 Not Found").hasMessageContaining("/nowhere");
+            assertThat(server.requests()).isEqualTo(4);
         }
     }
 

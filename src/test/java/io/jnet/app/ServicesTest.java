@@ -136,7 +136,8 @@ class ServicesTest {
             assertThat(read).isEqualTo(-1);
         }
         boolean refused;
-        try (Socket ignored = new Socket(InetAddress.getLoopbackAddress(), port)) {
+        try {
+            new Socket(InetAddress.getLoopbackAddress(), port).close();
             refused = false;
         } catch (IOException e) {
             refused = true;
