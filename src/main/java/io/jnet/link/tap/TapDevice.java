@@ -101,6 +101,7 @@ public final class TapDevice implements NetDevice {
     private final MemorySegment readCapture;
     private final MemorySegment pollFds;
     private final Thread reader;
+    private boolean receiverFailureLogged;
 
     // under txLock
     private final ReentrantLock txLock = new ReentrantLock();
@@ -411,7 +412,10 @@ public final class TapDevice implements NetDevice {
             r.receive(this, frame);
         } catch (Throwable t) {
             stats.rxErrors.increment();
-            LOG.log(System.Logger.Level.WARNING, () -> ifname + ": frame receiver threw", t);
+            // the first failure is worth a warning; repeats are counted in rx_errors
+            System.Logger.Level level = receiverFailureLogged ? System.Logger.Level.DEBUG : System.Logger.Level.WARNING;
+            receiverFailureLogged = true;
+            LOG.log(level, () -> ifname + ": frame receiver threw (counted in rx_errors)", t);
         }
     }
 
