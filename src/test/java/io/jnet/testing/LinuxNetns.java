@@ -88,8 +88,9 @@ public final class LinuxNetns implements AutoCloseable {
         long euid = effectiveUid();
         if (euid != 0) return "not root (effective uid " + euid + ")";
         if (!Tools.has("ip")) return "'ip' (iproute2) is not installed";
-        try (FileChannel ignored = FileChannel.open(Path.of("/dev/net/tun"), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        try {
             // opening the clone device without TUNSETIFF creates nothing
+            FileChannel.open(Path.of("/dev/net/tun"), StandardOpenOption.READ, StandardOpenOption.WRITE).close();
         } catch (IOException | RuntimeException e) {
             return "/dev/net/tun cannot be opened: " + e;
         }

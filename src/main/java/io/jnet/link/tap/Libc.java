@@ -78,6 +78,7 @@ final class Libc {
 
     private Libc() {}
 
+    @SuppressWarnings("restricted") // native access is enabled with --enable-native-access (see the launcher)
     private static MethodHandle downcall(String name, FunctionDescriptor fd, Linker.Option... extra) {
         MemorySegment symbol = LIBC.find(name)
                 .orElseThrow(() -> new UnsatisfiedLinkError("libc symbol not found: " + name));

@@ -4,10 +4,16 @@ import static io.jnet.link.tap.Frames.ipv4;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jnet.buffer.PacketBuffer;
+import io.jnet.link.NetDevice;
+import io.jnet.link.pcap.PcapReader;
+import io.jnet.link.pcap.PcapRecord;
+import io.jnet.link.pcap.PcapSniffer;
+import io.jnet.link.pcap.PcapWriter;
 import io.jnet.testing.BackgroundProcess;
 import io.jnet.testing.CommandResult;
 import io.jnet.testing.LinuxNetns;
 import io.jnet.testing.Tools;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +25,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * TapDevice against the Linux kernel as the peer: the TAP interface is moved into a fresh network
@@ -64,39 +71,77 @@ class TapDeviceKernelTest {
     @Test
     void kernelPingsAndTheTestAnswersThroughTheTap() throws Exception {
         try (TapDevice tap = TapDevice.open("jnett%d"); LinuxNetns ns = LinuxNetns.create()) {
-            BlockingQueue<byte[]> frames = new LinkedBlockingQueue<>();
-            tap.setReceiver((dev, frame) -> {
-                assertThat(dev).isSameAs(tap);
-                frames.add(frame.toBytes());
-                frame.release();
-            });
-            plugIntoKernel(tap, ns);
-
-            BackgroundProcess ping = ns.start("ping", "-n", "-c", "1", "-W", "2", "192.0.2.2");
-
-            byte[] arpRequest = await(frames, f -> Frames.isArpRequestFor(f, OUR_IP), "ARP request for 192.0.2.2");
-            assertThat(Frames.u32(arpRequest, 28)).as("ARP sender IP").isEqualTo(KERNEL_IP);
-            long kernelMac = Frames.mac(arpRequest, 22);
-            assertThat(Frames.mac(arpRequest, 6)).as("Ethernet source = ARP sender").isEqualTo(kernelMac);
-            tap.transmit(buffer(Frames.arpReply(arpRequest, tap.macAddress(), OUR_IP)));
-
-            byte[] echo = await(frames, f -> Frames.isEchoRequestTo(f, OUR_IP), "ICMP echo request to 192.0.2.2");
-            assertThat(Frames.mac(echo, 0)).as("echo request sent to the MAC we announced").isEqualTo(tap.macAddress());
-            assertThat(Frames.u32(echo, 26)).isEqualTo(KERNEL_IP);
-            assertThat(Frames.checksum(echo, Frames.ETH_HLEN, 20)).as("kernel's IPv4 header checksum verifies").isZero();
-            tap.transmit(buffer(Frames.echoReply(echo)));
-
-            int status = ping.waitFor(Duration.ofSeconds(10));
-            assertThat(status).as(ping.describe()).isZero();
-            assertThat(ping.stdout()).contains("1 received");
-
-            CommandResult neigh = ns.execChecked("ip", "neigh", "show", "192.0.2.2", "dev", tap.ifname());
-            assertThat(neigh.stdout()).contains(TapDevice.formatMac(tap.macAddress()));
+            answerOnePing(tap, tap, ns);
             assertThat(tap.stats().txPackets.sum()).isEqualTo(2);
             assertThat(tap.stats().txErrors.sum()).isZero();
             assertThat(tap.stats().rxPackets.sum()).isGreaterThanOrEqualTo(2);
             assertThat(tap.stats().rxErrors.sum()).isZero();
         }
+    }
+
+    @Test
+    void snifferOnTheTapCapturesTheExchangeAndTsharkAgrees(@TempDir Path tmp) throws Exception {
+        Path file = tmp.resolve("tap.pcap");
+        try (TapDevice tap = TapDevice.open("jnett%d"); LinuxNetns ns = LinuxNetns.create()) {
+            try (PcapSniffer sniffer = new PcapSniffer(tap, PcapWriter.create(file))) {
+                answerOnePing(sniffer, tap, ns);
+            }
+        }
+        List<byte[]> frames = PcapReader.readAll(file).stream().map(PcapRecord::data).toList();
+        int request = indexOf(frames, f -> Frames.isArpRequestFor(f, OUR_IP));
+        int reply = indexOf(frames, f -> Frames.ethertype(f) == Frames.ETHERTYPE_ARP && Frames.u16(f, 20) == 2);
+        int echo = indexOf(frames, f -> Frames.isEchoRequestTo(f, OUR_IP));
+        int echoReply = indexOf(frames, f -> Frames.ethertype(f) == Frames.ETHERTYPE_IPV4 && Frames.u8(f, 23) == 1
+                && Frames.u8(f, 34) == 0);
+        assertThat(List.of(request, reply, echo, echoReply)).as("capture order").isSorted().doesNotContain(-1);
+
+        if (Tools.has("tshark")) {
+            // tshark checks the hand-made checksums: exactly one good echo reply from 192.0.2.2
+            CommandResult r = Tools.run(Duration.ofSeconds(60), "tshark", "-n", "-r", file.toString(),
+                    "-o", "ip.check_checksum:TRUE", "-Y",
+                    "ip.src == 192.0.2.2 && icmp.type == 0 && ip.checksum.status == 1 && icmp.checksum.status == 1")
+                    .checkSuccess();
+            assertThat(r.stdout().lines().count()).as(r.stdout()).isEqualTo(1);
+        }
+    }
+
+    /**
+     * Plugs {@code tap} into {@code ns}, runs one kernel ping to 192.0.2.2 and answers its ARP request and
+     * echo request through {@code dev} (the tap itself or a decorator around it).
+     */
+    static void answerOnePing(NetDevice dev, TapDevice tap, LinuxNetns ns) throws Exception {
+        BlockingQueue<byte[]> frames = new LinkedBlockingQueue<>();
+        dev.setReceiver((d, frame) -> {
+            if (d == dev) frames.add(frame.toBytes());
+            frame.release();
+        });
+        plugIntoKernel(tap, ns);
+
+        BackgroundProcess ping = ns.start("ping", "-n", "-c", "1", "-W", "2", "192.0.2.2");
+
+        byte[] arpRequest = await(frames, f -> Frames.isArpRequestFor(f, OUR_IP), "ARP request for 192.0.2.2");
+        assertThat(Frames.u32(arpRequest, 28)).as("ARP sender IP").isEqualTo(KERNEL_IP);
+        long kernelMac = Frames.mac(arpRequest, 22);
+        assertThat(Frames.mac(arpRequest, 6)).as("Ethernet source = ARP sender").isEqualTo(kernelMac);
+        dev.transmit(buffer(Frames.arpReply(arpRequest, dev.macAddress(), OUR_IP)));
+
+        byte[] echo = await(frames, f -> Frames.isEchoRequestTo(f, OUR_IP), "ICMP echo request to 192.0.2.2");
+        assertThat(Frames.mac(echo, 0)).as("echo request sent to the MAC we announced").isEqualTo(dev.macAddress());
+        assertThat(Frames.u32(echo, 26)).isEqualTo(KERNEL_IP);
+        assertThat(Frames.checksum(echo, Frames.ETH_HLEN, 20)).as("kernel's IPv4 header checksum verifies").isZero();
+        dev.transmit(buffer(Frames.echoReply(echo)));
+
+        int status = ping.waitFor(Duration.ofSeconds(10));
+        assertThat(status).as(ping.describe()).isZero();
+        assertThat(ping.stdout()).contains("1 received");
+
+        CommandResult neigh = ns.execChecked("ip", "neigh", "show", "192.0.2.2", "dev", tap.ifname());
+        assertThat(neigh.stdout()).contains(TapDevice.formatMac(tap.macAddress()));
+    }
+
+    static int indexOf(List<byte[]> frames, Predicate<byte[]> p) {
+        for (int i = 0; i < frames.size(); i++) if (p.test(frames.get(i))) return i;
+        return -1;
     }
 
     @Test
