@@ -26,6 +26,15 @@ public final class PacketQueue {
         bytes += b.truesize();
     }
 
+    /** Inserts {@code b} right after {@code prev}, which must be in this queue. */
+    public void insertAfter(PacketBuffer prev, PacketBuffer b) {
+        b.next = prev.next;
+        prev.next = b;
+        if (tail == prev) tail = b;
+        size++;
+        bytes += b.truesize();
+    }
+
     public PacketBuffer peek() { return head; }
 
     public PacketBuffer peekLast() { return tail; }

@@ -49,6 +49,8 @@ public final class Ipv4Layer {
                 routes.add(new Route(a.network(), a.prefixLength(), 0, itf, a.address(), 0));
         });
         ns.onClose(reassembler::clear);
+        // RFC 792: time exceeded (fragment reassembly time exceeded) when fragment 0 was received
+        reassembler.setTimeExceededSender(first -> sendIcmpError(first, Icmp.TIME_EXCEEDED, 1, 0));
     }
 
     public RouteTable routes() { return routes; }
@@ -151,7 +153,11 @@ public final class Ipv4Layer {
             neighbours.output(r.itf(), nexthop, packet, cached);
         } else {
             final Route rr = r;
-            fragmenter.fragment(packet, mtu, frag -> neighbours.output(rr.itf(), nexthop, frag, cached));
+            int n = fragmenter.fragment(packet, mtu, frag -> neighbours.output(rr.itf(), nexthop, frag, cached));
+            if (n < 0) {
+                packet.release();
+                return n;
+            }
         }
         if (cache != null && cache.neighbour == null && !r.itf().device().isLoopback()) {
             cache.neighbour = neighbours.resolved(r.itf(), nexthop);

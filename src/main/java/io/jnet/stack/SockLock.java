@@ -68,8 +68,10 @@ public final class SockLock {
     }
 
     /** Processes backlog and deferred work; called with spin held and owned set; drops spin while processing. */
-    private void drainLocked() {
+    private boolean drainLocked() {
+        boolean any = false;
         while (!backlog.isEmpty() || deferredFlags != 0) {
+            any = true;
             PacketBuffer chain = backlog.takeAll();
             int flags = deferredFlags;
             deferredFlags = 0;
@@ -86,6 +88,7 @@ public final class SockLock {
                 spin.lock();
             }
         }
+        return any;
     }
 
     /**
@@ -136,6 +139,18 @@ public final class SockLock {
         }
     }
 
+    /** Runs {@code r} with the short lock held if no application owns the socket; false (not run) otherwise. */
+    public boolean runIfNotOwned(Runnable r) {
+        spin.lock();
+        try {
+            if (owned) return false;
+            r.run();
+            return true;
+        } finally {
+            spin.unlock();
+        }
+    }
+
     /**
      * sk_wait_event: the owner gives up ownership (after processing the backlog), sleeps until
      * {@link #wakeUp()} or the timeout, then owns the socket again. Returns false on timeout.
@@ -146,7 +161,8 @@ public final class SockLock {
     public boolean await(long timeoutNanos) throws InterruptedException {
         spin.lock();
         try {
-            drainLocked();
+            // work that arrived while we owned the socket may be what we wait for: let the caller re-check
+            if (drainLocked()) return true;
             owned = false;
             ownerFree.signal();
             waiters++;

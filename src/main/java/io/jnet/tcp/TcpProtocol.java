@@ -228,7 +228,7 @@ public final class TcpProtocol implements IpProtocolHandler {
             l = new ArrayList<>();
             bindings.put(port, l);
         }
-        l.remove(from);
+        if (from != null) l.remove(from);
         l.add(to);
     }
 
@@ -330,7 +330,7 @@ public final class TcpProtocol implements IpProtocolHandler {
     public List<String> describeConnections() {
         List<String> out = new ArrayList<>();
         for (TcpEndpoint e : table.snapshot()) {
-            String st = e instanceof TcpConnection c ? c.state().ssName() : "TIME-WAIT";
+            String st = e instanceof TcpConnection c ? c.state() : "TIME-WAIT";
             out.add(st + " " + e.tuple());
         }
         return out;

@@ -1,0 +1,630 @@
+package io.jnet.tcp;
+
+import io.jnet.buffer.PacketBuffer;
+import io.jnet.buffer.PacketQueue;
+import io.jnet.ip.DstCache;
+import io.jnet.ip.Route;
+import io.jnet.socket.Errno;
+import io.jnet.socket.ErrnoException;
+import io.jnet.socket.Events;
+import io.jnet.socket.PollableSocket;
+import io.jnet.socket.ReadinessListener;
+import io.jnet.socket.SocketOption;
+import io.jnet.socket.TcpSocket;
+import io.jnet.stack.MibCounter;
+import io.jnet.stack.SockLock;
+import io.jnet.stack.Timer;
+import io.jnet.wire.Ipv4;
+import io.jnet.wire.TcpOptions;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * One TCP connection: the transmission control block (RFC 9293 3.3.1 variables under their RFC names)
+ * and the socket calls on it. Segment processing lives in {@link TcpInput}, transmission in
+ * {@link TcpOutput}, timers in {@link TcpTimers}.
+ *
+ * <p>Locking: application calls own the socket through {@link SockLock} (lock_sock); the receive path
+ * processes segments under the lock's short section or queues them to the backlog; timers defer to
+ * the owner's release. See {@link SockLock}.
+ */
+final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.Binder {
+    static final int DEFER_RTO = 1, DEFER_DELACK = 2, DEFER_KEEPALIVE = 4, DEFER_FINWAIT2 = 8, DEFER_PERSIST = 16;
+
+    final TcpProtocol tcp;
+    final SockLock lock = new SockLock();
+    volatile TcpState state = TcpState.CLOSED;
+
+    // --- binding
+    int boundAddress;
+    boolean explicitBind;
+    boolean reuseAddr;
+    boolean portHeld;
+
+    // --- send sequence space (RFC 9293 3.3.1)
+    int iss;
+    /** Next sequence number for new application data (Linux write_seq). */
+    int writeSeq;
+    int sndUna;
+    int sndNxt;
+    /** Highest sequence number sent (SND.NXT before a go-back-N rewind). */
+    int sndMax;
+    /** Send window in bytes (already scaled). */
+    long sndWnd;
+    int sndWl1;
+    int sndWl2;
+    int sndWscale;
+    long maxSndWnd;
+    /** Effective send MSS: payload bytes per segment (peer MSS and path MTU, minus options). */
+    int mss = 536;
+    int peerMss = 536;
+    /** Our advertised MSS. */
+    int advMss = 536;
+
+    // --- receive sequence space
+    int irs;
+    int rcvNxt;
+    /** Window advertised in the last segment sent, in bytes. */
+    int rcvWnd;
+    /** rcvNxt when the window was last advertised (Linux rcv_wup). */
+    int rcvWup;
+    int rcvWscale;
+    /** Largest segment payload received (Linux icsk_ack.rcv_mss). */
+    int rcvMss = 536;
+
+    // --- options
+    boolean tsEnabled;
+    boolean wscaleEnabled;
+    int tsOffset;
+    int tsRecent;
+    long tsRecentStamp;
+    int lastAckSent;
+    final TcpOptions rxOpts = new TcpOptions();
+    final TcpOptions txOpts = new TcpOptions();
+    boolean seededFromTimeWait;
+
+    // --- queues and memory
+    /** Unacknowledged and unsent data segments in sequence order (Linux sk_write_queue). */
+    final PacketQueue writeQueue = new PacketQueue();
+    /** First segment not yet sent (Linux sk_send_head), or null. */
+    PacketBuffer sendHead;
+    /** In-order received data not yet read; the head's data starts at the first unread byte. */
+    final PacketQueue receiveQueue = new PacketQueue();
+    /** Out-of-order segments, sorted by sequence number, non-overlapping. */
+    final PacketQueue oooQueue = new PacketQueue();
+    int sndbuf;
+    int rcvbuf;
+    boolean sndbufLocked;
+    boolean rcvbufLocked;
+    /** Receive-buffer autotuning state (Linux rcvq_space): bytes copied since rcvqTime. */
+    long rcvqSpace;
+    long rcvqCopied;
+    long rcvqTime;
+
+    // --- congestion and timing
+    final RenoCongestion cc = new RenoCongestion();
+    final RttEstimator rtt = new RttEstimator();
+    int dupAcks;
+    int retransmits;
+    int probesOut;
+    /** Sequence and send time of the segment being timed when timestamps are off (Karn's algorithm). */
+    int rttSeq;
+    long rttTimeNs;
+    boolean rttTiming;
+    long lastSendNs;
+    long lastRecvNs;
+    boolean cwndLimited;
+    boolean recoveredOnce;
+    int keepaliveProbes;
+    /** When the SYN was last sent (ns), for the first RTT sample. */
+    long lastSynSentNs;
+    /** Set by input processing: ACK this segment at once (out-of-order data, FIN). */
+    boolean forceAck;
+
+    // --- delayed ACK (Linux icsk_ack)
+    boolean ackPending;
+    int quickAcks;
+    int pingpong;
+    long atoNs;
+    long lrcvtimeNs;
+
+    // --- app state
+    volatile boolean blocking = true;
+    boolean nodelay;
+    boolean keepalive;
+    long rcvTimeoNs;
+    long sndTimeoNs;
+    /** SO_LINGER in ns: -1 off. */
+    long lingerNs = -1;
+    int softError;
+    /** Pending error reported to the next call (Linux sk_err), 0 when none. */
+    volatile int soError;
+    volatile boolean rcvShutdown;
+    volatile boolean sndShutdown;
+    boolean finQueued;
+    boolean finReceived;
+    volatile boolean userClosed;
+    volatile boolean connectReported;
+    TcpListenerImpl parent;
+    boolean accepted;
+    boolean inAcceptQueue;
+    boolean countedGone;
+
+    final DstCache dst = new DstCache();
+    final Timer rtoTimer;
+    final Timer delackTimer;
+    final Timer keepaliveTimer;
+    final Timer finWait2Timer;
+    final Timer persistTimer;
+    private final CopyOnWriteArrayList<ReadinessListener> listeners = new CopyOnWriteArrayList<>();
+    private InputStream in;
+    private OutputStream out;
+
+    TcpConnection(TcpProtocol tcp) {
+        this.tcp = tcp;
+        lock.setProcessor(p -> TcpInput.process(this, p));
+        lock.setDeferredWork(flags -> TcpTimers.run(this, flags));
+        rtoTimer = tcp.ns.timers().newTimer(() -> lock.deferOrRun(DEFER_RTO));
+        delackTimer = tcp.ns.timers().newTimer(() -> lock.deferOrRun(DEFER_DELACK));
+        keepaliveTimer = tcp.ns.timers().newTimer(() -> lock.deferOrRun(DEFER_KEEPALIVE));
+        finWait2Timer = tcp.ns.timers().newTimer(() -> lock.deferOrRun(DEFER_FINWAIT2));
+        persistTimer = tcp.ns.timers().newTimer(() -> lock.deferOrRun(DEFER_PERSIST));
+        sndbuf = tcp.sysctl.tcpWmem.intValue(1);
+        rcvbuf = tcp.sysctl.tcpRmem.intValue(1);
+        atoNs = tcp.sysctl.tcpDelackMinMs.intValue() * 1_000_000L;
+    }
+
+    TcpState state0() { return state; }
+
+    public TcpState tcpState() { return state; }
+
+    // ======================================================================================== API
+
+    @Override
+    public void bind(InetSocketAddress local) throws IOException {
+        int addr = Ipv4.fromInet(local.getAddress());
+        int port = local.getPort();
+        lock.lock();
+        try {
+            if (userClosed) throw new ErrnoException(Errno.EBADF, "bind");
+            if (portHeld || state != TcpState.CLOSED) throw new ErrnoException(Errno.EINVAL, "bind");
+            if (addr != 0 && !tcp.ns.isLocalAddress(addr)) throw new ErrnoException(Errno.EADDRNOTAVAIL, "bind");
+            boundAddress = addr;
+            localAddr = addr;
+            explicitBind = true;
+            localPort = tcp.bind(this, addr, port);
+            portHeld = true;
+        } finally {
+            lock.release();
+        }
+    }
+
+    @Override
+    public void connect(InetSocketAddress remote) throws IOException {
+        int raddr = Ipv4.fromInet(remote.getAddress());
+        int rport = remote.getPort();
+        lock.lock();
+        try {
+            if (userClosed) throw new ErrnoException(Errno.EBADF, "connect");
+            switch (state) {
+                case SYN_SENT -> throw new ErrnoException(blocking ? Errno.EALREADY : Errno.EALREADY, "connect");
+                case CLOSED -> { }
+                default -> throw new ErrnoException(Errno.EISCONN, "connect");
+            }
+            if (connectReported) throw new ErrnoException(Errno.EISCONN, "connect");
+            if (rport == 0) throw new ErrnoException(Errno.ECONNREFUSED, "connect");
+            if (raddr == 0) raddr = 0x7F000001;
+            Route r = tcp.ip.route(raddr, dst);
+            if (r == null) throw new ErrnoException(Errno.ENETUNREACH, "connect");
+            remoteAddr = raddr;
+            remotePort = rport;
+            localAddr = boundAddress != 0 ? boundAddress : r.source(raddr);
+            if (!portHeld) {
+                tcp.connectPort(this);
+                portHeld = true;
+            } else {
+                tcp.hashConnection(this);
+            }
+            soError = 0;
+            TcpOutput.startConnect(this, r);
+            tcp.mib.inc(MibCounter.TcpActiveOpens);
+            if (!blocking) throw new ErrnoException(Errno.EINPROGRESS, "connect");
+            long deadline = sndTimeoNs > 0 ? tcp.ns.clock().nanoTime() + sndTimeoNs : 0;
+            while (state == TcpState.SYN_SENT || state == TcpState.SYN_RECEIVED) {
+                if (!waitEvent(deadline)) throw new ErrnoException(Errno.EINPROGRESS, "connect timed out (SO_SNDTIMEO)");
+            }
+            int err = soError;
+            if (err != 0 && !state.isSynchronized()) {
+                soError = 0;
+                connectReported = true;
+                throw errno(err, "connect");
+            }
+            connectReported = true;
+        } finally {
+            lock.release();
+        }
+    }
+
+    @Override
+    public boolean finishConnect() throws IOException {
+        lock.lock();
+        try {
+            if (state == TcpState.SYN_SENT || state == TcpState.SYN_RECEIVED) return false;
+            int err = soError;
+            if (err != 0 && !connectReported) {
+                soError = 0;
+                connectReported = true;
+                throw errno(err, "connect");
+            }
+            if (state == TcpState.CLOSED && !connectReported) throw new ErrnoException(Errno.ENOTCONN, "finishConnect");
+            connectReported = true;
+            return true;
+        } finally {
+            lock.release();
+        }
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+        java.util.Objects.checkFromIndexSize(off, len, b.length);
+        lock.lock();
+        try {
+            return readLocked(b, off, len, null);
+        } finally {
+            lock.release();
+        }
+    }
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        lock.lock();
+        try {
+            if (dst.hasArray()) {
+                int n = readLocked(dst.array(), dst.arrayOffset() + dst.position(), dst.remaining(), null);
+                if (n > 0) dst.position(dst.position() + n);
+                return n;
+            }
+            return readLocked(null, 0, dst.remaining(), dst);
+        } finally {
+            lock.release();
+        }
+    }
+
+    private int readLocked(byte[] b, int off, int len, ByteBuffer bb) throws IOException {
+        if (len == 0) return 0;
+        long deadline = rcvTimeoNs > 0 ? tcp.ns.clock().nanoTime() + rcvTimeoNs : 0;
+        while (true) {
+            if (!receiveQueue.isEmpty()) {
+                int n = TcpInput.copyToUser(this, b, off, len, bb);
+                TcpOutput.cleanupRbuf(this, n);
+                return n;
+            }
+            if (rcvShutdown || finReceived) return -1;
+            int err = soError;
+            if (err != 0) {
+                soError = 0;
+                throw errno(err, "read");
+            }
+            if (state == TcpState.CLOSED) {
+                if (connectReported || accepted) return -1;
+                throw new ErrnoException(Errno.ENOTCONN, "read");
+            }
+            if (state == TcpState.SYN_SENT && !blocking) return 0;
+            if (state == TcpState.LISTEN) throw new ErrnoException(Errno.ENOTCONN, "read");
+            if (!blocking) return 0;
+            if (!waitEvent(deadline)) throw new ErrnoException(Errno.EAGAIN, "read timed out (SO_RCVTIMEO)");
+        }
+    }
+
+    @Override
+    public int write(byte[] b, int off, int len) throws IOException {
+        java.util.Objects.checkFromIndexSize(off, len, b.length);
+        lock.lock();
+        try {
+            return writeLocked(b, off, len, null);
+        } finally {
+            lock.release();
+        }
+    }
+
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+        lock.lock();
+        try {
+            int n;
+            if (src.hasArray()) {
+                n = writeLocked(src.array(), src.arrayOffset() + src.position(), src.remaining(), null);
+            } else {
+                n = writeLocked(null, 0, src.remaining(), src.duplicate());
+            }
+            if (n > 0) src.position(src.position() + n);
+            return n;
+        } finally {
+            lock.release();
+        }
+    }
+
+    private int writeLocked(byte[] b, int off, int len, ByteBuffer bb) throws IOException {
+        long deadline = sndTimeoNs > 0 ? tcp.ns.clock().nanoTime() + sndTimeoNs : 0;
+        int copied = 0;
+        while (true) {
+            int err = soError;
+            if (err != 0) {
+                soError = 0;
+                if (copied > 0) return copied;
+                throw errno(err, "write");
+            }
+            if (sndShutdown || userClosed) {
+                if (copied > 0) return copied;
+                throw new ErrnoException(Errno.EPIPE, "write");
+            }
+            if (state == TcpState.SYN_SENT || state == TcpState.SYN_RECEIVED) {
+                if (!blocking) return copied;
+                if (!waitEvent(deadline)) throw new ErrnoException(Errno.EAGAIN, "write timed out (SO_SNDTIMEO)");
+                continue;
+            }
+            if (!state.canSend()) {
+                if (copied > 0) return copied;
+                throw new ErrnoException(state == TcpState.CLOSED && !connectReported && !accepted ? Errno.ENOTCONN : Errno.EPIPE, "write");
+            }
+            if (copied == len) break;
+            int n = TcpOutput.appendToWriteQueue(this, b, off + copied, len - copied, bb);
+            copied += n;
+            if (copied == len) break;
+            // send buffer full: push what we have, then wait for space (sk_stream_wait_memory)
+            TcpOutput.push(this, false);
+            if (!blocking) {
+                if (copied > 0) return copied;
+                return 0;
+            }
+            if (TcpOutput.sendSpace(this) <= 0 && !waitEvent(deadline)) {
+                if (copied > 0) return copied;
+                throw new ErrnoException(Errno.EAGAIN, "write timed out (SO_SNDTIMEO)");
+            }
+        }
+        TcpOutput.push(this, true);
+        return copied;
+    }
+
+    @Override
+    public void shutdownOutput() throws IOException {
+        lock.lock();
+        try {
+            if (state == TcpState.CLOSED || state == TcpState.LISTEN || state == TcpState.SYN_SENT) {
+                if (state == TcpState.SYN_SENT) {
+                    sndShutdown = true;
+                    return;
+                }
+                throw new ErrnoException(Errno.ENOTCONN, "shutdown");
+            }
+            if (sndShutdown) return;
+            sndShutdown = true;
+            TcpOutput.sendFin(this);
+            notifyReadiness();
+        } finally {
+            lock.release();
+        }
+    }
+
+    @Override
+    public void shutdownInput() throws IOException {
+        lock.lock();
+        try {
+            if (state == TcpState.CLOSED && !connectReported && !accepted) throw new ErrnoException(Errno.ENOTCONN, "shutdown");
+            rcvShutdown = true;
+            lock.wakeUp();
+            notifyReadiness();
+        } finally {
+            lock.release();
+        }
+    }
+
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            if (userClosed) return;
+            userClosed = true;
+            rcvShutdown = true;
+            TcpOutput.closeByUser(this);
+            if (lingerNs > 0 && state != TcpState.CLOSED) {
+                long deadline = tcp.ns.clock().nanoTime() + lingerNs;
+                while (state != TcpState.CLOSED && state != TcpState.TIME_WAIT && state != TcpState.FIN_WAIT_2
+                        && writeQueue.size() > 0) {
+                    try {
+                        if (!lock.await(Math.max(1, deadline - tcp.ns.clock().nanoTime()))
+                                && tcp.ns.clock().nanoTime() >= deadline) break;
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        break;
+                    }
+                }
+            }
+            lock.wakeUp();
+        } finally {
+            lock.release();
+        }
+        notifyReadiness();
+    }
+
+    @Override
+    public boolean isClosed() { return userClosed; }
+
+    /** Namespace shutdown: abort without waiting. */
+    void abortOnNamespaceClose() {
+        io.jnet.stack.SoftIrq.runBottomHalf(() -> lock.runExclusive(() -> {
+            userClosed = true;
+            TcpOutput.abort(this, Errno.ECONNABORTED, false);
+        }));
+    }
+
+    @Override
+    public <T> void setOption(SocketOption<T> option, T value) throws IOException {
+        lock.lock();
+        try {
+            TcpSocketOptions.set(this, option, value);
+        } finally {
+            lock.release();
+        }
+    }
+
+    @Override
+    public <T> T getOption(SocketOption<T> option) throws IOException {
+        lock.lock();
+        try {
+            return TcpSocketOptions.get(this, option);
+        } finally {
+            lock.release();
+        }
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return new InetSocketAddress(Ipv4.toInet(localAddr != 0 ? localAddr : boundAddress), localPort);
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        if (remotePort == 0) return null;
+        return new InetSocketAddress(Ipv4.toInet(remoteAddr), remotePort);
+    }
+
+    @Override
+    public String state() { return state.ssName(); }
+
+    @Override
+    public int available() {
+        lock.lock();
+        try {
+            long n = 0;
+            for (PacketBuffer p = receiveQueue.peek(); p != null; p = p.next) n += p.length();
+            return (int) Math.min(Integer.MAX_VALUE, n);
+        } finally {
+            lock.release();
+        }
+    }
+
+    @Override
+    public void setBlocking(boolean blocking) { this.blocking = blocking; }
+
+    @Override
+    public boolean isBlocking() { return blocking; }
+
+    @Override
+    public int readyEvents() {
+        int ev = 0;
+        TcpState s = state;
+        if (!receiveQueue.isEmpty() || finReceived || rcvShutdown) ev |= Events.POLLIN;
+        if (finReceived || rcvShutdown) ev |= Events.POLLRDHUP;
+        if (s.canSend() && !sndShutdown && TcpOutput.sendSpace(this) > sndbuf / 3) ev |= Events.POLLOUT;
+        if (soError != 0) ev |= Events.POLLERR;
+        if (s == TcpState.CLOSED && (connectReported || accepted || soError != 0)) ev |= Events.POLLHUP | Events.POLLIN;
+        if (sndShutdown && finReceived) ev |= Events.POLLHUP;
+        if (s == TcpState.CLOSED && !connectReported && !accepted && soError == 0 && remotePort == 0)
+            ev |= Events.POLLOUT | Events.POLLHUP;
+        return ev;
+    }
+
+    @Override
+    public void addReadinessListener(ReadinessListener l) { listeners.add(l); }
+
+    @Override
+    public void removeReadinessListener(ReadinessListener l) { listeners.remove(l); }
+
+    void notifyReadiness() {
+        for (ReadinessListener l : listeners) {
+            try {
+                l.readinessChanged(this);
+            } catch (RuntimeException e) {
+                tcp.ns.reportInternalError(e);
+            }
+        }
+    }
+
+    /** Wakes blocked callers and readiness listeners (sk_data_ready / sk_write_space / sk_state_change). */
+    void wakeUp() {
+        lock.wakeUp();
+        notifyReadiness();
+    }
+
+    @Override
+    public synchronized InputStream inputStream() {
+        if (in == null) in = new TcpStreams.In(this);
+        return in;
+    }
+
+    @Override
+    public synchronized OutputStream outputStream() {
+        if (out == null) out = new TcpStreams.Out(this);
+        return out;
+    }
+
+    // ========================================================================= Binder + helpers
+
+    @Override public int boundAddress() { return boundAddress; }
+    @Override public boolean reuseAddress() { return reuseAddr; }
+    @Override public boolean isListening() { return false; }
+    @Override public boolean explicitBind() { return explicitBind; }
+
+    /** Waits for an event with the socket lock given up; false when the deadline passed. */
+    boolean waitEvent(long deadline) throws IOException {
+        long timeout = 0;
+        if (deadline != 0) {
+            timeout = deadline - tcp.ns.clock().nanoTime();
+            if (timeout <= 0) return false;
+        }
+        try {
+            lock.await(timeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted");
+        }
+        return deadline == 0 || tcp.ns.clock().nanoTime() < deadline || true;
+    }
+
+    static ErrnoException errno(int err, String op) {
+        for (Errno e : Errno.values()) if (e.number() == err) return new ErrnoException(e, op);
+        return new ErrnoException(Errno.EINVAL, op + " (errno " + err + ")");
+    }
+
+    /** Right edge of the last advertised window, minus rcvNxt: what the peer may still send (tcp_receive_window). */
+    int receiveWindow() {
+        int w = rcvWup + rcvWnd - rcvNxt;
+        return Math.max(w, 0);
+    }
+
+    int lastAdvertisedWindow() { return rcvWnd >> rcvWscale; }
+
+    /** Memory charged to the receive queues (bytes of truesize). */
+    long rmemAlloc() { return receiveQueue.bytes() + oooQueue.bytes(); }
+
+    /** Called by a TIME-WAIT remnant this connection replaces (tcp_tw_reuse). */
+    void reuseFromTimeWait(int writeSeq, int tsRecent, long tsRecentStamp) {
+        this.seededFromTimeWait = true;
+        this.iss = writeSeq;
+        this.tsRecent = tsRecent;
+        this.tsRecentStamp = tsRecentStamp;
+    }
+
+    /** ICMP error about a segment we sent (RFC 1122 4.2.3.9, Linux tcp_v4_err). */
+    void icmpError(int type, int code, int info, int seq) {
+        if (!lock.runIfNotOwned(() -> TcpInput.icmpError(this, type, code, info, seq))) {
+            tcp.mib.inc(MibCounter.TcpExtLockDroppedIcmps);
+        }
+    }
+
+    /** Entry from the receive path for a segment of this connection. */
+    void segmentArrived(PacketBuffer pkt) {
+        long limit = (long) rcvbuf + sndbuf + 65536;
+        if (!lock.backlogOrProcess(pkt, limit)) tcp.mib.inc(MibCounter.TcpExtTCPBacklogDrop);
+    }
+
+    @Override
+    public String toString() { return "TcpConnection[" + state.ssName() + " " + tuple() + "]"; }
+}

@@ -1,0 +1,764 @@
+package io.jnet.tcp;
+
+import io.jnet.buffer.PacketBuffer;
+import io.jnet.buffer.PacketQueue;
+import io.jnet.socket.Errno;
+import io.jnet.stack.MibCounter;
+import io.jnet.wire.Icmp;
+import io.jnet.wire.Tcp;
+import io.jnet.wire.TcpOptions;
+import java.nio.ByteBuffer;
+
+/**
+ * TCP input for a connection (RFC 9293 3.10.7.3 and 3.10.7.4, with RFC 5961 challenge ACKs,
+ * RFC 7323 PAWS, RFC 5681/6582 duplicate-ACK handling and Linux's delayed-ACK decisions).
+ * Runs with the connection locked; {@code pkt} data starts at the TCP header and its control block
+ * (seq, endSeq, flags) is filled by {@link TcpProtocol}.
+ */
+final class TcpInput {
+    private TcpInput() {}
+
+    /** RFC 7323 5.5: TS.Recent is invalid after 24 days of idleness. */
+    private static final long PAWS_IDLE_NS = 24L * 24 * 3600 * 1_000_000_000L;
+
+    static void process(TcpConnection c, PacketBuffer pkt) {
+        try {
+            if (!processSegment(c, pkt)) pkt.release();
+        } catch (RuntimeException e) {
+            c.tcp.ns.reportInternalError(e);
+            pkt.release();
+        }
+    }
+
+    /** Returns true when the packet buffer was kept (queued as data). */
+    private static boolean processSegment(TcpConnection c, PacketBuffer pkt) {
+        TcpProtocol tcp = c.tcp;
+        byte[] b = pkt.array();
+        int off = pkt.dataStart();
+        int hl = Tcp.headerLength(b, off);
+        TcpOptions opts = c.rxOpts;
+        if (!opts.parse(b, off + Tcp.MIN_HEADER_LENGTH, hl - Tcp.MIN_HEADER_LENGTH)) {
+            tcp.mib.inc(MibCounter.TcpInErrs);
+            return false;
+        }
+        int flags = pkt.flags;
+        int seq = pkt.seq;
+        int ack = Tcp.ack(b, off);
+        int wnd = Tcp.window(b, off);
+        pkt.pull(hl); // data now = payload
+        c.lastRecvNs = tcp.ns.clock().nanoTime();
+        if (c.keepalive && c.keepaliveTimer.isPending()) TcpTimers.armKeepalive(c);
+
+        switch (c.state) {
+            case CLOSED -> {
+                pkt.push(hl);
+                tcp.reset().sendForNoSocket(pkt, c.remoteAddr, c.localAddr);
+                return false;
+            }
+            case SYN_SENT -> {
+                synSent(c, pkt, flags, seq, ack, wnd, opts);
+                return false;
+            }
+            default -> { }
+        }
+
+        int segLen = pkt.endSeq - seq;
+        // PAWS (RFC 7323 5.3)
+        if (c.tsEnabled && opts.hasTimestamp && c.tsRecentStamp != 0 && opts.tsVal - c.tsRecent < 0
+                && (flags & Tcp.RST) == 0) {
+            if (c.lastRecvNs - c.tsRecentStamp > PAWS_IDLE_NS) {
+                c.tsRecentStamp = 0; // RFC 7323 5.5: ts.recent invalid after 24 days idle
+            } else {
+                tcp.mib.inc(MibCounter.TcpExtPAWSEstab);
+                TcpOutput.sendAck(c);
+                return false;
+            }
+        }
+
+        // sequence acceptability (RFC 9293 3.10.7.4 first)
+        int rwnd = c.receiveWindow();
+        boolean acceptable;
+        if (segLen == 0) {
+            acceptable = rwnd == 0 ? seq == c.rcvNxt : Tcp.seqLeq(c.rcvNxt, seq) && Tcp.seqLt(seq, c.rcvNxt + rwnd);
+        } else {
+            acceptable = rwnd != 0 && ((Tcp.seqLeq(c.rcvNxt, seq) && Tcp.seqLt(seq, c.rcvNxt + rwnd))
+                    || (Tcp.seqLeq(c.rcvNxt, pkt.endSeq - 1) && Tcp.seqLt(pkt.endSeq - 1, c.rcvNxt + rwnd)));
+            // a zero window still lets a segment that starts at rcvNxt be ACKed (and its data dropped)
+            if (!acceptable && rwnd == 0 && seq == c.rcvNxt) {
+                acceptable = true;
+                if (pkt.length() > 0) {
+                    tcp.mib.inc(MibCounter.TcpExtTCPZeroWindowDrop);
+                    pkt.trim(0);
+                    flags &= ~Tcp.FIN;
+                    pkt.endSeq = seq;
+                    segLen = 0;
+                }
+            }
+        }
+        if (!acceptable) {
+            if ((flags & Tcp.RST) == 0) {
+                if (Tcp.seqLt(seq, c.rcvNxt) && segLen > 0) tcp.mib.inc(MibCounter.TcpExtDelayedACKLost);
+                TcpOutput.sendAck(c); // dup ACK (tcp_send_dupack)
+                enterQuickAck(c);
+            }
+            return false;
+        }
+
+        // RST (RFC 9293 second, RFC 5961 3.2)
+        if ((flags & Tcp.RST) != 0) {
+            if (seq == c.rcvNxt) {
+                resetReceived(c);
+            } else {
+                challengeAck(c);
+            }
+            return false;
+        }
+
+        // SYN in a synchronized state (RFC 5961 4.2)
+        if ((flags & Tcp.SYN) != 0) {
+            if (c.state == TcpState.SYN_RECEIVED && c.parent != null && seq == c.irs) {
+                TcpOutput.sendSyn(c, true); // retransmitted SYN: repeat the SYN-ACK
+            } else {
+                tcp.mib.inc(MibCounter.TcpExtTCPSYNChallenge);
+                challengeAck(c);
+            }
+            return false;
+        }
+
+        if ((flags & Tcp.ACK) == 0) return false;
+
+        // timestamps: update TS.Recent (RFC 7323 4.3)
+        if (c.tsEnabled && opts.hasTimestamp && Tcp.seqLeq(seq, c.lastAckSent)) {
+            if (opts.tsVal - c.tsRecent >= 0 || c.tsRecentStamp == 0) {
+                c.tsRecent = opts.tsVal;
+                c.tsRecentStamp = c.lastRecvNs;
+            }
+        }
+
+        // ACK processing (fifth)
+        if (c.state == TcpState.SYN_RECEIVED) {
+            if (Tcp.seqLt(c.sndUna, ack) && Tcp.seqLeq(ack, c.sndMax)) {
+                if (c.parent != null && !c.parent.admitChild(c)) return false; // accept queue full: drop the ACK
+                c.sndWnd = (long) wnd << c.sndWscale;
+                c.sndWl1 = seq;
+                c.sndWl2 = ack;
+                c.maxSndWnd = Math.max(c.maxSndWnd, c.sndWnd);
+                establish(c);
+                if (c.parent != null) c.parent.childEstablished(c);
+            } else {
+                c.tcp.reset().send(c.localAddr, c.localPort, c.remoteAddr, c.remotePort, ack, 0, Tcp.RST, 0, null);
+                return false;
+            }
+        }
+        if (!processAck(c, pkt, flags, seq, ack, wnd, segLen, opts)) return false;
+
+        // after ACK: state transitions driven by our FIN being acknowledged
+        boolean finAcked = c.finQueued && c.sndUna == c.writeSeq;
+        switch (c.state) {
+            case FIN_WAIT_1 -> {
+                if (finAcked) {
+                    setState(c, TcpState.FIN_WAIT_2);
+                    TcpOutput.armFinWait2(c);
+                    c.wakeUp();
+                }
+            }
+            case CLOSING -> {
+                if (finAcked) {
+                    TcpOutput.enterTimeWait(c);
+                    return false;
+                }
+            }
+            case LAST_ACK -> {
+                if (finAcked) {
+                    TcpOutput.done(c);
+                    return false;
+                }
+            }
+            default -> { }
+        }
+
+        // segment text (seventh)
+        boolean kept = false;
+        boolean hasData = pkt.length() > 0;
+        if (hasData || (flags & Tcp.FIN) != 0) {
+            switch (c.state) {
+                case ESTABLISHED, FIN_WAIT_1, FIN_WAIT_2, SYN_RECEIVED -> kept = dataQueue(c, pkt, flags);
+                default -> {
+                    // CLOSE_WAIT, CLOSING, LAST_ACK: the peer already sent FIN; ignore text
+                    if (hasData) TcpOutput.sendAck(c);
+                }
+            }
+        }
+        if (c.state == TcpState.CLOSED) return kept;
+        TcpOutput.xmit(c);
+        ackSendCheck(c);
+        return kept;
+    }
+
+    // ---- SYN-SENT ----------------------------------------------------------------------------------
+
+    private static void synSent(TcpConnection c, PacketBuffer pkt, int flags, int seq, int ack, int wnd, TcpOptions opts) {
+        boolean hasAck = (flags & Tcp.ACK) != 0;
+        if (hasAck && (Tcp.seqLeq(ack, c.iss) || Tcp.seqGt(ack, c.sndMax))) {
+            if ((flags & Tcp.RST) == 0) {
+                c.tcp.reset().send(c.localAddr, c.localPort, c.remoteAddr, c.remotePort, ack, 0, Tcp.RST, 0, null);
+            }
+            return;
+        }
+        if ((flags & Tcp.RST) != 0) {
+            if (hasAck) {
+                TcpOutput.abort(c, Errno.ECONNREFUSED, false);
+            }
+            return;
+        }
+        if ((flags & Tcp.SYN) == 0) return;
+        c.irs = seq;
+        c.rcvNxt = seq + 1;
+        c.rcvWup = c.rcvNxt;
+        c.lastAckSent = c.rcvNxt;
+        negotiate(c, opts, true);
+        if (hasAck) {
+            c.sndUna = ack;
+            c.sndWnd = wnd; // window in a SYN is never scaled (RFC 7323 2.2)
+            c.sndWl1 = seq;
+            c.sndWl2 = ack;
+            c.maxSndWnd = Math.max(c.maxSndWnd, c.sndWnd);
+            if (c.tsEnabled && opts.hasTimestamp) {
+                c.tsRecent = opts.tsVal;
+                c.tsRecentStamp = c.lastRecvNs;
+                if (opts.tsEcr != 0) c.rtt.sample(Math.max(1, (long) (c.tcp.tsClock() + c.tsOffset - opts.tsEcr) * 1000),
+                        c.tcp.sysctl.tcpRtoMinUs.intValue());
+            }
+            if (c.retransmits == 0 && c.rtt.srttUs == 0) {
+                long us = (c.lastRecvNs - c.lastSynSentNs) / 1000;
+                c.rtt.sample(Math.max(1, us), c.tcp.sysctl.tcpRtoMinUs.intValue());
+            }
+            c.rtt.resetBackoff();
+            c.rtoTimer.cancel();
+            establish(c);
+            enterQuickAck(c);
+            TcpOutput.sendAck(c);
+            TcpOutput.xmit(c);
+            c.wakeUp();
+        } else {
+            // simultaneous open (RFC 9293 3.5, figure 8)
+            c.sndWnd = wnd;
+            c.sndWl1 = seq;
+            c.maxSndWnd = Math.max(c.maxSndWnd, c.sndWnd);
+            if (c.tsEnabled && opts.hasTimestamp) {
+                c.tsRecent = opts.tsVal;
+                c.tsRecentStamp = c.lastRecvNs;
+            }
+            setState(c, TcpState.SYN_RECEIVED);
+            TcpOutput.sendSyn(c, true);
+        }
+    }
+
+    /** Applies the peer's SYN options: MSS (floored at tcp_min_snd_mss), window scale, timestamps. */
+    static void negotiate(TcpConnection c, TcpOptions opts, boolean active) {
+        int peerMss = opts.mss >= 0 ? opts.mss : 536;
+        peerMss = Math.max(peerMss, c.tcp.sysctl.tcpMinSndMss.intValue());
+        c.peerMss = peerMss;
+        if (c.wscaleEnabled && opts.windowScale >= 0) {
+            c.sndWscale = opts.windowScale;
+        } else {
+            c.wscaleEnabled = false;
+            c.sndWscale = 0;
+            c.rcvWscale = 0;
+        }
+        c.tsEnabled = c.tsEnabled && opts.hasTimestamp;
+        int pathMss = TcpOutput.mssForMtu(c.tcp.ip.mtuFor(c.remoteAddr));
+        int m = Math.min(peerMss, pathMss > 0 ? pathMss : peerMss);
+        if (c.tsEnabled) m -= 12;
+        c.mss = Math.max(m, c.tcp.sysctl.tcpMinSndMss.intValue() - (c.tsEnabled ? 12 : 0));
+        c.rcvMss = Math.min(c.advMss, 536);
+        c.cc.init(c.mss);
+        TcpSocketOptions.expandSndbuf(c);
+    }
+
+    static void establish(TcpConnection c) {
+        setState(c, TcpState.ESTABLISHED);
+        c.retransmits = 0;
+        c.rtoTimer.cancel();
+        c.rcvqSpace = Math.min(c.rcvbuf, 10L * c.advMss);
+        c.rcvqTime = c.tcp.ns.clock().nanoTime();
+        c.rcvqCopied = 0;
+        if (c.keepalive) TcpTimers.armKeepalive(c);
+    }
+
+    /** Keeps TcpCurrEstab right (it counts ESTABLISHED and CLOSE-WAIT, as Linux). */
+    static void setState(TcpConnection c, TcpState s) {
+        TcpState old = c.state;
+        boolean was = old == TcpState.ESTABLISHED || old == TcpState.CLOSE_WAIT;
+        boolean is = s == TcpState.ESTABLISHED || s == TcpState.CLOSE_WAIT;
+        if (!was && is) c.tcp.mib.inc(MibCounter.TcpCurrEstab);
+        if (was && !is) c.tcp.mib.dec(MibCounter.TcpCurrEstab);
+        c.state = s;
+    }
+
+    // ---- RST and challenge ACK ---------------------------------------------------------------------
+
+    private static void resetReceived(TcpConnection c) {
+        switch (c.state) {
+            case SYN_RECEIVED -> {
+                if (c.parent != null) {
+                    TcpOutput.done(c); // passive open: back to LISTEN means just dropping the child
+                } else {
+                    TcpOutput.abort(c, Errno.ECONNREFUSED, false);
+                }
+            }
+            case CLOSE_WAIT -> TcpOutput.abort(c, Errno.EPIPE, false);
+            case CLOSING, LAST_ACK, TIME_WAIT -> TcpOutput.done(c);
+            default -> TcpOutput.abort(c, Errno.ECONNRESET, false);
+        }
+    }
+
+    static void challengeAck(TcpConnection c) {
+        c.tcp.mib.inc(MibCounter.TcpExtTCPChallengeACK);
+        TcpOutput.sendAck(c);
+    }
+
+    // ---- ACK processing ----------------------------------------------------------------------------
+
+    /** Returns false when the segment is to be dropped after the ACK step. */
+    private static boolean processAck(TcpConnection c, PacketBuffer pkt, int flags, int seq, int ack, int wnd, int segLen,
+                                      TcpOptions opts) {
+        TcpProtocol tcp = c.tcp;
+        if (Tcp.seqGt(ack, c.sndMax)) {
+            TcpOutput.sendAck(c); // acks something not yet sent
+            return false;
+        }
+        if (Tcp.seqLt(ack, c.sndUna - (int) Math.min(c.maxSndWnd, Integer.MAX_VALUE / 2))) {
+            challengeAck(c); // RFC 5961 5.2: too old
+            return false;
+        }
+        long newWnd = (long) wnd << c.sndWscale;
+        boolean windowUpdate = false;
+        if (Tcp.seqLt(c.sndWl1, seq) || (c.sndWl1 == seq && Tcp.seqLeq(c.sndWl2, ack))) {
+            windowUpdate = newWnd != c.sndWnd;
+            c.sndWnd = newWnd;
+            c.sndWl1 = seq;
+            c.sndWl2 = ack;
+            if (newWnd > c.maxSndWnd) c.maxSndWnd = newWnd;
+        }
+        if (Tcp.seqGt(ack, c.sndUna)) {
+            newAck(c, ack, opts);
+        } else if (ack == c.sndUna) {
+            boolean dup = segLen == 0 && pkt.length() == 0 && !windowUpdate && c.sndMax != c.sndUna
+                    && (flags & (Tcp.SYN | Tcp.FIN)) == 0;
+            if (dup) duplicateAck(c);
+            else if (pkt.length() == 0) tcp.mib.inc(MibCounter.TcpExtTCPPureAcks);
+        }
+        if (c.sndWnd > 0 && c.persistTimer.isPending() && c.sendHead != null) {
+            c.persistTimer.cancel();
+            c.probesOut = 0;
+        }
+        c.probesOut = 0;
+        return true;
+    }
+
+    private static void newAck(TcpConnection c, int ack, TcpOptions opts) {
+        TcpProtocol tcp = c.tcp;
+        long acked = (ack - c.sndUna) & 0xFFFFFFFFL;
+        long flight = (c.sndMax - c.sndUna) & 0xFFFFFFFFL;
+        long now = c.lastRecvNs;
+        long rttSampleNs = -1;
+        // clean the retransmission queue (tcp_clean_rtx_queue)
+        PacketBuffer seg;
+        while ((seg = c.writeQueue.peek()) != null) {
+            if (Tcp.seqLeq(seg.endSeq, ack)) {
+                if ((seg.flags & TcpOutput.RETRANSMITTED) == 0 && seg.when != 0) rttSampleNs = now - seg.when;
+                else if ((seg.flags & TcpOutput.RETRANSMITTED) != 0) rttSampleNs = -2;
+                if (seg == c.sendHead) c.sendHead = seg.next;
+                c.writeQueue.poll();
+                seg.release();
+            } else if (Tcp.seqLt(seg.seq, ack)) {
+                int n = Math.min(ack - seg.seq, seg.length());
+                seg.pull(n);
+                seg.seq = ack;
+                break;
+            } else {
+                break;
+            }
+        }
+        c.sndUna = ack;
+        if (Tcp.seqLt(c.sndNxt, ack)) c.sndNxt = ack;
+        if (c.sendHead == null) {
+            // after a go-back-N rewind the first unsent segment is the first with seq >= sndNxt
+            for (PacketBuffer p = c.writeQueue.peek(); p != null; p = p.next) {
+                if (Tcp.seqGeq(p.seq, c.sndNxt) && p.when == 0) { c.sendHead = p; break; }
+            }
+        }
+        // RTT (RFC 6298 with Karn's algorithm; RFC 7323 timestamps when no clean sample)
+        long rtoMin = tcp.sysctl.tcpRtoMinUs.intValue();
+        if (rttSampleNs >= 0) {
+            c.rtt.sample(Math.max(1, rttSampleNs / 1000), rtoMin);
+        } else if (c.tsEnabled && opts.hasTimestamp && opts.tsEcr != 0) {
+            long ms = (c.tcp.tsClock() + c.tsOffset - opts.tsEcr) & 0xFFFFFFFFL;
+            if (ms < 600_000) c.rtt.sample(Math.max(1, ms * 1000), rtoMin);
+        }
+        c.rtt.resetBackoff();
+        c.retransmits = 0;
+        // congestion control
+        if (c.cc.inRecovery) {
+            if (Tcp.seqGeq(ack, c.cc.recover)) {
+                c.cc.exitRecovery((c.sndMax - ack) & 0xFFFFFFFFL);
+            } else {
+                // NewReno partial ACK: retransmit the next hole, deflate (RFC 6582 3.2 step 5)
+                PacketBuffer head = c.writeQueue.peek();
+                if (head != null && head.when != 0) {
+                    TcpOutput.transmitData(c, head, true);
+                    tcp.mib.inc(MibCounter.TcpExtTCPFastRetrans);
+                }
+                c.cc.onPartialAck(acked);
+            }
+        } else {
+            c.cc.onAck(acked, c.cwndLimited || flight + c.mss >= c.cc.cwnd);
+        }
+        c.dupAcks = 0;
+        // retransmission timer (RFC 6298 5.2/5.3)
+        if (c.sndUna == c.sndMax) c.rtoTimer.cancel();
+        else c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
+        TcpSocketOptions.expandSndbuf(c);
+        if (TcpOutput.sendSpace(c) > 0) c.wakeUp(); // sk_write_space
+    }
+
+    private static void duplicateAck(TcpConnection c) {
+        TcpProtocol tcp = c.tcp;
+        c.dupAcks++;
+        if (c.cc.inRecovery) {
+            c.cc.onDupAckInRecovery();
+            TcpOutput.xmit(c);
+            return;
+        }
+        if (c.dupAcks == 3 && (!c.recoveredOnce || Tcp.seqGt(c.sndUna, c.cc.recover))) {
+            c.recoveredOnce = true;
+            long flight = (c.sndMax - c.sndUna) & 0xFFFFFFFFL;
+            c.cc.enterRecovery(flight, c.sndMax);
+            tcp.mib.inc(MibCounter.TcpExtTCPRenoRecovery);
+            PacketBuffer head = c.writeQueue.peek();
+            if (head != null && head.when != 0) {
+                TcpOutput.transmitData(c, head, true);
+                tcp.mib.inc(MibCounter.TcpExtTCPFastRetrans);
+                c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
+            }
+            TcpOutput.xmit(c);
+        }
+    }
+
+    // ---- data --------------------------------------------------------------------------------------
+
+    /** Queues the segment's text and FIN (tcp_data_queue). Returns true when {@code pkt} was kept. */
+    private static boolean dataQueue(TcpConnection c, PacketBuffer pkt, int flags) {
+        TcpProtocol tcp = c.tcp;
+        int seq = pkt.seq;
+        // trim what we already have
+        if (Tcp.seqLt(seq, c.rcvNxt)) {
+            int dup = c.rcvNxt - seq;
+            if (dup >= pkt.length() && (flags & Tcp.FIN) == 0) {
+                TcpOutput.sendAck(c);
+                return false;
+            }
+            int cut = Math.min(dup, pkt.length());
+            pkt.pull(cut);
+            pkt.seq = seq = seq + cut;
+        }
+        if (c.rcvShutdown && c.userClosed && pkt.length() > 0) {
+            // data for a socket the application closed: reset (Linux TCPAbortOnData)
+            tcp.mib.inc(MibCounter.TcpExtTCPAbortOnData);
+            TcpOutput.abort(c, 0, true);
+            return false;
+        }
+        int len = pkt.length();
+        if (len > 0) {
+            c.rcvMss = Math.max(c.rcvMss, Math.min(len, c.advMss));
+            eventDataRecv(c);
+        }
+        if (seq == c.rcvNxt) {
+            if (len > 0 && !makeRoom(c, pkt)) {
+                tcp.mib.inc(MibCounter.TcpExtTCPRcvQDrop);
+                TcpOutput.sendAck(c);
+                return false;
+            }
+            boolean fin = (flags & Tcp.FIN) != 0;
+            boolean kept = false;
+            if (len > 0) {
+                if (c.rcvShutdown) {
+                    c.rcvNxt += len;
+                } else {
+                    c.receiveQueue.add(pkt);
+                    kept = true;
+                    c.rcvNxt += len;
+                }
+            }
+            if (fin) finReceived(c);
+            if (!c.oooQueue.isEmpty()) {
+                drainOutOfOrder(c);
+                c.forceAck = true;
+            }
+            c.wakeUp();
+            return kept;
+        }
+        // out of order: beyond rcvNxt
+        if (len == 0 && (flags & Tcp.FIN) == 0) return false;
+        if (!makeRoom(c, pkt)) {
+            tcp.mib.inc(MibCounter.TcpExtTCPOFODrop);
+            TcpOutput.sendAck(c);
+            return false;
+        }
+        tcp.mib.inc(MibCounter.TcpExtTCPOFOQueue);
+        enterQuickAck(c);
+        c.forceAck = true;
+        return insertOutOfOrder(c, pkt, flags);
+    }
+
+    /** Memory check before queueing (tcp_try_rmem_schedule): compact the queue once, else refuse. */
+    private static boolean makeRoom(TcpConnection c, PacketBuffer pkt) {
+        if (c.rmemAlloc() + pkt.truesize() <= c.rcvbuf) return true;
+        c.tcp.mib.inc(MibCounter.TcpExtPruneCalled);
+        collapse(c);
+        return c.rmemAlloc() + pkt.truesize() <= (long) c.rcvbuf + Math.max(pkt.truesize(), c.rcvbuf / 4)
+                && pkt.length() <= c.rcvbuf - c.rmemAlloc() + c.rcvbuf / 4;
+    }
+
+    /** Copies the in-order receive queue into one compact buffer (tcp_collapse). */
+    private static void collapse(TcpConnection c) {
+        if (c.receiveQueue.size() < 2) return;
+        long total = 0;
+        for (PacketBuffer p = c.receiveQueue.peek(); p != null; p = p.next) total += p.length();
+        if (total > Integer.MAX_VALUE - 64) return;
+        PacketBuffer big = c.tcp.ns.allocator().allocate(0, (int) total);
+        int firstSeq = c.receiveQueue.peek().seq;
+        PacketBuffer p;
+        while ((p = c.receiveQueue.poll()) != null) {
+            big.put(p.array(), p.dataStart(), p.length());
+            p.release();
+        }
+        big.seq = firstSeq;
+        c.receiveQueue.add(big);
+        c.tcp.mib.inc(MibCounter.TcpExtTCPRcvCollapsed);
+    }
+
+    private static void finReceived(TcpConnection c) {
+        c.rcvNxt++;
+        c.finReceived = true;
+        c.forceAck = true;
+        switch (c.state) {
+            case SYN_RECEIVED, ESTABLISHED -> setState(c, TcpState.CLOSE_WAIT);
+            case FIN_WAIT_1 -> {
+                boolean finAcked = c.finQueued && c.sndUna == c.writeSeq;
+                if (finAcked) {
+                    TcpOutput.sendAck(c);
+                    TcpOutput.enterTimeWait(c);
+                } else {
+                    setState(c, TcpState.CLOSING);
+                }
+            }
+            case FIN_WAIT_2 -> {
+                TcpOutput.sendAck(c);
+                TcpOutput.enterTimeWait(c);
+            }
+            default -> { }
+        }
+        c.wakeUp();
+    }
+
+    /** Inserts into the sorted out-of-order queue, trimming overlaps; returns true when kept. */
+    private static boolean insertOutOfOrder(TcpConnection c, PacketBuffer pkt, int flags) {
+        pkt.flags = flags & Tcp.FIN;
+        pkt.endSeq = pkt.seq + pkt.length();
+        PacketQueue q = c.oooQueue;
+        PacketBuffer prev = null;
+        for (PacketBuffer p = q.peek(); p != null; prev = p, p = p.next) {
+            if (Tcp.seqGeq(p.seq, pkt.seq)) break;
+        }
+        // overlap with prev: trim our front
+        if (prev != null && Tcp.seqGt(prev.endSeq, pkt.seq)) {
+            int cut = prev.endSeq - pkt.seq;
+            if (cut >= pkt.length()) {
+                if ((pkt.flags & Tcp.FIN) != 0 && (prev.flags & Tcp.FIN) == 0 && prev.endSeq == pkt.endSeq) prev.flags |= Tcp.FIN;
+                return false; // fully covered
+            }
+            pkt.pull(cut);
+            pkt.seq += cut;
+        }
+        // overlap with following segments: drop those fully covered, trim ours at the first partial
+        PacketBuffer nxt = prev == null ? q.peek() : prev.next;
+        while (nxt != null && Tcp.seqLt(nxt.seq, pkt.endSeq)) {
+            if (Tcp.seqLeq(nxt.endSeq, pkt.endSeq)) {
+                PacketBuffer after = nxt.next;
+                removeAfter(q, prev, nxt);
+                nxt.release();
+                nxt = after;
+            } else {
+                pkt.trim(nxt.seq - pkt.seq);
+                pkt.endSeq = nxt.seq;
+                pkt.flags &= ~Tcp.FIN;
+                break;
+            }
+        }
+        if (prev == null) q.addFirst(pkt); else q.insertAfter(prev, pkt);
+        return true;
+    }
+
+    private static void removeAfter(PacketQueue q, PacketBuffer prev, PacketBuffer victim) {
+        // rebuild: PacketQueue has no unlink; do it via poll/re-add of the prefix
+        PacketQueue tmp = new PacketQueue();
+        PacketBuffer p;
+        while ((p = q.poll()) != null) {
+            if (p != victim) tmp.add(p);
+        }
+        while ((p = tmp.poll()) != null) q.add(p);
+    }
+
+    /** Moves now-contiguous out-of-order segments to the receive queue (tcp_ofo_queue). */
+    private static void drainOutOfOrder(TcpConnection c) {
+        PacketBuffer p;
+        while ((p = c.oooQueue.peek()) != null && Tcp.seqLeq(p.seq, c.rcvNxt)) {
+            c.oooQueue.poll();
+            if (Tcp.seqLeq(p.endSeq, c.rcvNxt) && !((p.flags & Tcp.FIN) != 0 && p.endSeq == c.rcvNxt)) {
+                p.release();
+                continue;
+            }
+            int cut = c.rcvNxt - p.seq;
+            if (cut > 0) {
+                p.pull(Math.min(cut, p.length()));
+                p.seq = c.rcvNxt;
+            }
+            boolean fin = (p.flags & Tcp.FIN) != 0;
+            int len = p.length();
+            if (len > 0 && !c.rcvShutdown) {
+                c.receiveQueue.add(p);
+            } else {
+                p.release();
+            }
+            c.rcvNxt += len;
+            if (fin) {
+                finReceived(c);
+                break;
+            }
+        }
+    }
+
+    // ---- delayed ACK (Linux tcp_event_data_recv / __tcp_ack_snd_check) --------------------------------
+
+    static void enterQuickAck(TcpConnection c) {
+        int q = c.rcvWnd / Math.max(1, 2 * c.rcvMss);
+        c.quickAcks = Math.max(c.quickAcks, Math.min(16, Math.max(2, q)));
+        c.pingpong = 0;
+        c.atoNs = c.tcp.sysctl.tcpDelackMinMs.intValue() * 1_000_000L;
+    }
+
+    private static void eventDataRecv(TcpConnection c) {
+        long now = c.lastRecvNs;
+        long atoMin = c.tcp.sysctl.tcpDelackMinMs.intValue() * 1_000_000L;
+        if (c.lrcvtimeNs == 0) {
+            enterQuickAck(c);
+            c.atoNs = atoMin;
+        } else {
+            long m = now - c.lrcvtimeNs;
+            if (m <= atoMin / 2) {
+                c.atoNs = c.atoNs / 2 + atoMin / 2;
+            } else if (m < c.atoNs) {
+                c.atoNs = Math.min(c.atoNs / 2 + m, c.rtt.currentRtoUs() * 1000);
+            } else if (m > c.rtt.currentRtoUs() * 1000) {
+                enterQuickAck(c); // data after a long silence
+            }
+        }
+        c.lrcvtimeNs = now;
+        c.ackPending = true;
+    }
+
+    /** Sends an ACK now or schedules a delayed one (__tcp_ack_snd_check). */
+    static void ackSendCheck(TcpConnection c) {
+        if (!c.ackPending && !c.forceAck) return;
+        boolean now = c.forceAck
+                || (c.rcvNxt - c.rcvWup > c.rcvMss && TcpOutput.candidateWindow(c) >= c.rcvWnd)
+                || (c.quickAcks > 0 && c.pingpong == 0);
+        c.forceAck = false;
+        if (now) TcpOutput.sendAck(c);
+        else TcpOutput.scheduleDelayedAck(c);
+    }
+
+    // ---- reading ------------------------------------------------------------------------------------
+
+    /** Copies queued in-order data to the application; frees consumed buffers. Returns bytes copied. */
+    static int copyToUser(TcpConnection c, byte[] b, int off, int len, ByteBuffer bb) {
+        int copied = 0;
+        PacketBuffer p;
+        while (copied < len && (p = c.receiveQueue.peek()) != null) {
+            int n = Math.min(len - copied, p.length());
+            if (bb != null) bb.put(p.array(), p.dataStart(), n);
+            else System.arraycopy(p.array(), p.dataStart(), b, off + copied, n);
+            copied += n;
+            if (n == p.length()) {
+                c.receiveQueue.poll();
+                p.release();
+            } else {
+                p.pull(n);
+                p.seq += n;
+            }
+        }
+        rcvSpaceAdjust(c, copied);
+        return copied;
+    }
+
+    /** Receive-buffer autotuning (Linux tcp_rcv_space_adjust): grow rcvbuf when the reader keeps up. */
+    private static void rcvSpaceAdjust(TcpConnection c, int copied) {
+        c.rcvqCopied += copied;
+        if (c.rcvbufLocked || !c.tcp.sysctl.tcpModerateRcvbuf.enabled()) return;
+        long now = c.tcp.ns.clock().nanoTime();
+        long rttNs = Math.max(c.rtt.srttUs * 1000, 1_000_000L);
+        if (now - c.rcvqTime < rttNs) return;
+        if (c.rcvqCopied > c.rcvqSpace) {
+            long want = Math.min(c.tcp.sysctl.tcpRmem.intValue(2), 4L * c.rcvqCopied);
+            if (want > c.rcvbuf) c.rcvbuf = (int) want;
+            c.rcvqSpace = c.rcvqCopied;
+        }
+        c.rcvqCopied = 0;
+        c.rcvqTime = now;
+    }
+
+    // ---- ICMP -----------------------------------------------------------------------------------------
+
+    /** ICMP error about a segment of ours (Linux tcp_v4_err): hard errors only while connecting. */
+    static void icmpError(TcpConnection c, int type, int code, int info, int seq) {
+        if (!Tcp.seqGeq(seq, c.sndUna) || Tcp.seqGt(seq, c.sndMax)) {
+            c.tcp.mib.inc(MibCounter.TcpExtOutOfWindowIcmps);
+            return;
+        }
+        if (type == Icmp.DEST_UNREACH && code == Icmp.CODE_FRAG_NEEDED) {
+            int mtu = info;
+            if (mtu >= 68) {
+                int m = TcpOutput.mssForMtu(mtu) - (c.tsEnabled ? 12 : 0);
+                if (m < c.mss && m >= 48) {
+                    c.mss = m;
+                    c.cc.setMss(m);
+                    PacketBuffer head = c.writeQueue.peek();
+                    if (head != null && head.when != 0) {
+                        c.sendHead = head;
+                        c.sndNxt = c.sndUna;
+                        TcpOutput.xmit(c);
+                    }
+                }
+            }
+            return;
+        }
+        int err = switch (code) {
+            case Icmp.CODE_NET_UNREACH -> Errno.ENETUNREACH.number();
+            case Icmp.CODE_HOST_UNREACH -> Errno.EHOSTUNREACH.number();
+            case Icmp.CODE_PROTO_UNREACH, Icmp.CODE_PORT_UNREACH -> Errno.ECONNREFUSED.number();
+            default -> Errno.EHOSTUNREACH.number();
+        };
+        if (type != Icmp.DEST_UNREACH) return;
+        if (c.state == TcpState.SYN_SENT || c.state == TcpState.SYN_RECEIVED && c.parent == null) {
+            if (code == Icmp.CODE_PORT_UNREACH || code == Icmp.CODE_PROTO_UNREACH) {
+                TcpOutput.abort(c, err, false);
+            } else {
+                c.softError = err;
+            }
+        } else {
+            c.softError = err;
+        }
+    }
+}

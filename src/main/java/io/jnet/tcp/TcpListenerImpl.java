@@ -1,0 +1,373 @@
+package io.jnet.tcp;
+
+import io.jnet.buffer.PacketBuffer;
+import io.jnet.ip.Route;
+import io.jnet.socket.Errno;
+import io.jnet.socket.ErrnoException;
+import io.jnet.socket.Events;
+import io.jnet.socket.ReadinessListener;
+import io.jnet.socket.SocketOption;
+import io.jnet.socket.TcpServerSocket;
+import io.jnet.socket.TcpSocket;
+import io.jnet.stack.MibCounter;
+import io.jnet.stack.SockLock;
+import io.jnet.wire.Ipv4;
+import io.jnet.wire.Tcp;
+import io.jnet.wire.TcpOptions;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A listening TCP socket (RFC 9293 LISTEN; Linux inet_csk_listen): answers SYNs with SYN-ACKs from
+ * a child connection in SYN-RECEIVED, counted against the backlog (the SYN queue); children that
+ * complete the handshake wait in the accept queue (at most backlog + 1, as Linux). A final ACK that
+ * finds the accept queue full is dropped (TcpExtListenOverflows, TcpExtListenDrops) so the peer
+ * retries, or answered with RST when net.ipv4.tcp_abort_on_overflow is set.
+ */
+final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
+    private final TcpProtocol tcp;
+    private final SockLock lock = new SockLock();
+    private final ArrayDeque<TcpConnection> acceptQueue = new ArrayDeque<>();
+    private final CopyOnWriteArrayList<ReadinessListener> listeners = new CopyOnWriteArrayList<>();
+    private final TcpOptions rxOpts = new TcpOptions();
+    TcpListenerImpl nextListener;
+    private int boundAddress;
+    private int localPort;
+    private boolean bound;
+    private volatile boolean listening;
+    private volatile boolean closed;
+    private boolean reuseAddr;
+    private int backlog;
+    private int synQueue;
+    private volatile boolean blocking = true;
+    private long rcvTimeoNs;
+    // inherited by children
+    private int sndbuf = -1;
+    private int rcvbuf = -1;
+    private boolean nodelay;
+    private boolean keepalive;
+    private long lingerNs = -1;
+
+    TcpListenerImpl(TcpProtocol tcp) {
+        this.tcp = tcp;
+        lock.setProcessor(this::process);
+        lock.setDeferredWork(f -> { });
+    }
+
+    int localPort() { return localPort; }
+
+    @Override public int boundAddress() { return boundAddress; }
+    @Override public boolean reuseAddress() { return reuseAddr; }
+    @Override public boolean isListening() { return listening; }
+    @Override public boolean explicitBind() { return true; }
+
+    @Override
+    public void bind(InetSocketAddress local) throws IOException {
+        int addr = Ipv4.fromInet(local.getAddress());
+        lock.lock();
+        try {
+            if (closed) throw new ErrnoException(Errno.EBADF, "bind");
+            if (bound) throw new ErrnoException(Errno.EINVAL, "bind");
+            if (addr != 0 && !tcp.ns.isLocalAddress(addr)) throw new ErrnoException(Errno.EADDRNOTAVAIL, "bind");
+            boundAddress = addr;
+            localPort = tcp.bind(this, addr, local.getPort());
+            bound = true;
+        } finally {
+            lock.release();
+        }
+    }
+
+    @Override
+    public void listen(int backlog) throws IOException {
+        lock.lock();
+        try {
+            if (closed) throw new ErrnoException(Errno.EBADF, "listen");
+            if (!bound) {
+                localPort = tcp.bind(this, 0, 0);
+                bound = true;
+            }
+            int max = tcp.sysctl.somaxconn.intValue();
+            this.backlog = Math.max(0, Math.min(backlog, max));
+            if (listening) return;
+            if (!tcp.canListen(this, boundAddress, localPort)) throw new ErrnoException(Errno.EADDRINUSE, "listen");
+            listening = true;
+            tcp.addListener(this);
+        } finally {
+            lock.release();
+        }
+    }
+
+    @Override
+    public TcpSocket accept() throws IOException {
+        lock.lock();
+        try {
+            if (!listening && !closed) throw new ErrnoException(Errno.EINVAL, "accept");
+            long deadline = rcvTimeoNs > 0 ? tcp.ns.clock().nanoTime() + rcvTimeoNs : 0;
+            while (true) {
+                if (closed) throw new ErrnoException(Errno.EBADF, "accept");
+                TcpConnection c;
+                synchronized (acceptQueue) {
+                    c = acceptQueue.poll();
+                }
+                if (c != null) {
+                    c.accepted = true;
+                    notifyReadiness();
+                    return c;
+                }
+                if (!blocking) return null;
+                long timeout = 0;
+                if (deadline != 0) {
+                    timeout = deadline - tcp.ns.clock().nanoTime();
+                    if (timeout <= 0) throw new ErrnoException(Errno.EAGAIN, "accept timed out (SO_RCVTIMEO)");
+                }
+                try {
+                    lock.await(timeout);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedIOException("accept interrupted");
+                }
+            }
+        } finally {
+            lock.release();
+        }
+    }
+
+    // ---- receive path -------------------------------------------------------------------------------
+
+    void segmentArrived(PacketBuffer pkt, int src, int dst) {
+        if (!lock.backlogOrProcess(pkt, 1L << 20)) tcp.mib.inc(MibCounter.TcpExtTCPBacklogDrop);
+    }
+
+    private void process(PacketBuffer pkt) {
+        try {
+            processSegment(pkt);
+        } catch (RuntimeException e) {
+            tcp.ns.reportInternalError(e);
+        } finally {
+            pkt.release();
+        }
+    }
+
+    private void processSegment(PacketBuffer pkt) {
+        byte[] b = pkt.array();
+        int off = pkt.dataStart();
+        int noff = pkt.networkOffset();
+        int src = Ipv4.source(b, noff);
+        int dst = Ipv4.destination(b, noff);
+        int flags = pkt.flags;
+        if ((flags & Tcp.RST) != 0) return;
+        if ((flags & Tcp.ACK) != 0 || !listening) {
+            tcp.reset().sendForNoSocket(pkt, src, dst);
+            return;
+        }
+        if ((flags & Tcp.SYN) == 0) return;
+        if (Ipv4.isMulticast(dst) || dst == -1 || Ipv4.isMulticast(src) || src == 0) return;
+        int hl = Tcp.headerLength(b, off);
+        if (!rxOpts.parse(b, off + Tcp.MIN_HEADER_LENGTH, hl - Tcp.MIN_HEADER_LENGTH)) {
+            tcp.mib.inc(MibCounter.TcpInErrs);
+            return;
+        }
+        synchronized (acceptQueue) {
+            if (acceptQueue.size() > backlog) {
+                tcp.mib.inc(MibCounter.TcpExtListenOverflows);
+                tcp.mib.inc(MibCounter.TcpExtListenDrops);
+                return;
+            }
+            if (synQueue >= Math.max(backlog, 1) || synQueue >= tcp.sysctl.tcpMaxSynBacklog.intValue()) {
+                tcp.mib.inc(MibCounter.TcpExtListenDrops);
+                return;
+            }
+        }
+        TcpConnection c = new TcpConnection(tcp);
+        c.localAddr = dst;
+        c.localPort = localPort;
+        c.remoteAddr = src;
+        c.remotePort = Tcp.sourcePort(b, off);
+        c.parent = this;
+        c.boundAddress = boundAddress;
+        c.explicitBind = true;
+        c.reuseAddr = reuseAddr;
+        if (sndbuf > 0) { c.sndbuf = sndbuf; c.sndbufLocked = true; }
+        if (rcvbuf > 0) { c.rcvbuf = rcvbuf; c.rcvbufLocked = true; }
+        c.nodelay = nodelay;
+        c.keepalive = keepalive;
+        c.lingerNs = lingerNs;
+        Route r = tcp.ip.route(src, c.dst);
+        if (r == null) return;
+        c.advMss = TcpOutput.mssForMtu(r.itf().device().mtu());
+        int ws = TcpOutput.chooseWscale(c);
+        c.wscaleEnabled = ws >= 0;
+        c.rcvWscale = Math.max(ws, 0);
+        c.tsEnabled = tcp.sysctl.tcpTimestamps.intValue() != 0;
+        TcpInput.negotiate(c, rxOpts, false);
+        c.irs = pkt.seq;
+        c.rcvNxt = pkt.seq + 1;
+        c.rcvWup = c.rcvNxt;
+        c.lastAckSent = c.rcvNxt;
+        c.iss = tcp.initialSequence(dst, localPort, src, c.remotePort);
+        c.tsOffset = tcp.timestampOffset(dst, localPort, src, c.remotePort);
+        c.sndUna = c.iss;
+        c.sndNxt = c.iss + 1;
+        c.sndMax = c.sndNxt;
+        c.writeSeq = c.iss + 1;
+        c.sndWnd = Tcp.window(b, off);
+        c.sndWl1 = pkt.seq;
+        c.maxSndWnd = c.sndWnd;
+        long now = tcp.ns.clock().nanoTime();
+        if (c.tsEnabled) {
+            c.tsRecent = rxOpts.tsVal;
+            c.tsRecentStamp = now;
+        }
+        c.lastRecvNs = now;
+        c.rcvWnd = TcpOutput.initialWindow(c);
+        TcpInput.setState(c, TcpState.SYN_RECEIVED);
+        if (tcp.table.insertIfAbsent(c) != null) {
+            c.state = TcpState.CLOSED;
+            return;
+        }
+        tcp.rebind(null, c, localPort);
+        c.portHeld = true;
+        synchronized (acceptQueue) {
+            synQueue++;
+        }
+        tcp.mib.inc(MibCounter.TcpPassiveOpens);
+        TcpOutput.sendSyn(c, true);
+        c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
+    }
+
+    /** Before a child completes: false (and the ACK is dropped) when the accept queue is full. */
+    boolean admitChild(TcpConnection c) {
+        synchronized (acceptQueue) {
+            if (!closed && acceptQueue.size() <= backlog) return true;
+        }
+        tcp.mib.inc(MibCounter.TcpExtListenOverflows);
+        tcp.mib.inc(MibCounter.TcpExtListenDrops);
+        if (closed || tcp.sysctl.tcpAbortOnOverflow.enabled()) TcpOutput.abort(c, 0, true);
+        return false;
+    }
+
+    void childEstablished(TcpConnection c) {
+        synchronized (acceptQueue) {
+            synQueue--;
+            c.inAcceptQueue = true;
+            acceptQueue.add(c);
+        }
+        lock.wakeUp();
+        notifyReadiness();
+    }
+
+    /** A child closed before accept(): forget it if it never completed the handshake. */
+    void childGone(TcpConnection c) {
+        synchronized (acceptQueue) {
+            if (!c.inAcceptQueue && !c.countedGone) {
+                c.countedGone = true;
+                synQueue--;
+            }
+        }
+    }
+
+    // ---- options, readiness, close ------------------------------------------------------------------
+
+    @Override
+    public <T> void setOption(SocketOption<T> option, T value) throws IOException {
+        lock.lock();
+        try {
+            if (value == null && option != SocketOption.SO_LINGER) throw new ErrnoException(Errno.EINVAL, "setsockopt");
+            if (option == SocketOption.SO_REUSEADDR) reuseAddr = (Boolean) value;
+            else if (option == SocketOption.SO_RCVTIMEO) rcvTimeoNs = ((Duration) value).toNanos();
+            else if (option == SocketOption.SO_SNDTIMEO) { /* accepted, unused by listeners */ }
+            else if (option == SocketOption.SO_SNDBUF)
+                sndbuf = TcpSocketOptions.clampBuf((Integer) value, tcp.sysctl.wmemMax.intValue(), TcpSocketOptions.SOCK_MIN_SNDBUF);
+            else if (option == SocketOption.SO_RCVBUF)
+                rcvbuf = TcpSocketOptions.clampBuf((Integer) value, tcp.sysctl.rmemMax.intValue(), TcpSocketOptions.SOCK_MIN_RCVBUF);
+            else if (option == SocketOption.TCP_NODELAY) nodelay = (Boolean) value;
+            else if (option == SocketOption.SO_KEEPALIVE) keepalive = (Boolean) value;
+            else if (option == SocketOption.SO_LINGER) {
+                Duration d = (Duration) value;
+                lingerNs = d == null || d.isNegative() ? -1 : d.toNanos();
+            } else throw new ErrnoException(Errno.ENOPROTOOPT, "setsockopt " + option);
+        } finally {
+            lock.release();
+        }
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T> T getOption(SocketOption<T> option) throws IOException {
+        Object v;
+        if (option == SocketOption.SO_REUSEADDR) v = reuseAddr;
+        else if (option == SocketOption.SO_RCVTIMEO) v = Duration.ofNanos(rcvTimeoNs);
+        else if (option == SocketOption.SO_SNDBUF) v = sndbuf > 0 ? sndbuf : tcp.sysctl.tcpWmem.intValue(1);
+        else if (option == SocketOption.SO_RCVBUF) v = rcvbuf > 0 ? rcvbuf : tcp.sysctl.tcpRmem.intValue(1);
+        else if (option == SocketOption.TCP_NODELAY) v = nodelay;
+        else if (option == SocketOption.SO_KEEPALIVE) v = keepalive;
+        else if (option == SocketOption.SO_LINGER) v = lingerNs < 0 ? null : Duration.ofNanos(lingerNs);
+        else if (option == SocketOption.SO_SNDTIMEO) v = Duration.ZERO;
+        else throw new ErrnoException(Errno.ENOPROTOOPT, "getsockopt " + option);
+        return (T) v;
+    }
+
+    @Override
+    public InetSocketAddress localAddress() { return new InetSocketAddress(Ipv4.toInet(boundAddress), localPort); }
+
+    @Override public void setBlocking(boolean blocking) { this.blocking = blocking; }
+    @Override public boolean isBlocking() { return blocking; }
+
+    @Override
+    public int readyEvents() {
+        if (closed) return Events.POLLHUP;
+        synchronized (acceptQueue) {
+            return acceptQueue.isEmpty() ? 0 : Events.POLLIN;
+        }
+    }
+
+    @Override public void addReadinessListener(ReadinessListener l) { listeners.add(l); }
+    @Override public void removeReadinessListener(ReadinessListener l) { listeners.remove(l); }
+
+    private void notifyReadiness() {
+        for (ReadinessListener l : listeners) {
+            try {
+                l.readinessChanged(this);
+            } catch (RuntimeException e) {
+                tcp.ns.reportInternalError(e);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        TcpConnection[] pending;
+        lock.lock();
+        try {
+            if (closed) return;
+            closed = true;
+            if (listening) tcp.removeListener(this);
+            listening = false;
+            if (bound) tcp.unbind(this, localPort);
+            synchronized (acceptQueue) {
+                pending = acceptQueue.toArray(new TcpConnection[0]);
+                acceptQueue.clear();
+            }
+            lock.wakeUp();
+        } finally {
+            lock.release();
+        }
+        // connections nobody accepted are reset (Linux inet_csk_listen_stop)
+        for (TcpConnection c : pending) {
+            c.accepted = true;
+            c.lingerNs = 0; // abortive: RST
+            c.close();
+        }
+        notifyReadiness();
+    }
+
+    @Override
+    public boolean isClosed() { return closed; }
+
+    @Override
+    public String toString() { return "TcpListener[" + Ipv4.addressToString(boundAddress) + ":" + localPort + "]"; }
+}

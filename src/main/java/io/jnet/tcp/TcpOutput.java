@@ -1,0 +1,477 @@
+package io.jnet.tcp;
+
+import io.jnet.buffer.PacketBuffer;
+import io.jnet.ip.Route;
+import io.jnet.socket.Errno;
+import io.jnet.stack.MibCounter;
+import io.jnet.wire.Ipv4;
+import io.jnet.wire.Tcp;
+import io.jnet.wire.TcpOptions;
+import java.nio.ByteBuffer;
+
+/**
+ * TCP output (Linux tcp_output.c): building segments, the send loop with congestion window, receive
+ * window, sender silly-window avoidance and Nagle (RFC 9293 3.7.4, 3.8.6.2.1), window selection with
+ * receiver SWS avoidance (3.8.6.2.2), ACKs, FIN, RST and connection teardown.
+ * Every method runs with the connection locked (owner or short lock).
+ */
+final class TcpOutput {
+    /** Marks a write-queue segment that was retransmitted (Karn's algorithm). */
+    static final int RETRANSMITTED = 0x100;
+    /** TCP_TIMEWAIT_LEN. */
+    static final long TIMEWAIT_NS = TimeWaitSock.TIMEWAIT_LEN_NS;
+
+    private TcpOutput() {}
+
+    // ---- connection setup ------------------------------------------------------------------------
+
+    static int mssForMtu(int mtu) { return Math.min(mtu, 65535) - Ipv4.MIN_HEADER_LENGTH - Tcp.MIN_HEADER_LENGTH; }
+
+    /** Window scale to offer: enough for the largest receive buffer we may grow to (tcp_select_initial_window). */
+    static int chooseWscale(TcpConnection c) {
+        if (!c.tcp.sysctl.tcpWindowScaling.enabled()) return -1;
+        long space = c.rcvbufLocked ? c.rcvbuf : Math.max(c.tcp.sysctl.tcpRmem.intValue(2), c.tcp.sysctl.rmemMax.intValue());
+        int ws = 0;
+        while (space > 65535 && ws < 14) {
+            space >>= 1;
+            ws++;
+        }
+        return ws;
+    }
+
+    /** The initial receive window (unscaled, as in SYN and SYN-ACK): a multiple of the MSS below 64 KiB. */
+    static int initialWindow(TcpConnection c) {
+        long space = Math.max(0, (long) c.rcvbuf - c.rmemAlloc()) / 2;
+        long w = Math.min(space, 65535);
+        if (w > c.advMss) w = w / c.advMss * c.advMss;
+        return (int) w;
+    }
+
+    static void startConnect(TcpConnection c, Route r) {
+        TcpProtocol tcp = c.tcp;
+        c.advMss = mssForMtu(r.itf().device().mtu());
+        int ws = chooseWscale(c);
+        c.wscaleEnabled = ws >= 0;
+        c.rcvWscale = Math.max(ws, 0);
+        c.tsEnabled = tcp.sysctl.tcpTimestamps.intValue() != 0;
+        if (!c.seededFromTimeWait) c.iss = tcp.initialSequence(c.localAddr, c.localPort, c.remoteAddr, c.remotePort);
+        c.tsOffset = tcp.timestampOffset(c.localAddr, c.localPort, c.remoteAddr, c.remotePort);
+        c.sndUna = c.iss;
+        c.sndNxt = c.iss + 1;
+        c.sndMax = c.sndNxt;
+        c.writeSeq = c.iss + 1;
+        c.rcvWnd = initialWindow(c);
+        c.state = TcpState.SYN_SENT;
+        c.retransmits = 0;
+        sendSyn(c, false);
+        c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
+    }
+
+    /** Sends SYN (active open) or SYN-ACK (passive or simultaneous open) with our options in Linux's order. */
+    static void sendSyn(TcpConnection c, boolean ack) {
+        TcpOptions o = c.txOpts;
+        o.clear();
+        o.mss = c.advMss;
+        if (c.tsEnabled) {
+            o.hasTimestamp = true;
+            o.tsVal = c.tcp.tsClock() + c.tsOffset;
+            o.tsEcr = ack ? c.tsRecent : 0;
+        }
+        if (c.wscaleEnabled) o.windowScale = c.rcvWscale;
+        int flags = ack ? Tcp.SYN | Tcp.ACK : Tcp.SYN;
+        c.lastSynSentNs = c.tcp.ns.clock().nanoTime();
+        emit(c, null, 0, 0, c.iss, ack ? c.rcvNxt : 0, flags, Math.min(c.rcvWnd, 65535), o);
+        if (ack) ackSent(c);
+    }
+
+    // ---- application data ------------------------------------------------------------------------
+
+    /** Free send-buffer space in bytes (may be negative). */
+    static long sendSpace(TcpConnection c) { return c.sndbuf - c.writeQueue.bytes(); }
+
+    /** Copies application bytes into the write queue (tcp_sendmsg); returns how many fitted. */
+    static int appendToWriteQueue(TcpConnection c, byte[] b, int off, int len, ByteBuffer bb) {
+        int copied = 0;
+        int mss = c.mss;
+        while (copied < len) {
+            PacketBuffer tail = c.writeQueue.peekLast();
+            if (tail != null && tail.when == 0 && (tail.flags & Tcp.FIN) == 0 && tail.tailroom() > 0 && tail.length() < mss) {
+                int n = Math.min(len - copied, Math.min(tail.tailroom(), mss - tail.length()));
+                int at = tail.put(n);
+                if (bb != null) bb.get(tail.array(), at, n); else System.arraycopy(b, off + copied, tail.array(), at, n);
+                tail.endSeq += n;
+                c.writeSeq += n;
+                copied += n;
+                continue;
+            }
+            if (sendSpace(c) <= 0) break;
+            int want = len - copied;
+            int cap = Math.min(mss, Math.max(want, Math.min(mss, 2048)));
+            PacketBuffer nb = c.tcp.ns.allocator().allocate(0, cap);
+            nb.setOwner(c);
+            nb.seq = c.writeSeq;
+            nb.endSeq = c.writeSeq;
+            nb.flags = 0;
+            nb.when = 0;
+            c.writeQueue.add(nb);
+            if (c.sendHead == null) c.sendHead = nb;
+        }
+        return copied;
+    }
+
+    /** Sends what may be sent now (tcp_push). {@code last}: the write call is complete (PSH). */
+    static void push(TcpConnection c, boolean last) {
+        if (c.state == TcpState.SYN_SENT || c.state == TcpState.SYN_RECEIVED) return;
+        xmit(c);
+    }
+
+    /** The send loop (tcp_write_xmit). Returns true when something was sent. */
+    static boolean xmit(TcpConnection c) {
+        boolean sent = false;
+        PacketBuffer seg;
+        c.cwndLimited = false;
+        while ((seg = c.sendHead) != null) {
+            boolean fin = (seg.flags & Tcp.FIN) != 0;
+            int len = seg.length();
+            if (len > c.mss) {
+                split(c, seg, c.mss);
+                len = seg.length();
+                fin = (seg.flags & Tcp.FIN) != 0;
+            }
+            long inflight = (c.sndNxt - c.sndUna) & 0xFFFFFFFFL;
+            if (inflight > 0 && inflight + len > c.cc.cwnd) {
+                c.cwndLimited = true;
+                break;
+            }
+            int wndEnd = c.sndUna + (int) Math.min(c.sndWnd, Integer.MAX_VALUE);
+            if (Tcp.seqGt(seg.seq + len, wndEnd)) {
+                long usable = wndEnd - c.sndNxt;
+                if (usable > 0 && len > usable && (usable >= c.mss || usable >= c.maxSndWnd / 2)) {
+                    split(c, seg, (int) usable);
+                    len = seg.length();
+                    fin = false;
+                } else {
+                    break; // sender SWS avoidance: wait for a useful window
+                }
+            }
+            if (len < c.mss && !fin && seg.next == null && !c.nodelay && inflight > 0) break; // Nagle
+            transmitData(c, seg, false);
+            c.sendHead = seg.next;
+            c.sndNxt = seg.endSeq;
+            if (Tcp.seqGt(c.sndNxt, c.sndMax)) c.sndMax = c.sndNxt;
+            if (!c.rtoTimer.isPending()) c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
+            sent = true;
+        }
+        if (c.sendHead != null && c.sndNxt == c.sndUna && !c.rtoTimer.isPending() && !c.persistTimer.isPending()) {
+            c.probesOut = 0;
+            c.persistTimer.schedule(persistTimeoutNs(c));
+        }
+        return sent;
+    }
+
+    static long persistTimeoutNs(TcpConnection c) {
+        long rto = Math.max(c.rtt.rtoUs, c.tcp.sysctl.tcpRtoMinUs.intValue());
+        return Math.min(RttEstimator.MAX_RTO_US, rto << Math.min(c.probesOut, 20)) * 1000;
+    }
+
+    /** Splits a not-yet-sent or retransmitted segment so that its first part holds {@code n} payload bytes. */
+    static void split(TcpConnection c, PacketBuffer seg, int n) {
+        int len = seg.length();
+        int rest = len - n;
+        PacketBuffer tail = c.tcp.ns.allocator().allocate(0, Math.max(rest, 1));
+        tail.setOwner(c);
+        int at = tail.put(rest);
+        System.arraycopy(seg.array(), seg.dataStart() + n, tail.array(), at, rest);
+        tail.seq = seg.seq + n;
+        tail.endSeq = seg.endSeq;
+        tail.flags = seg.flags;
+        tail.when = seg.when;
+        seg.trim(n);
+        seg.endSeq = seg.seq + n;
+        seg.flags &= ~(Tcp.FIN | Tcp.PSH);
+        c.writeQueue.insertAfter(seg, tail);
+    }
+
+    /** Sends one data segment of the write queue (first transmission or retransmission). */
+    static void transmitData(TcpConnection c, PacketBuffer seg, boolean retransmission) {
+        int len = seg.length();
+        int flags = Tcp.ACK;
+        if ((seg.flags & Tcp.FIN) != 0) flags |= Tcp.FIN;
+        if (len > 0 && (seg.next == null || seg == c.writeQueue.peekLast())) flags |= Tcp.PSH;
+        TcpOptions o = c.txOpts;
+        o.clear();
+        if (c.tsEnabled) {
+            o.hasTimestamp = true;
+            o.tsVal = c.tcp.tsClock() + c.tsOffset;
+            o.tsEcr = c.tsRecent;
+        }
+        long now = c.tcp.ns.clock().nanoTime();
+        if (seg.when != 0 || retransmission) {
+            seg.flags |= RETRANSMITTED;
+            c.tcp.mib.inc(MibCounter.TcpRetransSegs);
+        } else if (len > 0) {
+            c.tcp.mib.inc(MibCounter.TcpExtTCPOrigDataSent);
+        }
+        seg.when = now;
+        if (c.pingpong == 0 && c.ackPending && now - c.lrcvtimeNs < c.atoNs) c.pingpong = 1; // tcp_event_data_sent
+        idleRestart(c, now);
+        c.lastSendNs = now;
+        emit(c, seg.array(), seg.dataStart(), len, seg.seq, c.rcvNxt, flags, -1, o);
+        ackSent(c);
+    }
+
+    private static void idleRestart(TcpConnection c, long now) {
+        if (c.tcp.sysctl.tcpSlowStartAfterIdle.enabled() && c.sndNxt == c.sndUna && c.lastSendNs != 0
+                && now - c.lastSendNs > c.rtt.currentRtoUs() * 1000) {
+            c.cc.restartAfterIdle();
+        }
+    }
+
+    /**
+     * Builds and sends one segment. {@code window} &lt; 0 selects the window now (scaled);
+     * otherwise it is the raw field value (SYN segments).
+     */
+    static void emit(TcpConnection c, byte[] payload, int poff, int plen, int seq, int ack, int flags, int window,
+                     TcpOptions o) {
+        int optLen = o == null ? 0 : o.writtenLength();
+        int hl = Tcp.MIN_HEADER_LENGTH + optLen;
+        PacketBuffer f = c.tcp.ns.allocator().allocate(PacketBuffer.DEFAULT_HEADROOM, hl + plen);
+        int off = f.put(hl + plen);
+        byte[] b = f.array();
+        if (plen > 0) System.arraycopy(payload, poff, b, off + hl, plen);
+        int wnd = window >= 0 ? window : selectWindow(c);
+        Tcp.writeHeader(b, off, c.localPort, c.remotePort, seq, ack, hl, flags, wnd);
+        if (o != null) o.write(b, off + Tcp.MIN_HEADER_LENGTH);
+        Tcp.fillChecksum(b, off, hl + plen, c.localAddr, c.remoteAddr);
+        c.tcp.mib.inc(MibCounter.TcpOutSegs);
+        if ((flags & Tcp.RST) != 0) c.tcp.mib.inc(MibCounter.TcpOutRsts);
+        int err = c.tcp.ip.output(f, c.localAddr, c.remoteAddr, Ipv4.PROTO_TCP, 0, 0, true, c.dst);
+        if (err < 0) c.softError = -err;
+    }
+
+    /** After any segment carrying an ACK: no ACK is pending any more (tcp_event_ack_sent). */
+    static void ackSent(TcpConnection c) {
+        c.ackPending = false;
+        c.lastAckSent = c.rcvNxt;
+        if (c.delackTimer.isPending()) c.delackTimer.cancel();
+        if (c.quickAcks > 0) c.quickAcks--;
+    }
+
+    /**
+     * The window to advertise, as the header field (scaled): half the free receive buffer
+     * (tcp_adv_win_scale 1), zero below min(rcvbuf/2, rcv_mss) (receiver SWS avoidance), never
+     * moving the right edge left (RFC 9293 3.8.6). Records rcvWnd and rcvWup.
+     */
+    static int selectWindow(TcpConnection c) {
+        long win = candidateWindow(c);
+        int cur = c.receiveWindow();
+        if (win < cur) win = cur;
+        int field = (int) Math.min(65535, win >> c.rcvWscale);
+        if (((long) field << c.rcvWscale) < cur && field < 65535) field++;
+        if (field == 0 && c.rcvWnd != 0) c.tcp.mib.inc(MibCounter.TcpExtTCPToZeroWindowAdv);
+        if (field != 0 && c.rcvWnd == 0) c.tcp.mib.inc(MibCounter.TcpExtTCPFromZeroWindowAdv);
+        c.rcvWnd = field << c.rcvWscale;
+        c.rcvWup = c.rcvNxt;
+        return field;
+    }
+
+    /** Window the free buffer allows now, before the never-shrink rule. */
+    static long candidateWindow(TcpConnection c) {
+        if (c.rcvShutdown && c.userClosed) return 0;
+        long free = Math.max(0, (long) c.rcvbuf - c.rmemAlloc());
+        long win = free >> 1;
+        win = Math.min(win, 65535L << c.rcvWscale);
+        long sws = Math.min(c.rcvbuf / 2, c.rcvMss);
+        if (win < sws) win = 0;
+        return win;
+    }
+
+    /** Sends a pure ACK now. */
+    static void sendAck(TcpConnection c) {
+        if (c.state == TcpState.CLOSED || c.state == TcpState.SYN_SENT || c.state == TcpState.LISTEN) return;
+        TcpOptions o = c.txOpts;
+        o.clear();
+        if (c.tsEnabled) {
+            o.hasTimestamp = true;
+            o.tsVal = c.tcp.tsClock() + c.tsOffset;
+            o.tsEcr = c.tsRecent;
+        }
+        emit(c, null, 0, 0, c.sndNxt, c.rcvNxt, Tcp.ACK, -1, o);
+        ackSent(c);
+    }
+
+    /** A window probe or keepalive: an ACK with an old sequence number to elicit an ACK (tcp_xmit_probe_skb). */
+    static void sendProbe(TcpConnection c) {
+        TcpOptions o = c.txOpts;
+        o.clear();
+        if (c.tsEnabled) {
+            o.hasTimestamp = true;
+            o.tsVal = c.tcp.tsClock() + c.tsOffset;
+            o.tsEcr = c.tsRecent;
+        }
+        emit(c, null, 0, 0, c.sndUna - 1, c.rcvNxt, Tcp.ACK, -1, o);
+        ackSent(c);
+    }
+
+    /** Schedules a delayed ACK (tcp_send_delayed_ack) within [tcp_delack_min_ms, tcp_delack_max_ms]. */
+    static void scheduleDelayedAck(TcpConnection c) {
+        c.ackPending = true;
+        if (c.delackTimer.isPending()) return;
+        long min = c.tcp.sysctl.tcpDelackMinMs.intValue() * 1_000_000L;
+        long max = c.tcp.sysctl.tcpDelackMaxMs.intValue() * 1_000_000L;
+        long ato = Math.max(min, Math.min(max, c.atoNs));
+        c.delackTimer.schedule(ato);
+    }
+
+    /**
+     * After the application read {@code copied} bytes (tcp_cleanup_rbuf): ACK now if a delayed ACK is
+     * pending and a full segment was consumed, or if the window can grow to at least twice what the peer
+     * may send now (window update after a full buffer).
+     */
+    static void cleanupRbuf(TcpConnection c, int copied) {
+        if (!c.state.isSynchronized() || c.state == TcpState.CLOSED) return;
+        boolean ack = false;
+        if (c.ackPending && (c.rcvNxt - c.rcvWup > c.rcvMss || (copied > 0 && c.receiveQueue.isEmpty() && c.pingpong == 0
+                && c.quickAcks > 0))) ack = true;
+        if (!ack && copied > 0 && !c.finReceived) {
+            int cur = c.receiveWindow();
+            long next = candidateWindow(c);
+            if (next >= 2L * cur && next - cur >= Math.min(c.rcvbuf / 2, c.rcvMss)) ack = true;
+        }
+        if (ack) sendAck(c);
+    }
+
+    // ---- FIN, RST, teardown ------------------------------------------------------------------------
+
+    /** Queues our FIN after the data and moves the state on (RFC 9293 CLOSE / shutdown). */
+    static void sendFin(TcpConnection c) {
+        switch (c.state) {
+            case ESTABLISHED, SYN_RECEIVED -> c.state = TcpState.FIN_WAIT_1;
+            case CLOSE_WAIT -> c.state = TcpState.LAST_ACK;
+            default -> { return; }
+        }
+        if (c.finQueued) return;
+        c.finQueued = true;
+        PacketBuffer tail = c.writeQueue.peekLast();
+        if (tail != null && tail.when == 0 && (tail.flags & Tcp.FIN) == 0) {
+            tail.flags |= Tcp.FIN;
+            tail.endSeq++;
+        } else {
+            PacketBuffer f = c.tcp.ns.allocator().allocate(0, 0);
+            f.setOwner(c);
+            f.seq = c.writeSeq;
+            f.endSeq = c.writeSeq + 1;
+            f.flags = Tcp.FIN;
+            f.when = 0;
+            c.writeQueue.add(f);
+            if (c.sendHead == null) c.sendHead = f;
+        }
+        c.writeSeq++;
+        xmit(c);
+    }
+
+    /** close(2) (tcp_close). */
+    static void closeByUser(TcpConnection c) {
+        switch (c.state) {
+            case CLOSED -> done(c);
+            case SYN_SENT -> done(c);
+            default -> {
+                boolean unread = !c.receiveQueue.isEmpty();
+                if (unread) {
+                    c.tcp.mib.inc(MibCounter.TcpExtTCPAbortOnClose);
+                    abort(c, 0, true);
+                } else if (c.lingerNs == 0) {
+                    c.tcp.mib.inc(MibCounter.TcpExtTCPAbortOnData);
+                    abort(c, 0, true);
+                } else {
+                    sendFin(c);
+                    if (c.state == TcpState.FIN_WAIT_2) armFinWait2(c);
+                }
+            }
+        }
+    }
+
+    static void armFinWait2(TcpConnection c) {
+        if (c.userClosed) c.finWait2Timer.schedule(c.tcp.sysctl.tcpFinTimeout.intValue() * 1_000_000_000L);
+    }
+
+    /** Sends RST for this connection (seq = SND.NXT, RFC 9293 ABORT). */
+    static void sendRst(TcpConnection c) {
+        emit(c, null, 0, 0, c.sndNxt, c.rcvNxt, Tcp.RST | Tcp.ACK, -1, null);
+    }
+
+    /**
+     * Aborts: optionally sends RST (in synchronized states), reports {@code errno} (0 = none) to the
+     * application, and closes (tcp_done).
+     */
+    static void abort(TcpConnection c, int errno, boolean rst) {
+        if (rst && c.state.isSynchronized() && c.state != TcpState.CLOSED) sendRst(c);
+        if (c.state == TcpState.ESTABLISHED || c.state == TcpState.CLOSE_WAIT) c.tcp.mib.inc(MibCounter.TcpEstabResets);
+        if (errno != 0) c.soError = errno;
+        done(c);
+    }
+
+    static void abort(TcpConnection c, Errno errno, boolean rst) { abort(c, errno.number(), rst); }
+
+    /** tcp_done: CLOSED, out of the tables, timers stopped, queues freed, waiters woken. */
+    static void done(TcpConnection c) {
+        TcpState old = c.state;
+        if (old == TcpState.ESTABLISHED || old == TcpState.CLOSE_WAIT) c.tcp.mib.dec(MibCounter.TcpCurrEstab);
+        if (old == TcpState.SYN_SENT || old == TcpState.SYN_RECEIVED) c.tcp.mib.inc(MibCounter.TcpAttemptFails);
+        c.state = TcpState.CLOSED;
+        stopTimers(c);
+        if (c.hashed) c.tcp.table.remove(c);
+        if (c.portHeld) {
+            c.tcp.unbind(c, c.localPort);
+            c.portHeld = false;
+        }
+        c.writeQueue.purge();
+        c.sendHead = null;
+        if (c.userClosed) {
+            c.receiveQueue.purge();
+        }
+        c.oooQueue.purge();
+        if (c.parent != null && !c.accepted) c.parent.childGone(c);
+        c.wakeUp();
+    }
+
+    static void stopTimers(TcpConnection c) {
+        c.rtoTimer.cancel();
+        c.delackTimer.cancel();
+        c.keepaliveTimer.cancel();
+        c.finWait2Timer.cancel();
+        c.persistTimer.cancel();
+    }
+
+    /** Enters TIME-WAIT (tcp_time_wait): a remnant takes the tuple and port for 60 s; the socket closes. */
+    static void enterTimeWait(TcpConnection c) {
+        TcpProtocol tcp = c.tcp;
+        if (c.hashed && tcp.admitTimeWait()) {
+            TimeWaitSock tw = new TimeWaitSock(tcp, c, TIMEWAIT_NS);
+            if (tcp.table.replace(c, tw)) {
+                if (c.portHeld) {
+                    tcp.rebind(c, tw, c.localPort);
+                    c.portHeld = false;
+                } else {
+                    tcp.rebind(c, tw, c.localPort);
+                }
+            } else {
+                tw.timer.cancel();
+                tcp.timeWaitGone();
+            }
+        }
+        if (c.state == TcpState.ESTABLISHED || c.state == TcpState.CLOSE_WAIT) tcp.mib.dec(MibCounter.TcpCurrEstab);
+        c.state = TcpState.CLOSED;
+        stopTimers(c);
+        if (c.hashed) tcp.table.remove(c);
+        if (c.portHeld) {
+            tcp.unbind(c, c.localPort);
+            c.portHeld = false;
+        }
+        c.writeQueue.purge();
+        c.sendHead = null;
+        if (c.userClosed) c.receiveQueue.purge();
+        c.oooQueue.purge();
+        c.wakeUp();
+    }
+}

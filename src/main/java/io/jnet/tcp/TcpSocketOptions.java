@@ -1,0 +1,87 @@
+package io.jnet.tcp;
+
+import io.jnet.socket.Errno;
+import io.jnet.socket.ErrnoException;
+import io.jnet.socket.SocketOption;
+import java.time.Duration;
+
+/**
+ * Socket options of TCP sockets and listeners, with Linux's semantics: SO_SNDBUF/SO_RCVBUF are
+ * doubled (for bookkeeping overhead), capped by net.core.wmem_max/rmem_max, floored at 4608/2304
+ * bytes, and stop autotuning; SO_LINGER with zero aborts on close.
+ */
+final class TcpSocketOptions {
+    static final int SOCK_MIN_SNDBUF = 4608;
+    static final int SOCK_MIN_RCVBUF = 2304;
+
+    private TcpSocketOptions() {}
+
+    static <T> void set(TcpConnection c, SocketOption<T> option, T value) throws ErrnoException {
+        if (value == null && option != SocketOption.SO_LINGER) throw new ErrnoException(Errno.EINVAL, "setsockopt " + option);
+        if (option == SocketOption.SO_SNDBUF) {
+            c.sndbuf = clampBuf((Integer) value, c.tcp.sysctl.wmemMax.intValue(), SOCK_MIN_SNDBUF);
+            c.sndbufLocked = true;
+            c.wakeUp();
+        } else if (option == SocketOption.SO_RCVBUF) {
+            c.rcvbuf = clampBuf((Integer) value, c.tcp.sysctl.rmemMax.intValue(), SOCK_MIN_RCVBUF);
+            c.rcvbufLocked = true;
+        } else if (option == SocketOption.SO_RCVTIMEO) {
+            c.rcvTimeoNs = timeout((Duration) value);
+        } else if (option == SocketOption.SO_SNDTIMEO) {
+            c.sndTimeoNs = timeout((Duration) value);
+        } else if (option == SocketOption.SO_REUSEADDR) {
+            c.reuseAddr = (Boolean) value;
+        } else if (option == SocketOption.SO_LINGER) {
+            Duration d = (Duration) value;
+            c.lingerNs = d == null || d.isNegative() ? -1 : d.toNanos();
+        } else if (option == SocketOption.TCP_NODELAY) {
+            c.nodelay = (Boolean) value;
+            if (c.nodelay) TcpOutput.push(c, true);
+        } else if (option == SocketOption.SO_KEEPALIVE) {
+            boolean on = (Boolean) value;
+            if (on && !c.keepalive && c.state.isSynchronized()) TcpTimers.armKeepalive(c);
+            if (!on) c.keepaliveTimer.cancel();
+            c.keepalive = on;
+        } else {
+            throw new ErrnoException(Errno.ENOPROTOOPT, "setsockopt " + option);
+        }
+    }
+
+    static int clampBuf(int requested, int max, int min) throws ErrnoException {
+        if (requested < 0) throw new ErrnoException(Errno.EINVAL, "buffer size " + requested);
+        long v = Math.min(requested, max);
+        return (int) Math.max(min, v * 2);
+    }
+
+    private static long timeout(Duration d) throws ErrnoException {
+        if (d.isNegative()) throw new ErrnoException(Errno.EINVAL, "negative timeout");
+        return d.toNanos();
+    }
+
+    @SuppressWarnings("unchecked")
+    static <T> T get(TcpConnection c, SocketOption<T> option) throws ErrnoException {
+        Object v;
+        if (option == SocketOption.SO_SNDBUF) v = c.sndbuf;
+        else if (option == SocketOption.SO_RCVBUF) v = c.rcvbuf;
+        else if (option == SocketOption.SO_RCVTIMEO) v = Duration.ofNanos(c.rcvTimeoNs);
+        else if (option == SocketOption.SO_SNDTIMEO) v = Duration.ofNanos(c.sndTimeoNs);
+        else if (option == SocketOption.SO_REUSEADDR) v = c.reuseAddr;
+        else if (option == SocketOption.SO_LINGER) v = c.lingerNs < 0 ? null : Duration.ofNanos(c.lingerNs);
+        else if (option == SocketOption.TCP_NODELAY) v = c.nodelay;
+        else if (option == SocketOption.SO_KEEPALIVE) v = c.keepalive;
+        else throw new ErrnoException(Errno.ENOPROTOOPT, "getsockopt " + option);
+        return (T) v;
+    }
+
+    /**
+     * Send-buffer autotuning (Linux tcp_sndbuf_expand): room for two congestion windows of segments
+     * (at least the initial window), within net.ipv4.tcp_wmem, unless SO_SNDBUF fixed it.
+     */
+    static void expandSndbuf(TcpConnection c) {
+        if (c.sndbufLocked) return;
+        long perSeg = c.mss + 320L;
+        long segs = Math.max(RenoCongestion.INIT_CWND_SEGMENTS, c.cc.cwnd / Math.max(1, c.mss));
+        long want = Math.min(c.tcp.sysctl.tcpWmem.intValue(2), 2 * segs * perSeg);
+        if (want > c.sndbuf) c.sndbuf = (int) want;
+    }
+}

@@ -1,0 +1,157 @@
+package io.jnet.tcp;
+
+import io.jnet.buffer.PacketBuffer;
+import io.jnet.socket.Errno;
+import io.jnet.stack.MibCounter;
+
+/**
+ * TCP timer handlers (Linux tcp_timer.c): retransmission (RFC 6298 5.4-5.7, with SYN and SYN-ACK
+ * retries), delayed ACK, zero-window probes (persist, with backoff), keepalive and the FIN-WAIT-2
+ * timeout of orphaned sockets. They run with the connection locked.
+ */
+final class TcpTimers {
+    private TcpTimers() {}
+
+    static void run(TcpConnection c, int flags) {
+        try {
+            if ((flags & TcpConnection.DEFER_RTO) != 0) retransmitTimer(c);
+            if ((flags & TcpConnection.DEFER_DELACK) != 0) delackTimer(c);
+            if ((flags & TcpConnection.DEFER_PERSIST) != 0) persistTimer(c);
+            if ((flags & TcpConnection.DEFER_KEEPALIVE) != 0) keepaliveTimer(c);
+            if ((flags & TcpConnection.DEFER_FINWAIT2) != 0) finWait2Timer(c);
+        } catch (RuntimeException e) {
+            c.tcp.ns.reportInternalError(e);
+        }
+    }
+
+    private static void retransmitTimer(TcpConnection c) {
+        if (c.rtoTimer.isPending()) return; // re-armed meanwhile
+        TcpProtocol tcp = c.tcp;
+        switch (c.state) {
+            case CLOSED, LISTEN -> { return; }
+            case SYN_SENT -> {
+                if (++c.retransmits > tcp.sysctl.tcpSynRetries.intValue()) {
+                    int err = c.softError != 0 ? c.softError : Errno.ETIMEDOUT.number();
+                    tcp.mib.inc(MibCounter.TcpExtTCPAbortOnTimeout);
+                    TcpOutput.abort(c, err, false);
+                    return;
+                }
+                c.rtt.backoff++;
+                tcp.mib.inc(MibCounter.TcpRetransSegs);
+                TcpOutput.sendSyn(c, false);
+                c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
+                return;
+            }
+            case SYN_RECEIVED -> {
+                int limit = c.parent != null ? tcp.sysctl.tcpSynackRetries.intValue() : tcp.sysctl.tcpSynRetries.intValue();
+                if (++c.retransmits > limit) {
+                    tcp.mib.inc(MibCounter.TcpExtTCPAbortOnTimeout);
+                    TcpOutput.abort(c, Errno.ETIMEDOUT.number(), false);
+                    return;
+                }
+                c.rtt.backoff++;
+                tcp.mib.inc(MibCounter.TcpRetransSegs);
+                TcpOutput.sendSyn(c, true);
+                c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
+                return;
+            }
+            default -> { }
+        }
+        PacketBuffer head = c.writeQueue.peek();
+        if (head == null || head.when == 0 && c.sndUna == c.sndMax) return; // nothing outstanding
+        int limit = tcp.sysctl.tcpRetries2.intValue();
+        if (c.userClosed) {
+            int orphan = tcp.sysctl.tcpOrphanRetries.intValue();
+            limit = orphan == 0 ? 8 : orphan;
+        }
+        if (++c.retransmits > limit) {
+            tcp.mib.inc(MibCounter.TcpExtTCPAbortOnTimeout);
+            int err = c.softError != 0 ? c.softError : Errno.ETIMEDOUT.number();
+            TcpOutput.abort(c, err, true);
+            return;
+        }
+        tcp.mib.inc(MibCounter.TcpExtTCPTimeouts);
+        if (c.cc.inRecovery || c.retransmits == 1) tcp.mib.inc(MibCounter.TcpExtTCPSlowStartRetrans);
+        c.cc.onRto((c.sndMax - c.sndUna) & 0xFFFFFFFFL);
+        c.recoveredOnce = true;
+        c.cc.recover = c.sndMax;
+        c.dupAcks = 0;
+        c.rtt.backoff++;
+        // go back N: resend from SND.UNA within the (now one-segment) congestion window
+        c.sendHead = head;
+        c.sndNxt = c.sndUna;
+        TcpOutput.xmit(c);
+        if (c.sndNxt == c.sndUna && head == c.writeQueue.peek()) {
+            // window closed: the head could not go; force it out as RFC 6298 5.4 requires
+            TcpOutput.transmitData(c, head, true);
+            c.sendHead = head.next;
+            c.sndNxt = head.endSeq;
+        }
+        c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
+    }
+
+    private static void delackTimer(TcpConnection c) {
+        if (!c.ackPending || c.state == TcpState.CLOSED) return;
+        if (c.pingpong > 0) {
+            c.pingpong = 0; // a delayed ACK had to be sent on its own: leave interactive mode
+            c.atoNs = c.tcp.sysctl.tcpDelackMinMs.intValue() * 1_000_000L;
+        } else {
+            c.atoNs = Math.min(c.atoNs * 2, c.rtt.currentRtoUs() * 1000);
+        }
+        c.tcp.mib.inc(MibCounter.TcpExtDelayedACKs);
+        TcpOutput.sendAck(c);
+    }
+
+    private static void persistTimer(TcpConnection c) {
+        if (c.state == TcpState.CLOSED || c.sendHead == null || c.sndNxt != c.sndUna) {
+            c.probesOut = 0;
+            return;
+        }
+        TcpProtocol tcp = c.tcp;
+        int limit = tcp.sysctl.tcpRetries2.intValue();
+        if (c.userClosed) {
+            int orphan = tcp.sysctl.tcpOrphanRetries.intValue();
+            limit = orphan == 0 ? 8 : orphan;
+        }
+        if (c.probesOut > limit) {
+            tcp.mib.inc(MibCounter.TcpExtTCPAbortOnTimeout);
+            TcpOutput.abort(c, Errno.ETIMEDOUT.number(), true);
+            return;
+        }
+        if (TcpOutput.xmit(c)) return; // the window opened meanwhile
+        tcp.mib.inc(MibCounter.TcpExtTCPWinProbe);
+        TcpOutput.sendProbe(c);
+        c.probesOut++;
+        c.persistTimer.schedule(TcpOutput.persistTimeoutNs(c));
+    }
+
+    static void armKeepalive(TcpConnection c) {
+        c.keepaliveTimer.schedule(c.tcp.sysctl.tcpKeepaliveTime.intValue() * 1_000_000_000L);
+        c.keepaliveProbes = 0;
+    }
+
+    private static void keepaliveTimer(TcpConnection c) {
+        if (!c.keepalive || !(c.state == TcpState.ESTABLISHED || c.state == TcpState.CLOSE_WAIT
+                || c.state == TcpState.FIN_WAIT_2)) return;
+        TcpProtocol tcp = c.tcp;
+        long idle = tcp.ns.clock().nanoTime() - Math.max(c.lastRecvNs, 1);
+        long keepTime = tcp.sysctl.tcpKeepaliveTime.intValue() * 1_000_000_000L;
+        long intvl = tcp.sysctl.tcpKeepaliveIntvl.intValue() * 1_000_000_000L;
+        if (c.lastRecvNs != 0 && idle < keepTime && c.keepaliveProbes == 0) {
+            c.keepaliveTimer.schedule(keepTime - idle);
+            return;
+        }
+        if (c.keepaliveProbes >= tcp.sysctl.tcpKeepaliveProbes.intValue()) {
+            TcpOutput.abort(c, Errno.ETIMEDOUT.number(), true);
+            return;
+        }
+        c.keepaliveProbes++;
+        tcp.mib.inc(MibCounter.TcpExtTCPKeepAlive);
+        TcpOutput.sendProbe(c);
+        c.keepaliveTimer.schedule(intvl);
+    }
+
+    private static void finWait2Timer(TcpConnection c) {
+        if (c.state == TcpState.FIN_WAIT_2 && c.userClosed) TcpOutput.done(c);
+    }
+}
