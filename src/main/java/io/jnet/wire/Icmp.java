@@ -7,8 +7,11 @@ public final class Icmp {
     public static final int HEADER_LENGTH = 8;
     public static final int ECHO_REPLY = 0;
     public static final int DEST_UNREACH = 3;
+    public static final int SOURCE_QUENCH = 4;
+    public static final int REDIRECT = 5;
     public static final int ECHO_REQUEST = 8;
     public static final int TIME_EXCEEDED = 11;
+    public static final int PARAMETER_PROBLEM = 12;
     /** Destination unreachable codes. */
     public static final int CODE_NET_UNREACH = 0, CODE_HOST_UNREACH = 1, CODE_PROTO_UNREACH = 2, CODE_PORT_UNREACH = 3,
             CODE_FRAG_NEEDED = 4;

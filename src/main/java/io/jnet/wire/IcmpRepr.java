@@ -54,8 +54,16 @@ public record IcmpRepr(int type, int code, int restOfHeader, byte[] data) {
     @Override
     public byte[] data() { return data.clone(); }
 
-    /** True for the error messages that quote an IP header (destination unreachable, time exceeded). */
-    public boolean isError() { return type == Icmp.DEST_UNREACH || type == Icmp.TIME_EXCEEDED; }
+    /**
+     * True for the messages whose data quotes the offending datagram's IP header and first 8 data bytes
+     * (RFC 792): destination unreachable, source quench, redirect, time exceeded, parameter problem.
+     */
+    public boolean isError() {
+        return switch (type) {
+            case Icmp.DEST_UNREACH, Icmp.SOURCE_QUENCH, Icmp.REDIRECT, Icmp.TIME_EXCEEDED, Icmp.PARAMETER_PROBLEM -> true;
+            default -> false;
+        };
+    }
 
     /** Writes header and data at {@code off} and computes the checksum; returns {@link #length()}. */
     public int emit(byte[] b, int off) {

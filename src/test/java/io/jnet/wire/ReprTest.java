@@ -119,6 +119,10 @@ class ReprTest {
         assertThat(Icmp.echoSequence(b, 0)).isEqualTo(1);
         assertThat(IcmpRepr.parse(b, 0, 15)).isEqualTo(echo);
         assertThat(echo.isError()).isFalse();
+        for (int type = 0; type < 256; type++) {
+            assertThat(new IcmpRepr(type, 0, 0, null).isError()).as("type %d", type)
+                    .isEqualTo(type == 3 || type == 4 || type == 5 || type == 11 || type == 12);
+        }
         b[14] ^= 1;
         assertThat(Icmp.validate(b, 0, 15)).isEqualTo(Icmp.ERR_CHECKSUM);
         assertMalformed(() -> IcmpRepr.parse(b, 0, 15), BAD_CHECKSUM);
