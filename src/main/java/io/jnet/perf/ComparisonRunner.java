@@ -3,6 +3,7 @@ package io.jnet.perf;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Runs one test on a candidate path and a reference path alternately, A B A B, so that drift in the
@@ -18,6 +19,7 @@ public final class ComparisonRunner {
     private final Iterations iterations;
     private final Confidence confidence;
     private final Consumer<String> progress;
+    private final Function<TestKind, PerfTest> tests;
 
     /**
      * @param iterations how many pairs
@@ -25,9 +27,16 @@ public final class ComparisonRunner {
      * @param progress   receives one short line per run as it finishes (for a terminal); may ignore them
      */
     public ComparisonRunner(Iterations iterations, Confidence confidence, Consumer<String> progress) {
+        this(iterations, confidence, progress, PerfTest::of);
+    }
+
+    /** As above, with the test implementations supplied (tests script results with it). */
+    ComparisonRunner(Iterations iterations, Confidence confidence, Consumer<String> progress,
+            Function<TestKind, PerfTest> tests) {
         this.iterations = iterations;
         this.confidence = confidence;
         this.progress = progress;
+        this.tests = tests;
     }
 
     /**
@@ -39,7 +48,7 @@ public final class ComparisonRunner {
      */
     public Comparison run(TestSpec spec, PathKind kind, PerfPath candidate, PerfPath reference, String unavailable) {
         if (candidate == null && reference == null) throw new IllegalArgumentException("no path to run on");
-        PerfTest test = PerfTest.of(spec.kind());
+        PerfTest test = tests.apply(spec.kind());
         List<String> notes = new ArrayList<>();
         if (candidate == null && unavailable != null) notes.add(unavailable);
         Lane a = candidate == null ? null : new Lane(candidate, reference != null);

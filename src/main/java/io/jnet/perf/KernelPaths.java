@@ -20,6 +20,14 @@ public final class KernelPaths implements PerfPathFactory {
 
     private static final int BACKLOG = 128;
 
+    /**
+     * On Linux the JDK halves the SO_SNDBUF/SO_RCVBUF that getsockopt(2) reports (the kernel doubles the
+     * value set, for its bookkeeping overhead). Multiplying by two again reports what netperf and jnet
+     * report: the kernel's own figure.
+     */
+    private static final int BUFFER_REPORT_FACTOR =
+            System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux") ? 2 : 1;
+
     @Override
     public String stack() { return STACK; }
 
@@ -115,10 +123,14 @@ public final class KernelPaths implements PerfPathFactory {
         public void shutdownOutput() throws IOException { channel.shutdownOutput(); }
 
         @Override
-        public int sendBufferSize() throws IOException { return channel.getOption(StandardSocketOptions.SO_SNDBUF); }
+        public int sendBufferSize() throws IOException {
+            return BUFFER_REPORT_FACTOR * channel.getOption(StandardSocketOptions.SO_SNDBUF);
+        }
 
         @Override
-        public int receiveBufferSize() throws IOException { return channel.getOption(StandardSocketOptions.SO_RCVBUF); }
+        public int receiveBufferSize() throws IOException {
+            return BUFFER_REPORT_FACTOR * channel.getOption(StandardSocketOptions.SO_RCVBUF);
+        }
 
         @Override
         public void close() { closeQuietly(channel); }
