@@ -40,17 +40,24 @@ import picocli.CommandLine.Spec;
         description = {
             "Measure jnet against the host kernel with netperf's TCP tests.",
             "",
-            "Each test runs on jnet and on the kernel (JDK NIO over 127.0.0.1) alternately: one warm-up run of each,",
-            "then pairs (-i). It prints netperf's table with the median of each stack, and the median and spread",
-            "of the per-pair ratio jnet/kernel. Client and server are two threads of this JVM.",
+            "Each test runs on jnet and on the kernel (JDK NIO over 127.0.0.1)",
+            "alternately: a warm-up run of each, then measured pairs (-i). It prints",
+            "netperf's table with each stack's median, then the median and min..max",
+            "of the per-pair ratio jnet/kernel. Client and server are two threads of",
+            "this JVM. Test-specific options (-m -M -r -s -S -D) may also follow '--'",
+            "as with netperf.",
             "",
             "Tests and units:",
-            "  TCP_STREAM  client sends -m bytes per write for -l s, server reads -M: 10^6 bits/s received",
-            "  TCP_MAERTS  the reverse: server sends, client receives: 10^6 bits/s received",
-            "  TCP_RR      one connection, request -r REQ, full response RESP: transactions/s, latency p50/p99 (usec)",
-            "  TCP_CRR     connect, request, response, close per transaction: transactions/s, latency (usec)",
+            "  TCP_STREAM  client writes -m bytes per call for -l s, server reads -M;",
+            "              10^6 bits/s received",
+            "  TCP_MAERTS  the reverse (server sends); 10^6 bits/s received",
+            "  TCP_RR      one connection; request of REQ bytes, whole response of",
+            "              RESP bytes; transactions/s, latency p50/p99 in usec",
+            "  TCP_CRR     connect, request, response, close per transaction;",
+            "              transactions/s, latency in usec",
             "",
-            "Without -t: the default suite (all four tests, -l 1, 3 pairs each, under a minute).",
+            "Without -t: the default suite, all four tests with -l 1 and 3 pairs",
+            "each (under a minute).",
             ""},
         footer = {"",
             "Examples:",
@@ -115,7 +122,7 @@ public final class PerfCommand implements Callable<Integer> {
         boolean csv;
     }
 
-    @Parameters(paramLabel = "-- TEST-OPTIONS", arity = "0..*",
+    @Parameters(paramLabel = "TEST-OPTIONS", arity = "0..*", hidden = true,
             description = "netperf style: test-specific options (-m -M -r -s -S -D) after '--'.")
     List<String> afterDashes = new ArrayList<>();
 
