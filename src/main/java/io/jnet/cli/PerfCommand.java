@@ -139,13 +139,17 @@ public final class PerfCommand implements Callable<Integer> {
     public Integer call() {
         PerfPlan plan = plan();
         boolean machine = format != null && (format.json || format.csv);
-        Consumer<String> progress = (verbose || (!machine && System.console() != null))
+        boolean terminal = System.console() != null && System.console().isTerminal();
+        Consumer<String> progress = (verbose || (!machine && terminal))
                 ? line -> err.println("  " + line)
                 : line -> {};
-        SuiteResult result = PerfSuite.standard(progress).run(plan);
+        TextReport text = machine ? null : new TextReport(out, verbose);
+        SuiteResult result = PerfSuite.standard(progress).run(plan, c -> {
+            if (text != null) text.printTest(c);
+        });
         if (format != null && format.json) new JsonReport(out).print(result);
         else if (format != null && format.csv) new CsvReport(out).print(result);
-        else new TextReport(out, verbose).print(result);
+        else text.printSummary(result);
         out.flush();
         return result.succeeded() ? Main.EXIT_OK : Main.EXIT_FAILURE;
     }

@@ -38,6 +38,14 @@ public final class PerfSuite {
 
     /** Runs every test of the plan; never throws for a failing test (see {@link Comparison#failure()}). */
     public SuiteResult run(PerfPlan plan) {
+        return run(plan, c -> {});
+    }
+
+    /**
+     * Runs every test of the plan, handing each finished test to {@code testDone} (so that a report can
+     * print it at once); never throws for a failing test.
+     */
+    public SuiteResult run(PerfPlan plan, Consumer<Comparison> testDone) {
         List<String> notes = new ArrayList<>();
         List<Comparison> out = new ArrayList<>();
         PerfPath a = null;
@@ -72,7 +80,9 @@ public final class PerfSuite {
             if (plan.stacks() == StackChoice.JNET && a == null && setupFailure == null) setupFailure = unavailable;
             if (setupFailure != null) {
                 for (TestSpec spec : plan.tests()) {
-                    out.add(new Comparison(spec, plan.path().kind(), plan.confidence(), null, null, List.of(), setupFailure));
+                    Comparison c = new Comparison(spec, plan.path().kind(), plan.confidence(), null, null, List.of(), setupFailure);
+                    out.add(c);
+                    testDone.accept(c);
                 }
                 return new SuiteResult(plan, out, notes);
             }
@@ -81,6 +91,7 @@ public final class PerfSuite {
             for (TestSpec spec : plan.tests()) {
                 Comparison c = runner.run(spec, plan.path().kind(), a, b, null);
                 out.add(c);
+                testDone.accept(c);
                 if (a != null && c.candidate() == null) {
                     // the stack turned out unusable: stop opening sockets on it for the remaining tests
                     a.close();

@@ -20,22 +20,23 @@ public final class TextReport {
         this.verbose = verbose;
     }
 
-    /** Prints the whole result. */
+    /** Prints the whole result: every test, then the summary. */
     public void print(SuiteResult result) {
-        for (String n : result.notes()) out.println("Note: " + n);
-        if (!result.notes().isEmpty()) out.println();
-        for (Comparison c : result.comparisons()) {
-            printTest(c);
-            out.println();
-        }
+        for (Comparison c : result.comparisons()) printTest(c);
+        printSummary(result);
+    }
+
+    /** Prints what follows the tests: the summary table after a suite, and the notes. */
+    public void printSummary(SuiteResult result) {
         if (result.comparisons().size() > 1) {
             out.println("Summary (medians; ratio = jnet/kernel per pair, spread = min..max over pairs)");
             printComparisonTable(result.comparisons());
             out.println();
         }
+        for (String n : result.notes()) out.println("Note: " + n);
     }
 
-    /** Prints one test: banner, netperf table, latency, warnings, per-run figures, comparison row. */
+    /** Prints one test: banner, netperf table, latency, warnings, per-run figures, comparison row, blank line. */
     public void printTest(Comparison c) {
         TestSpec spec = c.spec();
         out.println(banner(c));
@@ -53,6 +54,8 @@ public final class TextReport {
         for (String n : c.notes()) out.println("Note: " + n);
         if (c.failure() != null) out.println("FAILED: " + c.failure());
         printComparisonTable(List.of(c));
+        out.println();
+        out.flush();
     }
 
     private String banner(Comparison c) {

@@ -96,8 +96,10 @@ class ComparisonRunnerTest {
         };
         PerfPlan plan = new PerfPlan(PerfPlan.defaultSuite(PerfPlan.defaultBase().withDuration(Duration.ofMillis(50))),
                 PathConfig.of(PathKind.VETH), StackChoice.BOTH, Iterations.exactly(3), Confidence.DEFAULT);
-        SuiteResult r = new PerfSuite(Optional.empty(), fakeKernel, s -> {}).run(plan);
+        List<Comparison> streamed = new ArrayList<>();
+        SuiteResult r = new PerfSuite(Optional.empty(), fakeKernel, s -> {}).run(plan, streamed::add);
         assertThat(r.succeeded()).isTrue();
+        assertThat(streamed).isEqualTo(r.comparisons());
         assertThat(r.comparisons()).extracting(c -> c.spec().kind()).containsExactly(TestKind.values());
         assertThat(r.notes()).anySatisfy(n -> assertThat(n).contains("jnet not available"));
         assertThat(r.comparisons()).allSatisfy(c -> assertThat(c.reference().runs()).hasSize(3));

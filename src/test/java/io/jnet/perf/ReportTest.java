@@ -62,7 +62,7 @@ class ReportTest {
         assertThat(text).containsPattern("TCP_STREAM +loopback +1000\\.00 +2000\\.00 +10\\^6bits/s +0\\.500 +0\\.450\\.\\.0\\.550");
         assertThat(text).containsPattern("TCP_RR +veth +5000\\.00 +10000\\.00 +Trans/s +0\\.500 +0\\.500\\.\\.0\\.500");
         assertThat(text).contains("Summary (medians");
-        assertThat(text).startsWith("Note: suite note");
+        assertThat(text).startsWith("TCP STREAM TEST").endsWith("Note: suite note" + System.lineSeparator());
         assertThat(text).contains("Note: a note");
     }
 
