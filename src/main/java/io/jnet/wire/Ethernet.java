@@ -36,14 +36,26 @@ public final class Ethernet {
         return sb.toString();
     }
 
-    /** Parses {@code aa:bb:cc:dd:ee:ff}. Throws IllegalArgumentException on bad input. */
+    /**
+     * Parses {@code aa:bb:cc:dd:ee:ff}: six groups of one or two hex digits separated by colons.
+     *
+     * @throws IllegalArgumentException on bad input (including null)
+     */
     public static long parseMac(String s) {
-        String[] p = s.split(":");
+        if (s == null) throw new IllegalArgumentException("bad MAC address: null");
+        String[] p = s.split(":", -1);
         if (p.length != 6) throw new IllegalArgumentException("bad MAC address: " + s);
         long v = 0;
         for (String x : p) {
-            int o = Integer.parseInt(x, 16);
-            if (o < 0 || o > 255 || x.length() > 2) throw new IllegalArgumentException("bad MAC address: " + s);
+            if (x.isEmpty() || x.length() > 2) throw new IllegalArgumentException("bad MAC address: " + s);
+            int o = 0;
+            for (int i = 0; i < x.length(); i++) {
+                char c = x.charAt(i);
+                int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                        : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+                if (d < 0) throw new IllegalArgumentException("bad MAC address: " + s);
+                o = (o << 4) | d;
+            }
             v = (v << 8) | o;
         }
         return v;

@@ -96,27 +96,42 @@ public final class Ipv4 {
         return ((a >>> 24) & 0xFF) + "." + ((a >>> 16) & 0xFF) + "." + ((a >>> 8) & 0xFF) + "." + (a & 0xFF);
     }
 
-    /** Parses a dotted quad; throws IllegalArgumentException on bad input. */
+    /**
+     * Parses a dotted quad ({@code "192.0.2.1"}) the way inet_pton(3) does: exactly four decimal
+     * octets 0..255, digits only, no leading zeros (so {@code "010.0.0.1"} is rejected rather than read
+     * as octal the way inet_aton would). Surrounding whitespace is ignored.
+     *
+     * @throws IllegalArgumentException on bad input (including null)
+     */
     public static int parseAddress(String s) {
+        if (s == null) throw new IllegalArgumentException("bad IPv4 address: null");
         String[] p = s.trim().split("\\.", -1);
         if (p.length != 4) throw new IllegalArgumentException("bad IPv4 address: " + s);
         int v = 0;
         for (String x : p) {
-            if (x.isEmpty() || x.length() > 3) throw new IllegalArgumentException("bad IPv4 address: " + s);
-            int o;
-            try {
-                o = Integer.parseInt(x);
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("bad IPv4 address: " + s);
+            int n = x.length();
+            if (n == 0 || n > 3 || (n > 1 && x.charAt(0) == '0')) throw new IllegalArgumentException("bad IPv4 address: " + s);
+            int o = 0;
+            for (int i = 0; i < n; i++) {
+                char c = x.charAt(i);
+                if (c < '0' || c > '9') throw new IllegalArgumentException("bad IPv4 address: " + s);
+                o = o * 10 + (c - '0');
             }
-            if (o < 0 || o > 255) throw new IllegalArgumentException("bad IPv4 address: " + s);
+            if (o > 255) throw new IllegalArgumentException("bad IPv4 address: " + s);
             v = (v << 8) | o;
         }
         return v;
     }
 
-    /** Netmask int for a prefix length 0..32. */
-    public static int prefixMask(int prefixLength) { return prefixLength == 0 ? 0 : -1 << (32 - prefixLength); }
+    /**
+     * Netmask int for a prefix length 0..32 ({@code 24 -> 0xFFFFFF00}).
+     *
+     * @throws IllegalArgumentException for a prefix length outside 0..32
+     */
+    public static int prefixMask(int prefixLength) {
+        if (prefixLength < 0 || prefixLength > 32) throw new IllegalArgumentException("bad prefix length: " + prefixLength);
+        return prefixLength == 0 ? 0 : -1 << (32 - prefixLength);
+    }
 
     public static java.net.Inet4Address toInet(int a) {
         try {

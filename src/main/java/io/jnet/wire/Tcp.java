@@ -71,6 +71,7 @@ public final class Tcp {
     public static boolean seqGt(int a, int b) { return a - b > 0; }
     public static boolean seqGeq(int a, int b) { return a - b >= 0; }
 
+    /** Flags as tcpdump prints them: S F R P . U E W (ACK is {@code .}, ECE {@code E}, CWR {@code W}). */
     public static String flagsToString(int f) {
         StringBuilder sb = new StringBuilder();
         if ((f & SYN) != 0) sb.append('S');
@@ -79,6 +80,8 @@ public final class Tcp {
         if ((f & PSH) != 0) sb.append('P');
         if ((f & ACK) != 0) sb.append('.');
         if ((f & URG) != 0) sb.append('U');
+        if ((f & ECE) != 0) sb.append('E');
+        if ((f & CWR) != 0) sb.append('W');
         return sb.toString();
     }
 }

@@ -8,6 +8,23 @@ public final class Udp {
     /** Largest IPv4 UDP payload: 65535 - 20 - 8. */
     public static final int MAX_PAYLOAD = 65507;
 
+    /** Validation results of {@link #validate}. */
+    public static final int OK = 0, ERR_TRUNCATED = 1, ERR_LENGTH = 2, ERR_CHECKSUM = 3;
+
+    /**
+     * Checks a datagram in the {@code len} bytes of IPv4 payload at {@code off}: at least the 8-byte header,
+     * a length field between 8 and {@code len} (bytes past it are trimmed, as Linux __udp4_lib_rcv does), and
+     * when asked the checksum over the pseudo-header and {@code length} bytes unless the field is 0.
+     * Returns {@link #OK} or an ERR_ code.
+     */
+    public static int validate(byte[] b, int off, int len, boolean checkChecksum, int srcIp, int dstIp) {
+        if (len < HEADER_LENGTH) return ERR_TRUNCATED;
+        int ulen = length(b, off);
+        if (ulen < HEADER_LENGTH || ulen > len) return ERR_LENGTH;
+        if (checkChecksum && !verify(b, off, ulen, srcIp, dstIp)) return ERR_CHECKSUM;
+        return OK;
+    }
+
     public static int sourcePort(byte[] b, int off) { return Bytes.u16(b, off); }
     public static int destinationPort(byte[] b, int off) { return Bytes.u16(b, off + 2); }
     /** Header + payload length in bytes. */

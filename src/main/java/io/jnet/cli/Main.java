@@ -1,0 +1,72 @@
+package io.jnet.cli;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code jnet} command line: {@code jnet perf}, {@code jnet serve}, {@code jnet fetch},
+ * {@code jnet version}, {@code jnet help [COMMAND]}.
+ *
+ * <p>Exit codes: 0 success, 1 a test failed or an error occurred, 2 bad usage.
+ */
+@Command(name = "jnet",
+        mixinStandardHelpOptions = true,
+        versionProvider = Version.Provider.class,
+        description = "A user-space TCP/IP stack for the JVM.",
+        subcommands = {PerfCommand.class, ServeCommand.class, FetchCommand.class, VersionCommand.class,
+                CommandLine.HelpCommand.class},
+        footer = {"", "Exit codes: 0 success, 1 a test failed or an error occurred, 2 bad usage.",
+                "Run 'jnet help COMMAND' for a command's options."})
+public final class Main implements Callable<Integer> {
+
+    /** Exit code: success. */
+    public static final int EXIT_OK = 0;
+    /** Exit code: a test failed or an error occurred. */
+    public static final int EXIT_FAILURE = 1;
+    /** Exit code: bad usage. */
+    public static final int EXIT_USAGE = 2;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return EXIT_USAGE;
+    }
+
+    /** Builds the command line writing to the given streams (tests capture them). */
+    public static CommandLine commandLine(PrintStream out, PrintStream err) {
+        CommandLine cl = new CommandLine(new Main(), new Factory(out, err));
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            cmd.getErr().println("jnet: " + e);
+            return EXIT_FAILURE;
+        });
+        return cl;
+    }
+
+    /** Runs {@code args} and returns the exit code. */
+    public static int run(PrintStream out, PrintStream err, String... args) {
+        return commandLine(out, err).execute(args);
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(System.out, System.err, args));
+    }
+
+    /** Creates commands that need the output streams. */
+    private record Factory(PrintStream out, PrintStream err) implements CommandLine.IFactory {
+        @Override
+        public <K> K create(Class<K> cls) throws Exception {
+            if (cls == PerfCommand.class) return cls.cast(new PerfCommand(out, err));
+            return CommandLine.defaultFactory().create(cls);
+        }
+    }
+}

@@ -1,0 +1,215 @@
+package io.jnet.cli;
+
+import io.jnet.perf.Confidence;
+import io.jnet.perf.CsvReport;
+import io.jnet.perf.Iterations;
+import io.jnet.perf.JsonReport;
+import io.jnet.perf.NetperfArgs;
+import io.jnet.perf.PathConfig;
+import io.jnet.perf.PathKind;
+import io.jnet.perf.PerfPlan;
+import io.jnet.perf.PerfSuite;
+import io.jnet.perf.SocketSettings;
+import io.jnet.perf.StackChoice;
+import io.jnet.perf.SuiteResult;
+import io.jnet.perf.TestKind;
+import io.jnet.perf.TestSpec;
+import io.jnet.perf.TextReport;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code jnet perf}: netperf's TCP tests on jnet and on the host kernel, in alternating pairs, with the
+ * figures side by side. Without {@code -t} it runs the default suite.
+ */
+@Command(name = "perf", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+            "Measure jnet against the host kernel with netperf's TCP tests.",
+            "",
+            "Each test runs on jnet and on the kernel (JDK NIO over 127.0.0.1)",
+            "alternately: a warm-up run of each, then measured pairs (-i). It prints",
+            "netperf's table with each stack's median, then the median and min..max",
+            "of the per-pair ratio jnet/kernel. Client and server are two threads of",
+            "this JVM. Test-specific options (-m -M -r -s -S -D) may also follow '--'",
+            "as with netperf.",
+            "",
+            "Tests and units:",
+            "  TCP_STREAM  client writes -m bytes per call for -l s, server reads -M;",
+            "              10^6 bits/s received",
+            "  TCP_MAERTS  the reverse (server sends); 10^6 bits/s received",
+            "  TCP_RR      one connection; request of REQ bytes, whole response of",
+            "              RESP bytes; transactions/s, latency p50/p99 in usec",
+            "  TCP_CRR     connect, request, response, close per transaction;",
+            "              transactions/s, latency in usec",
+            "",
+            "Without -t: the default suite, all four tests with -l 1 and 3 pairs",
+            "each (under a minute).",
+            ""},
+        footer = {"",
+            "Examples:",
+            "  jnet perf                                  default suite",
+            "  jnet perf -t TCP_STREAM -l 3 -m 16K",
+            "  jnet perf -t TCP_RR -i 10,5 -I 95,2 -- -r 64,1024 -D",
+            "  jnet perf -t TCP_CRR --path veth --json",
+            "",
+            "Exit codes: 0 all tests ran, 1 a test failed, 2 bad usage."})
+public final class PerfCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-t", "--test"}, paramLabel = "TEST",
+            description = "Test to run: TCP_STREAM, TCP_MAERTS, TCP_RR, TCP_CRR. Default: the whole suite.")
+    String test;
+
+    @Option(names = {"-l", "--length"}, paramLabel = "SECS",
+            description = "Length of each run in seconds (default ${DEFAULT-VALUE}; netperf's is 10).",
+            defaultValue = "1.0")
+    double lengthSeconds;
+
+    @Option(names = "-i", paramLabel = "MAX[,MIN]",
+            description = "Most and fewest measured pairs, each clipped to 3..30 (default 5 for one test, 3 for the suite). "
+                    + "Past MIN, pairs continue up to MAX while a confidence interval is wider than -I asks.")
+    String iterations;
+
+    @Option(names = "-I", paramLabel = "LEVEL[,WIDTH]",
+            description = "Confidence level (95 or 99 percent) and widest acceptable interval in percent of the mean "
+                    + "(default 99,5 = 99% sure the mean is within +/-2.5%). A wider interval prints a warning.")
+    String confidence;
+
+    @Mixin
+    TestOptions testOptions = new TestOptions();
+
+    @Option(names = "--path", paramLabel = "loopback|veth", defaultValue = "loopback",
+            description = "jnet topology: one namespace over lo (127.0.0.1), or two namespaces joined by a veth pair "
+                    + "(10.0.0.1/24 -> 10.0.0.2/24). The kernel always uses 127.0.0.1. Default: ${DEFAULT-VALUE}.")
+    String path;
+
+    @Option(names = "--stack", paramLabel = "both|jnet|kernel", defaultValue = "both",
+            description = "Stacks to measure (default ${DEFAULT-VALUE}). With both, jnet not yet available means kernel only.")
+    String stack;
+
+    @Option(names = "--sysctl", paramLabel = "NAME=VALUE",
+            description = "Set a sysctl in the jnet namespaces before the test, e.g. net.ipv4.tcp_timestamps=0. Repeatable.")
+    List<String> sysctls = new ArrayList<>();
+
+    @Option(names = {"-v", "--verbose"}, description = "Also print every run's figure, the confidence intervals and progress.")
+    boolean verbose;
+
+    @ArgGroup(exclusive = true)
+    Format format;
+
+    /** Machine-readable output choice. */
+    static final class Format {
+        @Option(names = "--json", description = "Print one JSON document instead of the tables.")
+        boolean json;
+
+        @Option(names = "--csv", description = "Print CSV rows (one per test and stack) instead of the tables.")
+        boolean csv;
+    }
+
+    @Parameters(paramLabel = "TEST-OPTIONS", arity = "0..*", hidden = true,
+            description = "netperf style: test-specific options (-m -M -r -s -S -D) after '--'.")
+    List<String> afterDashes = new ArrayList<>();
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    /** A command printing to {@code out} (results) and {@code err} (progress, errors). */
+    public PerfCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    @Override
+    public Integer call() {
+        PerfPlan plan = plan();
+        boolean machine = format != null && (format.json || format.csv);
+        boolean terminal = System.console() != null && System.console().isTerminal();
+        Consumer<String> progress = (verbose || (!machine && terminal))
+                ? line -> err.println("  " + line)
+                : line -> {};
+        TextReport text = machine ? null : new TextReport(out, verbose);
+        SuiteResult result = PerfSuite.standard(progress).run(plan, c -> {
+            if (text != null) text.printTest(c);
+        });
+        if (format != null && format.json) new JsonReport(out).print(result);
+        else if (format != null && format.csv) new CsvReport(out).print(result);
+        else text.printSummary(result);
+        out.flush();
+        return result.succeeded() ? Main.EXIT_OK : Main.EXIT_FAILURE;
+    }
+
+    /**
+     * Turns the options into a plan.
+     *
+     * @throws CommandLine.ParameterException for any bad value (exit code 2)
+     */
+    PerfPlan plan() {
+        try {
+            if (!afterDashes.isEmpty()) {
+                TestOptions extra = new TestOptions();
+                new CommandLine(extra).parseArgs(afterDashes.toArray(String[]::new));
+                testOptions.overrideWith(extra);
+            }
+            if (!(lengthSeconds > 0) || lengthSeconds > 86_400) {
+                throw new IllegalArgumentException("-l must be between 0 and 86400 seconds: " + lengthSeconds);
+            }
+            TestSpec base = spec(PerfPlan.defaultBase().withDuration(Duration.ofNanos(Math.round(lengthSeconds * 1e9))));
+            List<TestSpec> tests = test == null ? PerfPlan.defaultSuite(base) : List.of(base.withKind(TestKind.parse(test)));
+            Iterations defaults = test == null ? PerfPlan.SUITE_ITERATIONS : PerfPlan.SINGLE_TEST_ITERATIONS;
+            Iterations its = iterations == null ? defaults : Iterations.parse(iterations, defaults);
+            Confidence conf = confidence == null ? Confidence.DEFAULT : Confidence.parse(confidence, Confidence.DEFAULT);
+            PathConfig pathConfig = new PathConfig(PathKind.parse(path), parseSysctls(sysctls));
+            return new PerfPlan(tests, pathConfig, StackChoice.parse(stack), its, conf);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+        } catch (CommandLine.ParameterException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "after '--' only test-specific options (-m -M -r -s -S -D) are allowed: " + e.getMessage(), e);
+        }
+    }
+
+    private TestSpec spec(TestSpec base) {
+        TestOptions o = testOptions;
+        boolean noDelay = Boolean.TRUE.equals(o.noDelay);
+        int send = o.sendSize == null ? base.sendSize() : NetperfArgs.bufferSize("-m", o.sendSize);
+        int recv = o.recvSize == null ? base.recvSize() : NetperfArgs.bufferSize("-M", o.recvSize);
+        int[] rr = o.requestResponse == null
+                ? new int[] {base.requestSize(), base.responseSize()}
+                : NetperfArgs.requestResponse(o.requestResponse, base.requestSize(), base.responseSize());
+        SocketSettings local = o.localBuffers == null
+                ? new SocketSettings(SocketSettings.SYSTEM_DEFAULT, SocketSettings.SYSTEM_DEFAULT, noDelay)
+                : NetperfArgs.socketBuffers(o.localBuffers, noDelay);
+        SocketSettings remote = o.remoteBuffers == null
+                ? new SocketSettings(SocketSettings.SYSTEM_DEFAULT, SocketSettings.SYSTEM_DEFAULT, noDelay)
+                : NetperfArgs.socketBuffers(o.remoteBuffers, noDelay);
+        return new TestSpec(base.kind(), base.duration(), send, recv, rr[0], rr[1], local, remote);
+    }
+
+    private static Map<String, String> parseSysctls(List<String> items) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (String item : items) {
+            int eq = item.indexOf('=');
+            if (eq <= 0 || eq == item.length() - 1) {
+                throw new IllegalArgumentException("--sysctl expects NAME=VALUE, e.g. net.ipv4.tcp_timestamps=0: " + item);
+            }
+            m.put(item.substring(0, eq).trim(), item.substring(eq + 1).trim());
+        }
+        return m;
+    }
+}

@@ -1,0 +1,72 @@
+package io.jnet.perf;
+
+import java.io.PrintStream;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * The machine-readable report as CSV (RFC 4180), one row per test and stack:
+ * <pre>
+ * test,path,stack,role,unit,runs,median,mean,ci_level,ci_width_percent,p50_us,p99_us,ratio_median,ratio_min,ratio_max,values,status
+ * </pre>
+ * {@code values} holds each measured run's figure separated by {@code ;}; the ratio columns (jnet/kernel)
+ * repeat on both rows of a test; missing numbers are empty; {@code status} is {@code ok} or the failure.
+ * A test that failed before any run gives one row with an empty stack.
+ */
+public final class CsvReport {
+
+    /** The header line. */
+    public static final String HEADER = "test,path,stack,role,unit,runs,median,mean,ci_level,ci_width_percent,"
+            + "p50_us,p99_us,ratio_median,ratio_min,ratio_max,values,status";
+
+    private final PrintStream out;
+
+    public CsvReport(PrintStream out) {
+        this.out = out;
+    }
+
+    /** Prints the header and the rows. */
+    public void print(SuiteResult result) {
+        out.println(HEADER);
+        for (Comparison c : result.comparisons()) {
+            String status = c.failure() == null ? "ok" : c.failure();
+            if (c.measured().isEmpty()) {
+                out.println(String.join(",", c.spec().kind().name(), c.path().optionName(), "", "",
+                        escape(c.spec().kind().unit().label()), "0", "", "", "", "", "", "", "", "", "", "", escape(status)));
+                continue;
+            }
+            for (Series s : c.measured()) {
+                ConfidenceInterval ci = s.interval(c.confidence());
+                out.println(String.join(",",
+                        c.spec().kind().name(),
+                        c.path().optionName(),
+                        escape(s.stack()),
+                        s == c.candidate() ? "candidate" : "reference",
+                        escape(c.spec().kind().unit().label()),
+                        Integer.toString(s.runs().size()),
+                        n(s.median()),
+                        ci == null ? "" : n(ci.mean()),
+                        ci == null ? "" : Integer.toString(c.confidence().levelPercent()),
+                        ci == null ? "" : n(ci.widthPercent()),
+                        n(s.latencyMicros(50)),
+                        n(s.latencyMicros(99)),
+                        n(c.ratioMedian()),
+                        n(c.ratioMin()),
+                        n(c.ratioMax()),
+                        s.values().stream().map(CsvReport::n).collect(Collectors.joining(";")),
+                        escape(status)));
+            }
+        }
+    }
+
+    private static String n(double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) return "";
+        return String.format(Locale.ROOT, "%.4f", v);
+    }
+
+    /** Quotes a field when it holds a comma, quote or line break. */
+    static String escape(String s) {
+        if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0 && s.indexOf('\r') < 0) return s;
+        return '"' + s.replace("\"", "\"\"") + '"';
+    }
+}

@@ -1,0 +1,59 @@
+package io.jnet.perf;
+
+/**
+ * netperf's {@code -i max,min}: how many measured iterations (here: jnet/kernel pairs) to run. At least
+ * {@code min} run; more, up to {@code max}, while the confidence interval is still wider than asked.
+ * As in netperf both are clipped to 3..30 and {@code max} is raised to {@code min} if lower.
+ *
+ * @param max most iterations, 3..30
+ * @param min fewest iterations, 3..max
+ */
+public record Iterations(int max, int min) {
+
+    /** netperf's lower clip. */
+    public static final int FLOOR = 3;
+    /** netperf's upper clip. */
+    public static final int CEILING = 30;
+
+    /** Checks the invariant; use {@link #clipped} to build from user values. */
+    public Iterations {
+        if (min < FLOOR || max > CEILING || min > max) {
+            throw new IllegalArgumentException("iterations must satisfy 3 <= min <= max <= 30: " + max + "," + min);
+        }
+    }
+
+    /** Applies netperf's rules: max raised to min, then both clipped to 3..30. */
+    public static Iterations clipped(int max, int min) {
+        if (max < min) max = min;
+        return new Iterations(clip(max), clip(min));
+    }
+
+    /** A fixed count (clipped). */
+    public static Iterations exactly(int n) {
+        return clipped(n, n);
+    }
+
+    /**
+     * Parses {@code max,min}; one value sets both, {@code ,min} keeps {@code current.max}.
+     *
+     * @throws IllegalArgumentException for non-integers
+     */
+    public static Iterations parse(String s, Iterations current) {
+        NetperfArgs.Pair p = NetperfArgs.pair(s);
+        int max = p.first() == null ? current.max() : parseInt(p.first());
+        int min = p.second() == null ? current.min() : parseInt(p.second());
+        return clipped(max, min);
+    }
+
+    private static int parseInt(String s) {
+        try {
+            return Integer.parseInt(s);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not an iteration count: '" + s + "'", e);
+        }
+    }
+
+    private static int clip(int v) {
+        return Math.max(FLOOR, Math.min(CEILING, v));
+    }
+}

@@ -1,0 +1,163 @@
+package io.jnet.perf;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The machine-readable report as one JSON document:
+ * <pre>
+ * {"results": [{"test": "TCP_RR", "path": "loopback", "unit": "Trans/s", "length_s": 1.0,
+ *   "send_size": 65536, "recv_size": 131072, "request_size": 1, "response_size": 1,
+ *   "stacks": [{"stack": "jnet", "role": "candidate", "description": "...", "median": 1234.5,
+ *               "elapsed_s_median": 1.0, "values": [...], "warmup": 1200.1,
+ *               "ci": {"level": 99, "mean": ..., "half_width": ..., "width_percent": ..., "met": true},
+ *               "latency_us": {"p50": ..., "p99": ..., "max": ...},
+ *               "socket_sizes": {"local_send": ..., "local_recv": ..., "remote_send": ..., "remote_recv": ...}}, ...],
+ *   "ratio": {"median": 0.8, "min": 0.7, "max": 0.9, "values": [...]},
+ *   "notes": [...], "failure": null}],
+ *  "notes": [...], "succeeded": true}
+ * </pre>
+ * Figures use the test's unit; numbers that do not exist (no pairs, no latencies) are {@code null}.
+ */
+public final class JsonReport {
+
+    private final PrintStream out;
+
+    public JsonReport(PrintStream out) {
+        this.out = out;
+    }
+
+    /** Prints the document followed by a newline. */
+    public void print(SuiteResult result) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("{\"results\":[");
+        boolean first = true;
+        for (Comparison c : result.comparisons()) {
+            if (!first) sb.append(',');
+            first = false;
+            comparison(sb, c);
+        }
+        sb.append("],\"notes\":");
+        strings(sb, result.notes());
+        sb.append(",\"succeeded\":").append(result.succeeded()).append('}');
+        out.println(sb);
+    }
+
+    private static void comparison(StringBuilder sb, Comparison c) {
+        TestSpec s = c.spec();
+        sb.append('{');
+        field(sb, "test", s.kind().name()).append(',');
+        field(sb, "path", c.path().optionName()).append(',');
+        field(sb, "unit", s.kind().unit().label()).append(',');
+        sb.append("\"length_s\":").append(number(s.durationSeconds())).append(',');
+        sb.append("\"send_size\":").append(s.sendSize()).append(',');
+        sb.append("\"recv_size\":").append(s.recvSize()).append(',');
+        sb.append("\"request_size\":").append(s.requestSize()).append(',');
+        sb.append("\"response_size\":").append(s.responseSize()).append(',');
+        sb.append("\"confidence\":{\"level\":").append(c.confidence().levelPercent())
+                .append(",\"width_percent\":").append(number(c.confidence().widthPercent())).append("},");
+        sb.append("\"stacks\":[");
+        boolean first = true;
+        for (Series series : c.measured()) {
+            if (!first) sb.append(',');
+            first = false;
+            series(sb, series, series == c.candidate() ? "candidate" : "reference", c.confidence());
+        }
+        sb.append("],\"ratio\":{\"median\":").append(number(c.ratioMedian()))
+                .append(",\"min\":").append(number(c.ratioMin()))
+                .append(",\"max\":").append(number(c.ratioMax()))
+                .append(",\"values\":");
+        numbers(sb, c.ratios());
+        sb.append("},\"notes\":");
+        strings(sb, c.notes());
+        sb.append(",\"failure\":").append(c.failure() == null ? "null" : quote(c.failure()));
+        sb.append('}');
+    }
+
+    private static void series(StringBuilder sb, Series s, String role, Confidence confidence) {
+        sb.append('{');
+        field(sb, "stack", s.stack()).append(',');
+        field(sb, "role", role).append(',');
+        field(sb, "description", s.description()).append(',');
+        sb.append("\"median\":").append(number(s.median())).append(',');
+        sb.append("\"elapsed_s_median\":").append(number(s.medianElapsedSeconds())).append(',');
+        sb.append("\"values\":");
+        numbers(sb, s.values());
+        sb.append(",\"warmup\":").append(s.warmup() == null ? "null" : number(s.warmup().value()));
+        ConfidenceInterval ci = s.interval(confidence);
+        sb.append(",\"ci\":");
+        if (ci == null) {
+            sb.append("null");
+        } else {
+            sb.append("{\"level\":").append(confidence.levelPercent())
+                    .append(",\"mean\":").append(number(ci.mean()))
+                    .append(",\"half_width\":").append(number(ci.halfWidth()))
+                    .append(",\"width_percent\":").append(number(ci.widthPercent()))
+                    .append(",\"met\":").append(confidence.isMet(ci)).append('}');
+        }
+        var h = s.latency();
+        sb.append(",\"latency_us\":");
+        if (h == null) {
+            sb.append("null");
+        } else {
+            sb.append("{\"p50\":").append(number(s.latencyMicros(50)))
+                    .append(",\"p99\":").append(number(s.latencyMicros(99)))
+                    .append(",\"max\":").append(number(h.getMaxValue() / 1000.0)).append('}');
+        }
+        SocketSizes z = s.sizes();
+        sb.append(",\"socket_sizes\":{\"local_send\":").append(z.localSend())
+                .append(",\"local_recv\":").append(z.localRecv())
+                .append(",\"remote_send\":").append(z.remoteSend())
+                .append(",\"remote_recv\":").append(z.remoteRecv()).append("}}");
+    }
+
+    private static StringBuilder field(StringBuilder sb, String name, String value) {
+        return sb.append(quote(name)).append(':').append(quote(value));
+    }
+
+    private static void numbers(StringBuilder sb, List<Double> values) {
+        sb.append('[');
+        for (int i = 0; i < values.size(); i++) {
+            if (i > 0) sb.append(',');
+            sb.append(number(values.get(i)));
+        }
+        sb.append(']');
+    }
+
+    private static void strings(StringBuilder sb, List<String> values) {
+        sb.append('[');
+        for (int i = 0; i < values.size(); i++) {
+            if (i > 0) sb.append(',');
+            sb.append(quote(values.get(i)));
+        }
+        sb.append(']');
+    }
+
+    /** A JSON number, or {@code null} for NaN and infinities (which JSON cannot hold). */
+    static String number(double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) return "null";
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) return String.format(Locale.ROOT, "%.1f", v);
+        return Double.toString(v);
+    }
+
+    /** A JSON string literal with RFC 8259 escapes. */
+    static String quote(String s) {
+        StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            switch (ch) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\t' -> sb.append("\\t");
+                default -> {
+                    if (ch < 0x20) sb.append(String.format("\\u%04x", (int) ch));
+                    else sb.append(ch);
+                }
+            }
+        }
+        return sb.append('"').toString();
+    }
+}

@@ -1,0 +1,23 @@
+package io.jnet.perf;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+
+/** A listening TCP socket of a {@link PerfPath}: the server side of every test. */
+public interface PerfListener extends AutoCloseable {
+
+    /**
+     * Blocks for the next connection and applies the server's {@link SocketSettings} to it
+     * (SO_SNDBUF and TCP_NODELAY; SO_RCVBUF is set on the listener so the handshake already advertises it).
+     *
+     * @throws IOException on an accept error, or when the listener was closed
+     */
+    PerfConnection accept() throws IOException;
+
+    /** The address clients connect to (address and bound ephemeral port). */
+    InetSocketAddress address();
+
+    /** Closes the listener; never throws; idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,43 @@
+package io.jnet.perf;
+
+import java.io.IOException;
+
+/**
+ * The network a test runs over: a way to listen and to connect on one stack (jnet or the kernel).
+ * This is the seam between the harness and a stack: the tests see only this interface, so a fake path can
+ * stand in for either stack in tests.
+ *
+ * <p>One path serves many runs: listeners and connections are opened per run and closed by the test.
+ * All methods may be called from the test's server and client threads concurrently.
+ */
+public interface PerfPath extends AutoCloseable {
+
+    /** The stack's name as reports show it: {@code jnet}, {@code kernel}. */
+    String stack();
+
+    /** Where the traffic goes, for report headings, e.g. {@code 127.0.0.1 via lo}. */
+    String description();
+
+    /**
+     * Opens a listening socket on the server's address with an ephemeral port, SO_REUSEADDR on, the
+     * {@code server} receive buffer set before listen(2), and a backlog of at least 128.
+     *
+     * @param server the settings the accepted connections get (netperf's {@code -S}, {@code -D})
+     * @throws IOException if the socket cannot be bound or listen fails
+     */
+    PerfListener listen(SocketSettings server) throws IOException;
+
+    /**
+     * Opens a socket on the client's side, sets {@code client} options before connect(2) (so window scaling
+     * sees the buffer sizes), and connects to {@code listener}'s address.
+     *
+     * @param listener the server to connect to, opened by {@link #listen} on this path
+     * @param client   the client's settings (netperf's {@code -s}, {@code -D})
+     * @throws IOException ECONNREFUSED, ETIMEDOUT, EADDRNOTAVAIL (ephemeral ports exhausted) and the like
+     */
+    PerfConnection connect(PerfListener listener, SocketSettings client) throws IOException;
+
+    /** Releases the path (namespaces, devices); never throws; idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,193 @@
+package io.jnet.perf;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The human-readable report: for each test a netperf-style table (the same headings netperf prints, one
+ * row per stack with the median over the measured runs), latency percentiles for RR/CRR, netperf's
+ * warning when the confidence interval is wider than asked, and a comparison table; after a suite, a
+ * summary table of all tests. With {@code verbose} every run's figure is listed too.
+ */
+public final class TextReport {
+
+    private final PrintStream out;
+    private final boolean verbose;
+
+    public TextReport(PrintStream out, boolean verbose) {
+        this.out = out;
+        this.verbose = verbose;
+    }
+
+    /** Prints the whole result: every test, then the summary. */
+    public void print(SuiteResult result) {
+        for (Comparison c : result.comparisons()) printTest(c);
+        printSummary(result);
+    }
+
+    /** Prints what follows the tests: the summary table after a suite, and the notes. */
+    public void printSummary(SuiteResult result) {
+        if (result.comparisons().size() > 1) {
+            out.println("Summary (medians; ratio = jnet/kernel per pair, spread = min..max over pairs)");
+            printComparisonTable(result.comparisons());
+            out.println();
+        }
+        for (String n : result.notes()) out.println("Note: " + n);
+    }
+
+    /** Prints one test: banner, netperf table, latency, warnings, per-run figures, comparison row, blank line. */
+    public void printTest(Comparison c) {
+        TestSpec spec = c.spec();
+        out.println(banner(c));
+        out.println(String.format(Locale.ROOT, "%.2f s per run, %s", spec.durationSeconds(), runsLine(c)));
+        out.println();
+        List<Series> measured = c.measured();
+        if (!measured.isEmpty()) {
+            if (spec.kind().isStream()) streamTable(spec, measured);
+            else rrTable(spec, measured);
+            out.println();
+            if (!spec.kind().isStream()) latency(measured);
+            for (Series s : measured) confidenceWarning(c, s);
+            if (verbose) perRun(c);
+        }
+        for (String n : c.notes()) out.println("Note: " + n);
+        if (c.failure() != null) out.println("FAILED: " + c.failure());
+        printComparisonTable(List.of(c));
+        out.println();
+        out.flush();
+    }
+
+    private String banner(Comparison c) {
+        StringBuilder sb = new StringBuilder(c.spec().kind().banner());
+        if (c.candidate() != null) sb.append(" on ").append(c.candidate().stack()).append(" ").append(c.candidate().description());
+        if (c.reference() != null) {
+            sb.append(c.candidate() != null ? " vs " : " on ");
+            sb.append(c.reference().stack()).append(" ").append(c.reference().description());
+        }
+        return sb.toString();
+    }
+
+    private static String runsLine(Comparison c) {
+        int pairs = c.measured().stream().mapToInt(s -> s.runs().size()).max().orElse(0);
+        boolean both = c.candidate() != null && c.reference() != null;
+        return both
+                ? "1 warm-up pair + " + pairs + " measured pairs (" + c.candidate().stack() + ", " + c.reference().stack()
+                        + " alternating); rows show medians"
+                : "1 warm-up + " + pairs + " measured runs; rows show medians";
+    }
+
+    private static final String STREAM_HEAD = "%-8s %-8s %-8s %-8s %-13s %s";
+    private static final String STREAM_ROW = "%-8d %-8d %-8d %-8.2f %-13.2f %s";
+    private static final String RR_HEAD = "%-8s %-8s %-8s %-8s %-8s %-13s %s";
+    private static final String RR_ROW = "%-8d %-8d %-8d %-8d %-8.2f %-13.2f %s";
+
+    private void streamTable(TestSpec spec, List<Series> measured) {
+        line(STREAM_HEAD, "Recv", "Send", "Send", "", "", "");
+        line(STREAM_HEAD, "Socket", "Socket", "Message", "Elapsed", "", "");
+        line(STREAM_HEAD, "Size", "Size", "Size", "Time", "Throughput", "");
+        line(STREAM_HEAD, "bytes", "bytes", "bytes", "secs.", "10^6bits/sec", "Stack");
+        out.println();
+        boolean maerts = spec.kind() == TestKind.TCP_MAERTS;
+        for (Series s : measured) {
+            SocketSizes z = s.sizes();
+            int recv = maerts ? z.localRecv() : z.remoteRecv();
+            int send = maerts ? z.remoteSend() : z.localSend();
+            line(STREAM_ROW, recv, send, spec.sendSize(), s.medianElapsedSeconds(), s.median(), s.stack());
+        }
+    }
+
+    private void rrTable(TestSpec spec, List<Series> measured) {
+        out.println("Local /Remote");
+        line(RR_HEAD, "Socket", "Size", "Request", "Resp.", "Elapsed", "Trans.", "");
+        line(RR_HEAD, "Send", "Recv", "Size", "Size", "Time", "Rate", "");
+        line(RR_HEAD, "bytes", "Bytes", "bytes", "bytes", "secs.", "per sec", "Stack");
+        out.println();
+        for (Series s : measured) {
+            SocketSizes z = s.sizes();
+            line(RR_ROW, z.localSend(), z.localRecv(), spec.requestSize(), spec.responseSize(),
+                    s.medianElapsedSeconds(), s.median(), s.stack());
+            line(RR_HEAD, z.remoteSend(), z.remoteRecv(), "", "", "", "", "");
+        }
+    }
+
+    /** Prints a formatted line without trailing blanks. */
+    private void line(String format, Object... args) {
+        out.println(String.format(Locale.ROOT, format, args).stripTrailing());
+    }
+
+    private void latency(List<Series> measured) {
+        out.println("Transaction latency (usec, all measured runs)");
+        line("%-8s %10s %10s %10s", "Stack", "p50", "p99", "max");
+        for (Series s : measured) {
+            var h = s.latency();
+            double max = h == null ? Double.NaN : h.getMaxValue() / 1000.0;
+            line("%-8s %10s %10s %10s", s.stack(), num(s.latencyMicros(50), 1), num(s.latencyMicros(99), 1), num(max, 1));
+        }
+        out.println();
+    }
+
+    private void confidenceWarning(Comparison c, Series s) {
+        ConfidenceInterval ci = s.interval(c.confidence());
+        if (ci == null || c.confidence().isMet(ci)) {
+            if (verbose && ci != null) {
+                line("%s: %d%% confidence interval of the mean %.2f..%.2f (width %.3f%%, asked %s%%)",
+                        s.stack(), c.confidence().levelPercent(), ci.low(), ci.high(), ci.widthPercent(),
+                        num(c.confidence().widthPercent(), 1));
+            }
+            return;
+        }
+        String what = c.spec().kind().isStream() ? "Throughput" : "Trans. Rate";
+        out.println("!!! WARNING (" + s.stack() + ")");
+        out.println("!!! Desired confidence was not achieved within the specified iterations.");
+        out.println("!!! This implies that there was variability in the test environment that");
+        out.println("!!! must be investigated before going further.");
+        line("!!! Confidence intervals: %-12s: %.3f%% (asked -I %d,%s)", what,
+                ci.widthPercent(), c.confidence().levelPercent(), num(c.confidence().widthPercent(), 1));
+        out.println();
+    }
+
+    private void perRun(Comparison c) {
+        Series a = c.candidate();
+        Series b = c.reference();
+        out.println("Per run (" + c.spec().kind().unit().label() + ")");
+        line("%-8s %14s %14s %8s", "Run", a == null ? "" : a.stack(),
+                b == null ? "" : b.stack(), a != null && b != null ? "ratio" : "");
+        line("%-8s %14s %14s", "warm-up",
+                a == null || a.warmup() == null ? "" : num(a.warmup().value(), 2),
+                b == null || b.warmup() == null ? "" : num(b.warmup().value(), 2));
+        List<Double> ratios = c.ratios();
+        int n = Math.max(a == null ? 0 : a.runs().size(), b == null ? 0 : b.runs().size());
+        for (int i = 0; i < n; i++) {
+            line("%-8d %14s %14s %8s", i + 1,
+                    a != null && i < a.runs().size() ? num(a.runs().get(i).value(), 2) : "",
+                    b != null && i < b.runs().size() ? num(b.runs().get(i).value(), 2) : "",
+                    i < ratios.size() ? num(ratios.get(i), 3) : "");
+        }
+        out.println();
+    }
+
+    /** Prints the comparison table for some tests: test, path, both medians, unit, ratio median and spread. */
+    public void printComparisonTable(List<Comparison> cs) {
+        String aName = cs.stream().map(Comparison::candidate).filter(s -> s != null).map(Series::stack).findFirst().orElse("jnet");
+        String bName = cs.stream().map(Comparison::reference).filter(s -> s != null).map(Series::stack).findFirst().orElse("kernel");
+        String fmt = "%-10s  %-8s  %14s  %14s  %-10s  %7s  %s";
+        line(fmt, "Test", "Path", aName + " median", bName + " median", "Unit", "Ratio", "Spread");
+        for (Comparison c : cs) {
+            String spread = Double.isNaN(c.ratioMin()) ? "n/a" : num(c.ratioMin(), 3) + ".." + num(c.ratioMax(), 3);
+            line(fmt, c.spec().kind(), c.path().optionName(),
+                    median(c.candidate()), median(c.reference()), c.spec().kind().unit().label(),
+                    num(c.ratioMedian(), 3), c.succeeded() ? spread : "FAILED");
+        }
+    }
+
+    private static String median(Series s) {
+        return s == null || !s.hasRuns() ? "n/a" : num(s.median(), 2);
+    }
+
+    /** A number with {@code decimals} places, or {@code n/a} for NaN. */
+    static String num(double v, int decimals) {
+        if (Double.isNaN(v)) return "n/a";
+        return String.format(Locale.ROOT, "%." + decimals + "f", v);
+    }
+}

@@ -1,0 +1,38 @@
+/**
+ * A netperf-compatible benchmark harness that measures jnet against the host kernel ({@code jnet perf}).
+ *
+ * <h2>Tests</h2>
+ * The tests, their options and units follow netperf's:
+ * <ul>
+ *   <li><b>TCP_STREAM</b>: the client writes {@code -m} bytes per call for {@code -l} seconds, the server
+ *       reads {@code -M} bytes per call. Throughput in 10^6 bits/s of payload received, over the time from
+ *       the start until the server has read everything.</li>
+ *   <li><b>TCP_MAERTS</b>: the same with the direction reversed (the server sends).</li>
+ *   <li><b>TCP_RR</b>: one connection; a transaction writes a request of {@code -r REQ} bytes and reads the
+ *       whole response of {@code RESP} bytes (default {@code -r 1,1}). Transactions per second, and the
+ *       per-transaction round trip as latency percentiles (p50, p99 in microseconds, from an HdrHistogram).</li>
+ *   <li><b>TCP_CRR</b>: a transaction is connect, request, response, close. Transactions per second and
+ *       latency as for TCP_RR.</li>
+ * </ul>
+ * {@code -s}/{@code -S} set SO_SNDBUF/SO_RCVBUF on the client/server before connect/listen, {@code -D}
+ * sets TCP_NODELAY on both. Sizes take netperf's suffixes (K = 1024, k = 1000, ...). Each run checks that
+ * the receiver got exactly the bytes sent (stream tests) or that the server answered as many requests as
+ * the client completed (RR/CRR); a mismatch fails the test.
+ *
+ * <h2>Comparison</h2>
+ * Every test runs on two {@link io.jnet.perf.PerfPath}s: the candidate (jnet, built by
+ * {@code io.jnet.perf.JnetPaths} over one namespace's loopback or two namespaces joined by a veth pair)
+ * and the reference ({@link io.jnet.perf.KernelPaths}: blocking JDK NIO over 127.0.0.1), alternately, one
+ * warm-up run of each and then pairs ({@code -i max,min}, clipped to 3..30). Reports give each stack's
+ * median, the median and min..max of the per-pair ratios jnet/kernel, and netperf's warning when a
+ * Student-t confidence interval ({@code -I level,width}, default 99% and 5% of the mean) is wider than
+ * asked. Client and server are two threads of one JVM ({@link io.jnet.perf.PeerRun}).
+ *
+ * <h2>Structure</h2>
+ * {@link io.jnet.perf.PerfSuite} runs a {@link io.jnet.perf.PerfPlan} with a
+ * {@link io.jnet.perf.ComparisonRunner} per test; the tests ({@link io.jnet.perf.PerfTest}) see only
+ * {@link io.jnet.perf.PerfPath}, {@link io.jnet.perf.PerfListener} and {@link io.jnet.perf.PerfConnection},
+ * so any stack, or a fake in tests, can be measured. {@link io.jnet.perf.TextReport},
+ * {@link io.jnet.perf.JsonReport} and {@link io.jnet.perf.CsvReport} print the results.
+ */
+package io.jnet.perf;

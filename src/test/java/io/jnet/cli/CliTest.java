@@ -1,0 +1,176 @@
+package io.jnet.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jnet.perf.Confidence;
+import io.jnet.perf.Iterations;
+import io.jnet.perf.PathKind;
+import io.jnet.perf.PerfPlan;
+import io.jnet.perf.SocketSettings;
+import io.jnet.perf.StackChoice;
+import io.jnet.perf.TestKind;
+import io.jnet.perf.TestSpec;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
+
+@Timeout(60)
+class CliTest {
+
+    private final ByteArrayOutputStream outBuf = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream errBuf = new ByteArrayOutputStream();
+    private final PrintStream out = new PrintStream(outBuf, true, StandardCharsets.UTF_8);
+    private final PrintStream err = new PrintStream(errBuf, true, StandardCharsets.UTF_8);
+
+    private int run(String... args) {
+        return Main.run(out, err, args);
+    }
+
+    private String out() { return outBuf.toString(StandardCharsets.UTF_8); }
+
+    private String err() { return errBuf.toString(StandardCharsets.UTF_8); }
+
+    /** Parses perf options without running anything. */
+    private PerfPlan plan(String... args) {
+        PerfCommand cmd = new PerfCommand(out, err);
+        CommandLine cl = new CommandLine(cmd);
+        cl.parseArgs(args);
+        return cmd.plan();
+    }
+
+    @Test
+    void noArgumentsPrintsUsageAndExitsTwo() {
+        assertThat(run()).isEqualTo(2);
+        assertThat(err()).contains("Usage: jnet").contains("perf").contains("serve").contains("fetch").contains("version");
+    }
+
+    @Test
+    void versionPrintsTheVersion() {
+        assertThat(run("version")).isZero();
+        assertThat(out()).startsWith("jnet 0.1.0-SNAPSHOT").contains("Java ");
+        assertThat(run("--version")).isZero();
+    }
+
+    @Test
+    void helpForPerfNamesUnitsAndOptions() {
+        assertThat(run("help", "perf")).isZero();
+        assertThat(out()).contains("-t, --test=TEST").contains("-l, --length=SECS").contains("10^6 bits/s")
+                .contains("transactions/s").contains("-I=LEVEL[,WIDTH]").contains("--json").contains("Exit codes");
+        outBuf.reset();
+        assertThat(run("perf", "--help")).isZero();
+        assertThat(out()).contains("-r=REQ[,RESP]");
+    }
+
+    @Test
+    void serveAndFetchAreNotAvailableYet() {
+        assertThat(run("serve", "--port", "8080")).isEqualTo(2);
+        assertThat(err()).contains("jnet serve: not available yet");
+        assertThat(run("fetch", "http://10.0.0.2/")).isEqualTo(2);
+        assertThat(err()).contains("jnet fetch: not available yet");
+    }
+
+    @Test
+    void usageErrorsExitTwo() {
+        assertThat(run("perf", "-t", "TCP_FOO")).isEqualTo(2);
+        assertThat(err()).contains("unknown test 'TCP_FOO'");
+        assertThat(run("perf", "-I", "90,5")).isEqualTo(2);
+        assertThat(err()).contains("95% and 99%");
+        assertThat(run("perf", "--json", "--csv")).isEqualTo(2);
+        assertThat(run("perf", "-l", "0")).isEqualTo(2);
+        assertThat(run("perf", "-m", "lots")).isEqualTo(2);
+        assertThat(run("perf", "--path", "wifi")).isEqualTo(2);
+        assertThat(run("perf", "--sysctl", "novalue")).isEqualTo(2);
+        assertThat(run("perf", "-t", "TCP_RR", "--", "-l", "3")).isEqualTo(2);
+        assertThat(err()).contains("after '--' only test-specific options");
+        assertThat(run("nosuchcommand")).isEqualTo(2);
+    }
+
+    @Test
+    void defaultsGiveTheSuite() {
+        PerfPlan p = plan();
+        assertThat(p.tests()).extracting(TestSpec::kind).containsExactly(TestKind.values());
+        assertThat(p.iterations()).isEqualTo(PerfPlan.SUITE_ITERATIONS);
+        assertThat(p.confidence()).isEqualTo(Confidence.DEFAULT);
+        assertThat(p.stacks()).isEqualTo(StackChoice.BOTH);
+        assertThat(p.path().kind()).isEqualTo(PathKind.LOOPBACK);
+        TestSpec s = p.tests().getFirst();
+        assertThat(s.duration()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(s.sendSize()).isEqualTo(65536);
+        assertThat(s.requestSize()).isEqualTo(1);
+        assertThat(s.responseSize()).isEqualTo(1);
+        assertThat(s.local()).isEqualTo(SocketSettings.defaults());
+    }
+
+    @Test
+    void optionsReachThePlan() {
+        PerfPlan p = plan("-t", "tcp_rr", "-l", "2.5", "-i", "50,1", "-I", "95,2", "-r", "64,1K", "-s", "32K",
+                "-S", "16K,64K", "-D", "--path", "veth", "--stack", "kernel", "--sysctl", "net.ipv4.tcp_timestamps=0");
+        assertThat(p.tests()).singleElement().satisfies(s -> {
+            assertThat(s.kind()).isEqualTo(TestKind.TCP_RR);
+            assertThat(s.duration()).isEqualTo(Duration.ofMillis(2500));
+            assertThat(s.requestSize()).isEqualTo(64);
+            assertThat(s.responseSize()).isEqualTo(1024);
+            assertThat(s.local()).isEqualTo(new SocketSettings(32768, 32768, true));
+            assertThat(s.remote()).isEqualTo(new SocketSettings(16384, 65536, true));
+        });
+        assertThat(p.iterations()).isEqualTo(new Iterations(30, 3));
+        assertThat(p.confidence()).isEqualTo(new Confidence(95, 2));
+        assertThat(p.path().kind()).isEqualTo(PathKind.VETH);
+        assertThat(p.path().sysctls()).containsEntry("net.ipv4.tcp_timestamps", "0");
+        assertThat(p.stacks()).isEqualTo(StackChoice.KERNEL);
+    }
+
+    @Test
+    void singleTestDefaultsToFivePairsAndNetperfStyleDashDashWorks() {
+        PerfPlan p = plan("-t", "TCP_STREAM", "-m", "1K", "--", "-m", "16K", "-M", "8k", "-D");
+        assertThat(p.iterations()).isEqualTo(PerfPlan.SINGLE_TEST_ITERATIONS);
+        TestSpec s = p.tests().getFirst();
+        assertThat(s.sendSize()).isEqualTo(16384);
+        assertThat(s.recvSize()).isEqualTo(8000);
+        assertThat(s.local().noDelay()).isTrue();
+        assertThat(s.remote().noDelay()).isTrue();
+    }
+
+    @Test
+    void iterationsAreClippedLikeNetperf() {
+        assertThat(plan("-t", "TCP_RR", "-i", "1").iterations()).isEqualTo(new Iterations(3, 3));
+        assertThat(plan("-t", "TCP_RR", "-i", "40").iterations()).isEqualTo(new Iterations(30, 30));
+        assertThat(plan("-t", "TCP_RR", "-i", "3,8").iterations()).isEqualTo(new Iterations(8, 8));
+    }
+
+    @Test
+    void perfRunsOneTestAgainstTheKernelAndPrintsJson() {
+        int rc = run("perf", "-t", "TCP_RR", "-l", "0.1", "-i", "3", "--stack", "kernel", "--json");
+        assertThat(rc).as(err()).isZero();
+        assertThat(out()).startsWith("{\"results\":[{\"test\":\"TCP_RR\"").contains("\"stack\":\"kernel\"")
+                .contains("\"succeeded\":true");
+    }
+
+    @Test
+    void perfWithBothStacksFallsBackToTheKernelWhileJnetIsMissing() {
+        int rc = run("perf", "-t", "TCP_MAERTS", "-l", "0.1", "-i", "3", "--csv");
+        assertThat(rc).as(err()).isZero();
+        assertThat(out().lines()).hasSize(2);
+        assertThat(out().lines().toList().get(1)).startsWith("TCP_MAERTS,loopback,kernel,reference,10^6bits/s,3,");
+    }
+
+    @Test
+    void perfWithJnetAloneFailsWhileJnetIsMissing() {
+        int rc = run("perf", "-t", "TCP_RR", "-l", "0.1", "--stack", "jnet");
+        assertThat(rc).isEqualTo(1);
+        assertThat(out()).contains("FAILED: jnet not available");
+    }
+
+    @Test
+    void perfTextOutputHasTheTables() {
+        int rc = run("perf", "-t", "TCP_STREAM", "-l", "0.1", "-i", "3", "-v");
+        assertThat(rc).as(err()).isZero();
+        assertThat(out()).contains("TCP STREAM TEST").contains("Throughput").contains("Per run")
+                .containsPattern("TCP_STREAM +loopback +n/a +\\d+\\.\\d\\d +10\\^6bits/s");
+        assertThat(err()).contains("TCP_STREAM kernel pair 3");
+    }
+}

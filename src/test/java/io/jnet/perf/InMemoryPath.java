@@ -1,0 +1,187 @@
+package io.jnet.perf;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A fake stack for tests: connections are pairs of bounded in-memory byte pipes, a listener is a queue of
+ * pending connections. Optionally fails: {@code failAfterBytes} makes server-side reads throw once that many
+ * bytes went through the server end, {@code unavailable} makes listen throw UnsupportedOperationException.
+ */
+final class InMemoryPath implements PerfPath {
+
+    private static final int PIPE_BYTES = 64 * 1024;
+    private static final AtomicInteger PORTS = new AtomicInteger(40000);
+
+    private final String stack;
+    private final long failAfterBytes;
+    private final boolean unavailable;
+    final AtomicInteger connections = new AtomicInteger();
+    volatile boolean closed;
+
+    InMemoryPath(String stack) {
+        this(stack, Long.MAX_VALUE, false);
+    }
+
+    InMemoryPath(String stack, long failAfterBytes, boolean unavailable) {
+        this.stack = stack;
+        this.failAfterBytes = failAfterBytes;
+        this.unavailable = unavailable;
+    }
+
+    @Override
+    public String stack() { return stack; }
+
+    @Override
+    public String description() { return "in-memory pipes"; }
+
+    @Override
+    public PerfListener listen(SocketSettings server) {
+        if (unavailable) throw new UnsupportedOperationException("TCP not yet built");
+        return new Listener(new InetSocketAddress("127.0.0.1", PORTS.incrementAndGet()));
+    }
+
+    @Override
+    public PerfConnection connect(PerfListener listener, SocketSettings client) throws IOException {
+        Pipe up = new Pipe();
+        Pipe down = new Pipe();
+        Conn clientEnd = new Conn(down, up, Long.MAX_VALUE);
+        Conn serverEnd = new Conn(up, down, failAfterBytes);
+        ((Listener) listener).offer(serverEnd);
+        connections.incrementAndGet();
+        return clientEnd;
+    }
+
+    @Override
+    public void close() { closed = true; }
+
+    private static final class Listener implements PerfListener {
+        private static final Conn CLOSED = new Conn(null, null, 0);
+        private final LinkedBlockingQueue<Conn> pending = new LinkedBlockingQueue<>();
+        private final InetSocketAddress address;
+        private volatile boolean closed;
+
+        Listener(InetSocketAddress address) { this.address = address; }
+
+        void offer(Conn c) throws IOException {
+            if (closed) throw new IOException("ECONNREFUSED");
+            pending.add(c);
+        }
+
+        @Override
+        public PerfConnection accept() throws IOException {
+            try {
+                Conn c = pending.take();
+                if (c == CLOSED) {
+                    pending.add(CLOSED);
+                    throw new IOException("listener closed");
+                }
+                return c;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted", e);
+            }
+        }
+
+        @Override
+        public InetSocketAddress address() { return address; }
+
+        @Override
+        public void close() {
+            closed = true;
+            pending.add(CLOSED);
+        }
+    }
+
+    /** One direction: a bounded byte queue with end-of-stream and reset. */
+    private static final class Pipe {
+        private final byte[] ring = new byte[PIPE_BYTES];
+        private int head;
+        private int count;
+        private boolean eof;
+        private boolean reset;
+
+        synchronized int write(ByteBuffer src) throws IOException {
+            while (count == ring.length && !reset && !eof) waitQuietly();
+            if (reset || eof) throw new IOException("EPIPE");
+            int n = Math.min(src.remaining(), ring.length - count);
+            for (int i = 0; i < n; i++) ring[(head + count + i) % ring.length] = src.get();
+            count += n;
+            notifyAll();
+            return n;
+        }
+
+        synchronized int read(ByteBuffer dst) throws IOException {
+            while (count == 0 && !eof && !reset) waitQuietly();
+            if (reset) throw new IOException("ECONNRESET");
+            if (count == 0) return -1;
+            int n = Math.min(dst.remaining(), count);
+            for (int i = 0; i < n; i++) dst.put(ring[(head + i) % ring.length]);
+            head = (head + n) % ring.length;
+            count -= n;
+            notifyAll();
+            return n;
+        }
+
+        synchronized void finish() {
+            eof = true;
+            notifyAll();
+        }
+
+        synchronized void reset() {
+            reset = true;
+            notifyAll();
+        }
+
+        private void waitQuietly() throws IOException {
+            try {
+                wait();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted", e);
+            }
+        }
+    }
+
+    private static final class Conn implements PerfConnection {
+        private final Pipe in;
+        private final Pipe out;
+        private final long failAfterBytes;
+        private long moved;
+
+        Conn(Pipe in, Pipe out, long failAfterBytes) {
+            this.in = in;
+            this.out = out;
+            this.failAfterBytes = failAfterBytes;
+        }
+
+        @Override
+        public int read(ByteBuffer dst) throws IOException {
+            if (moved >= failAfterBytes) throw new IOException("injected failure");
+            int n = in.read(dst);
+            if (n > 0) moved += n;
+            return n;
+        }
+
+        @Override
+        public int write(ByteBuffer src) throws IOException { return out.write(src); }
+
+        @Override
+        public void shutdownOutput() { out.finish(); }
+
+        @Override
+        public int sendBufferSize() { return PIPE_BYTES; }
+
+        @Override
+        public int receiveBufferSize() { return PIPE_BYTES; }
+
+        @Override
+        public void close() {
+            out.finish();
+            in.reset();
+        }
+    }
+}

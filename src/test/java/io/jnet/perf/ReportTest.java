@@ -1,0 +1,154 @@
+package io.jnet.perf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+class ReportTest {
+
+    private static final Duration ONE_SECOND = Duration.ofSeconds(1);
+
+    private static Comparison stream() {
+        TestSpec spec = TestSpec.defaults(TestKind.TCP_STREAM, ONE_SECOND);
+        return new Comparison(spec, PathKind.LOOPBACK, Confidence.DEFAULT,
+                Fixtures.series("jnet", TestKind.TCP_STREAM, 900, 1000, 1100),
+                Fixtures.series("kernel", TestKind.TCP_STREAM, 2000, 2000, 2000), List.of(), null);
+    }
+
+    private static Comparison rr() {
+        TestSpec spec = TestSpec.defaults(TestKind.TCP_RR, ONE_SECOND);
+        return new Comparison(spec, PathKind.VETH, Confidence.DEFAULT,
+                Fixtures.series("jnet", TestKind.TCP_RR, 5000, 5000, 5000),
+                Fixtures.series("kernel", TestKind.TCP_RR, 10000, 10000, 10000), List.of("a note"), null);
+    }
+
+    private static Comparison failed() {
+        TestSpec spec = TestSpec.defaults(TestKind.TCP_CRR, ONE_SECOND);
+        return new Comparison(spec, PathKind.LOOPBACK, Confidence.DEFAULT, null,
+                Fixtures.series("kernel", TestKind.TCP_CRR, 300, 310, 320), List.of(), "TCP_CRR jnet pair 1: server: ECONNRESET, \"x\"");
+    }
+
+    private static SuiteResult suite(Comparison... cs) {
+        PerfPlan plan = new PerfPlan(List.of(cs).stream().map(Comparison::spec).toList(), PathConfig.of(PathKind.LOOPBACK),
+                StackChoice.BOTH, Iterations.exactly(3), Confidence.DEFAULT);
+        return new SuiteResult(plan, List.of(cs), List.of("suite note"));
+    }
+
+    private static String capture(Consumer<PrintStream> print) {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        PrintStream ps = new PrintStream(buf, true, StandardCharsets.UTF_8);
+        print.accept(ps);
+        return buf.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void textShowsNetperfHeadingsMediansAndComparison() {
+        String text = capture(ps -> new TextReport(ps, false).print(suite(stream(), rr())));
+        assertThat(text).contains("TCP STREAM TEST on jnet jnet path vs kernel kernel path");
+        assertThat(text).contains("Recv     Send     Send");
+        assertThat(text).contains("bytes    bytes    bytes    secs.    10^6bits/sec  Stack");
+        assertThat(text).containsPattern("131072 +16384 +65536 +1\\.00 +1000\\.00 +jnet");
+        assertThat(text).containsPattern("131072 +16384 +65536 +1\\.00 +2000\\.00 +kernel");
+        assertThat(text).contains("Socket   Size     Request  Resp.    Elapsed  Trans.");
+        assertThat(text).containsPattern("16384 +131072 +1 +1 +1\\.00 +5000\\.00 +jnet");
+        assertThat(text).contains("Transaction latency (usec, all measured runs)");
+        assertThat(text).containsPattern("jnet +10\\.0 +20\\.0 +20\\.0");
+        assertThat(text).containsPattern("TCP_STREAM +loopback +1000\\.00 +2000\\.00 +10\\^6bits/s +0\\.500 +0\\.450\\.\\.0\\.550");
+        assertThat(text).containsPattern("TCP_RR +veth +5000\\.00 +10000\\.00 +Trans/s +0\\.500 +0\\.500\\.\\.0\\.500");
+        assertThat(text).contains("Summary (medians");
+        assertThat(text).startsWith("TCP STREAM TEST").endsWith("Note: suite note" + System.lineSeparator());
+        assertThat(text).contains("Note: a note");
+    }
+
+    @Test
+    void textWarnsWhenTheIntervalIsTooWide() {
+        String text = capture(ps -> new TextReport(ps, false).printTest(stream()));
+        // jnet: 900, 1000, 1100 -> 99% interval width 2 * 9.925 * 100 / sqrt(3) / 1000 = 114.6% of the mean
+        assertThat(text).contains("!!! WARNING (jnet)");
+        assertThat(text).contains("!!! Confidence intervals: Throughput  : 114.6");
+        assertThat(text).doesNotContain("WARNING (kernel)");
+    }
+
+    @Test
+    void verboseTextListsEveryRun() {
+        String text = capture(ps -> new TextReport(ps, true).printTest(stream()));
+        assertThat(text).contains("Per run (10^6bits/s)");
+        assertThat(text).containsPattern("warm-up +900\\.00 +2000\\.00");
+        assertThat(text).containsPattern("2 +1000\\.00 +2000\\.00 +0\\.500");
+        assertThat(text).containsPattern("kernel: 99% confidence interval of the mean 2000\\.00\\.\\.2000\\.00");
+    }
+
+    @Test
+    void failedTestIsShownAsSuch() {
+        String text = capture(ps -> new TextReport(ps, false).printTest(failed()));
+        assertThat(text).contains("FAILED: TCP_CRR jnet pair 1: server: ECONNRESET");
+        assertThat(text).containsPattern("TCP_CRR +loopback +n/a +310\\.00 +Trans/s +n/a +FAILED");
+    }
+
+    @Test
+    void jsonHoldsFiguresRatiosAndFailures() {
+        String json = capture(ps -> new JsonReport(ps).print(suite(stream(), failed())));
+        assertThat(json).startsWith("{\"results\":[{\"test\":\"TCP_STREAM\",\"path\":\"loopback\",\"unit\":\"10^6bits/s\"");
+        assertThat(json).contains("\"stack\":\"jnet\",\"role\":\"candidate\"");
+        assertThat(json).contains("\"median\":1000.0");
+        assertThat(json).contains("\"values\":[900.0,1000.0,1100.0]");
+        assertThat(json).contains("\"ratio\":{\"median\":0.5,\"min\":0.45,\"max\":0.55");
+        assertThat(json).contains("\"latency_us\":null");
+        assertThat(json).contains("\"ratio\":{\"median\":null,\"min\":null,\"max\":null,\"values\":[]}");
+        assertThat(json).contains("\"failure\":\"TCP_CRR jnet pair 1: server: ECONNRESET, \\\"x\\\"\"");
+        // HdrHistogram reports the highest value equivalent at 3 significant digits
+        assertThat(json).containsPattern("\"latency_us\":\\{\"p50\":10\\.0\\d*,\"p99\":20\\.0\\d*,\"max\":20\\.0\\d*}");
+        assertThat(json.trim()).endsWith("\"notes\":[\"suite note\"],\"succeeded\":false}");
+        assertBalanced(json);
+    }
+
+    @Test
+    void csvHasOneRowPerTestAndStack() {
+        String csv = capture(ps -> new CsvReport(ps).print(suite(stream(), failed())));
+        List<String> lines = csv.lines().toList();
+        assertThat(lines).hasSize(4);
+        assertThat(lines.get(0)).isEqualTo(CsvReport.HEADER);
+        assertThat(lines.get(1)).startsWith("TCP_STREAM,loopback,jnet,candidate,10^6bits/s,3,1000.0000,1000.0000,99,")
+                .contains(",0.5000,0.4500,0.5500,900.0000;1000.0000;1100.0000,ok");
+        assertThat(lines.get(2)).startsWith("TCP_STREAM,loopback,kernel,reference,10^6bits/s,3,2000.0000");
+        assertThat(lines.get(3)).startsWith("TCP_CRR,loopback,kernel,reference,Trans/s,3,310.0000")
+                .endsWith(",\"TCP_CRR jnet pair 1: server: ECONNRESET, \"\"x\"\"\"");
+        for (String line : lines) assertThat(line.replaceAll("\"[^\"]*(\"\"[^\"]*)*\"", "q").split(",", -1)).hasSize(17);
+    }
+
+    @Test
+    void jsonEscapesControlCharacters() {
+        assertThat(JsonReport.quote("a\"b\\c\nd\u0001")).isEqualTo("\"a\\\"b\\\\c\\nd\\u0001\"");
+        assertThat(JsonReport.number(Double.NaN)).isEqualTo("null");
+        assertThat(JsonReport.number(Double.POSITIVE_INFINITY)).isEqualTo("null");
+        assertThat(JsonReport.number(2)).isEqualTo("2.0");
+    }
+
+    /** Braces and brackets outside strings pair up. */
+    private static void assertBalanced(String json) {
+        int depth = 0;
+        boolean inString = false;
+        for (int i = 0; i < json.length(); i++) {
+            char c = json.charAt(i);
+            if (inString) {
+                if (c == '\\') i++;
+                else if (c == '"') inString = false;
+            } else if (c == '"') {
+                inString = true;
+            } else if (c == '{' || c == '[') {
+                depth++;
+            } else if (c == '}' || c == ']') {
+                depth--;
+                assertThat(depth).isNotNegative();
+            }
+        }
+        assertThat(depth).isZero();
+        assertThat(inString).isFalse();
+    }
+}
