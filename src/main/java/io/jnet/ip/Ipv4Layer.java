@@ -78,8 +78,7 @@ public final class Ipv4Layer {
     }
 
     private Route localRoute(int dst) {
-        Interface lo = ns.interfaceOf(ns.loopback());
-        return new Route(dst, 32, 0, lo, dst, 0);
+        return new Route(dst, 32, 0, ns.loopbackInterface(), dst, 0);
     }
 
     /** The route to {@code dst} through a socket's cache, refreshed when the table changed. */

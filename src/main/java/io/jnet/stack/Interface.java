@@ -19,7 +19,7 @@ public final class Interface {
     }
 
     private final int index;
-    private final NetDevice device;
+    private volatile NetDevice device;
     private final List<Address> addresses = new CopyOnWriteArrayList<>();
 
     Interface(int index, NetDevice device) {
@@ -31,6 +31,8 @@ public final class Interface {
     public NetDevice device() { return device; }
     public String name() { return device.name(); }
     public List<Address> addresses() { return addresses; }
+
+    void replaceDevice(NetDevice d) { device = d; }
 
     void addAddress(Address a) { addresses.add(a); }
 

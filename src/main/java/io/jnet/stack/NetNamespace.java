@@ -55,6 +55,7 @@ public final class NetNamespace implements SocketProvider, AutoCloseable {
     private volatile int[] localAddresses = new int[0];
     private volatile PacketAllocator allocator = PacketAllocator.HEAP;
     private final Loopback loopback;
+    private final Interface loopbackInterface;
     private volatile boolean closed;
 
     private NetNamespace(String name, Clock clock) {
@@ -68,7 +69,7 @@ public final class NetNamespace implements SocketProvider, AutoCloseable {
         families.sort(Comparator.comparingInt(ProtocolFamily::order));
         for (ProtocolFamily f : families) f.install(this);
         loopback = new Loopback("lo");
-        attach(loopback);
+        loopbackInterface = attach(loopback);
         addAddress("lo", "127.0.0.1/8");
     }
 
@@ -87,6 +88,8 @@ public final class NetNamespace implements SocketProvider, AutoCloseable {
     public Sysctls sysctl() { return sysctls; }
     public Mib mib() { return mib; }
     public NetDevice loopback() { return loopback; }
+    /** The loopback interface ({@code lo}). */
+    public Interface loopbackInterface() { return loopbackInterface; }
     public PacketAllocator allocator() { return allocator; }
     public void setAllocator(PacketAllocator a) { allocator = a; }
 
@@ -135,6 +138,21 @@ public final class NetNamespace implements SocketProvider, AutoCloseable {
         n[old.length] = addr;
         localAddresses = n;
         for (AddressListener l : addressListeners) l.addressAdded(itf, a);
+    }
+
+    /**
+     * Puts a decorator in front of an attached device (a pcap sniffer, an impairment device): from now
+     * on the namespace transmits through {@code wrap.apply(current)} and receives from it.
+     * Example: {@code ns.interpose("lo", d -> new PcapSniffer(d, PcapWriter.create(path)))}.
+     */
+    public synchronized NetDevice interpose(String devName, java.util.function.UnaryOperator<NetDevice> wrap) {
+        Interface itf = requireInterface(devName);
+        NetDevice inner = itf.device();
+        NetDevice outer = wrap.apply(inner);
+        if (!outer.name().equals(inner.name())) throw new IllegalArgumentException("a decorator must keep the device name");
+        itf.replaceDevice(outer);
+        outer.setReceiver((d, frame) -> SoftIrq.netifRx(this, d, frame));
+        return outer;
     }
 
     public List<Interface> interfaces() { return interfaces; }
