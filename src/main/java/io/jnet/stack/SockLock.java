@@ -40,6 +40,8 @@ public final class SockLock {
     private PacketProcessor processor;
     private DeferredWork deferredWork;
     private int waiters;
+    /** A wake-up arrived while the socket was owned (its owner may be about to wait for exactly that). */
+    private boolean pendingWake;
 
     public void setProcessor(PacketProcessor processor) { this.processor = processor; }
     public void setDeferredWork(DeferredWork work) { this.deferredWork = work; }
@@ -162,7 +164,10 @@ public final class SockLock {
         spin.lock();
         try {
             // work that arrived while we owned the socket may be what we wait for: let the caller re-check
-            if (drainLocked()) return true;
+            if (drainLocked() | pendingWake) {
+                pendingWake = false;
+                return true;
+            }
             owned = false;
             ownerFree.signal();
             waiters++;
@@ -188,15 +193,20 @@ public final class SockLock {
     /** Wakes every thread in {@link #await}; callable from any thread (takes the short lock if needed). */
     public void wakeUp() {
         if (spin.isHeldByCurrentThread()) {
-            if (waiters > 0) event.signalAll();
+            wakeLocked();
             return;
         }
         spin.lock();
         try {
-            if (waiters > 0) event.signalAll();
+            wakeLocked();
         } finally {
             spin.unlock();
         }
+    }
+
+    private void wakeLocked() {
+        if (owned) pendingWake = true;
+        if (waiters > 0) event.signalAll();
     }
 
     /** True when the calling thread holds the short lock or the socket is owned (for assertions). */

@@ -154,7 +154,9 @@ final class TcpOutput {
                     break; // sender SWS avoidance: wait for a useful window
                 }
             }
-            if (len < c.mss && !fin && seg.next == null && !c.nodelay && inflight > 0) break; // Nagle
+            // Nagle (RFC 896) with Minshall's refinement as Linux: hold a partial segment only while an
+            // earlier partial segment is unacknowledged
+            if (len < c.mss && !fin && seg.next == null && !c.nodelay && inflight > 0 && Tcp.seqGt(c.sndSml, c.sndUna)) break;
             transmitData(c, seg, false);
             c.sendHead = seg.next;
             c.sndNxt = seg.endSeq;
@@ -213,6 +215,7 @@ final class TcpOutput {
             c.tcp.mib.inc(MibCounter.TcpExtTCPOrigDataSent);
         }
         seg.when = now;
+        if (len < c.mss) c.sndSml = seg.endSeq;
         if (c.pingpong == 0 && c.ackPending && now - c.lrcvtimeNs < c.atoNs) c.pingpong = 1; // tcp_event_data_sent
         idleRestart(c, now);
         c.lastSendNs = now;

@@ -123,13 +123,13 @@ final class TimeWaitSock extends TcpEndpoint implements TcpProtocol.Binder {
 
     /**
      * tcp_tw_reuse: may a new outgoing connection {@code c} take this tuple? Needs timestamps on both,
-     * the sysctl (1, or 2 with loopback addresses) and at least one second since the last timestamp.
+     * the sysctl (1, or 2 with loopback addresses) and net.ipv4.tcp_tw_reuse_delay (1 s) since the last timestamp.
      */
     boolean reusableFor(TcpConnection c) {
         int mode = tcp.sysctl.tcpTwReuse.intValue();
         if (mode == 0 || !hasTimestamps || tsRecentStamp == 0 || tcp.sysctl.tcpTimestamps.intValue() == 0) return false;
         if (mode == 2 && !(Ipv4.isLoopback(localAddr) && Ipv4.isLoopback(remoteAddr)) && !(localAddr == remoteAddr)) return false;
-        return tcp.ns.clock().nanoTime() - tsRecentStamp > 1_000_000_000L;
+        return tcp.ns.clock().nanoTime() - tsRecentStamp >= tcp.sysctl.tcpTwReuseDelay.intValue() * 1_000_000L;
     }
 
     /** Called after the table replaced this remnant by {@code c}: seeds its sequence and timestamp state. */
