@@ -88,7 +88,7 @@ public final class PerfCommand implements Callable<Integer> {
 
     @Option(names = "-I", paramLabel = "LEVEL[,WIDTH]",
             description = "Confidence level (95 or 99 percent) and widest acceptable interval in percent of the mean "
-                    + "(default 99,5 = 99% sure the mean is within +/-2.5%). A wider interval prints a warning.")
+                    + "(default 99,5 = 99%% sure the mean is within +/-2.5%%). A wider interval prints a warning.")
     String confidence;
 
     @Mixin
