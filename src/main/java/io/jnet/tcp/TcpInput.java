@@ -51,8 +51,14 @@ final class TcpInput {
 
         switch (c.state) {
             case CLOSED -> {
+                // the connection ended while this segment waited in the backlog (Linux discards it in
+                // TCP_CLOSE); a TIME-WAIT remnant that took the tuple gets it instead
                 pkt.push(hl);
-                tcp.reset().sendForNoSocket(pkt, c.remoteAddr, c.localAddr);
+                TcpEndpoint ep = tcp.table.lookup(c.localAddr, c.localPort, c.remoteAddr, c.remotePort);
+                if (ep instanceof TimeWaitSock tw) {
+                    tw.process(pkt, c.remoteAddr, c.localAddr);
+                    return true; // consumed (released) by the remnant
+                }
                 return false;
             }
             case SYN_SENT -> {

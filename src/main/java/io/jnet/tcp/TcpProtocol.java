@@ -264,14 +264,13 @@ public final class TcpProtocol implements IpProtocolHandler {
                 if (explicit) continue;
                 c.localPort = p;
                 TcpEndpoint existing = table.insertIfAbsent(c);
-                if (existing != null) {
-                    if (existing instanceof TimeWaitSock tw && tw.reusableFor(c) && table.replace(tw, c)) {
-                        tw.handOver(c);
-                    } else {
-                        continue;
-                    }
+                if (existing == null) {
+                    bindings.computeIfAbsent(p, x -> new ArrayList<>()).add(c);
+                } else if (existing instanceof TimeWaitSock tw && tw.reusableFor(c) && table.replace(tw, c)) {
+                    tw.handOver(c); // moves the port holding from the remnant to c
+                } else {
+                    continue;
                 }
-                bindings.computeIfAbsent(p, x -> new ArrayList<>()).add(c);
             }
             synchronized (portPerturb) {
                 portPerturb[idx] += i + 2;

@@ -98,15 +98,20 @@ public final class PcapSniffer implements NetDevice {
         inner.transmit(frame);
     }
 
-    /** Installs {@code receiver} behind the capture: it gets each frame after it was written, from this device. */
+    /**
+     * Installs {@code receiver} behind the capture: it gets each frame after it was written, from this
+     * device. On a loopback device only transmitted frames are written (each frame once).
+     */
     @Override
     public void setReceiver(FrameReceiver receiver) {
         if (receiver == null) {
             inner.setReceiver(null);
             return;
         }
+        // on loopback every frame is both sent and received: capture it once, as tcpdump -i lo shows it
+        boolean captureRx = !inner.isLoopback();
         inner.setReceiver((device, frame) -> {
-            capture(frame);
+            if (captureRx) capture(frame);
             receiver.receive(this, frame);
         });
     }
