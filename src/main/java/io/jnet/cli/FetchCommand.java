@@ -4,6 +4,8 @@ import io.jnet.app.FetchResult;
 import io.jnet.app.JnetFetch;
 import io.jnet.app.KernelSideCommands;
 import io.jnet.app.TapStack;
+import io.jnet.socket.Errno;
+import io.jnet.socket.ErrnoException;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -29,6 +31,8 @@ import picocli.CommandLine.Spec;
         description = {"Fetch a URL over a jnet stack attached to a TAP interface; print status, bytes, SHA-256 and rate.",
                 "The kernel side of the TAP must be up before the fetch: create it first with",
                 "'ip tuntap add dev jnet0 mode tap', address it and set it up; jnet attaches to it. Needs root.",
+                "To keep it off the host's interfaces, do all of it in a network namespace and run",
+                "'ip netns exec NS jnet fetch ...' there.",
                 "Exit 0 on a 2xx status, 1 otherwise."})
 public final class FetchCommand implements Callable<Integer> {
 
@@ -82,6 +86,7 @@ public final class FetchCommand implements Callable<Integer> {
                 r = new JnetFetch(stack.namespace(), connectTimeout, timeout).fetch(url, sink);
             } catch (IOException e) {
                 err.println("jnet fetch: " + url + ": " + e.getMessage());
+                if (!noAnswer(e)) return Main.EXIT_FAILURE;
                 KernelSideCommands kernel = stack.kernelSide();
                 err.println("  is the kernel side of " + stack.ifname() + " up? e.g. before running jnet fetch:");
                 err.println("    ip tuntap add dev " + stack.ifname() + " mode tap");
@@ -96,6 +101,12 @@ public final class FetchCommand implements Callable<Integer> {
             }
             return r.status() >= 200 && r.status() < 300 ? Main.EXIT_OK : Main.EXIT_FAILURE;
         }
+    }
+
+    /** True for the errors of a link nobody answers on (no SYN-ACK, no RST, no ARP reply). */
+    private static boolean noAnswer(IOException e) {
+        return e instanceof ErrnoException x
+                && (x.errno() == Errno.ETIMEDOUT || x.errno() == Errno.EHOSTUNREACH || x.errno() == Errno.ENETUNREACH);
     }
 
     /** {@code 200 OK  67108864 bytes  sha256 ab..  1.234 s  435.1 Mbit/s}. */
