@@ -44,6 +44,8 @@ class KernelCurlTest {
             CommandResult r = peer.shell(CURL_TIMEOUT, "curl -sS --fail --max-time 180 http://" + JNET_IP + "/bytes/" + SIZE
                     + " | tee >(wc -c >&2) | sha256sum");
             report("GET", start);
+            System.out.println("jnet after GET: " + peer.jnet().mib().toNstatString().lines()
+                    .filter(l -> l.contains("Retrans") || l.contains("OutSegs") || l.contains("InSegs")).toList());
             assertThat(r.ok()).as("%s\n%s", r.describe(), peer.counters()).isTrue();
             assertThat(r.stderr().strip()).as("bytes received").isEqualTo(Long.toString(SIZE));
             assertThat(r.stdout()).startsWith(PatternBytes.sha256(SIZE) + " ");
@@ -66,6 +68,8 @@ class KernelCurlTest {
             CommandResult r = peer.exec(CURL_TIMEOUT, "curl", "-sS", "-v", "--fail", "--max-time", "180",
                     "-T", file.toString(), "http://" + JNET_IP + "/upload");
             report("PUT", start);
+            System.out.println("jnet after PUT: " + peer.jnet().mib().toNstatString().lines()
+                    .filter(l -> l.contains("Retrans") || l.contains("OutSegs") || l.contains("InSegs") || l.contains("Ofo")).toList());
             assertThat(r.ok()).as("%s\n%s", r.describe(), peer.counters()).isTrue();
             assertThat(r.stdout()).isEqualTo(expected + "\n");
             assertThat(r.stderr()).as("curl asked for 100-continue").contains("> Expect: 100-continue")

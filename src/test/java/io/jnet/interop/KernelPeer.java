@@ -93,7 +93,7 @@ final class KernelPeer implements AutoCloseable {
 
     /** jnet-side counters, for failure messages and reports. */
     String counters() {
-        return stack.ifname() + " " + stack.tap().stats() + "; mib " + jnet().mib();
+        return stack.ifname() + " " + stack.tap().stats() + "\nnstat:\n" + jnet().mib().toNstatString();
     }
 
     /** Stops the services, closes jnet's namespace (and the TAP, deleting the interface) and the Linux namespace. */
