@@ -1,27 +1,128 @@
 package io.jnet.cli;
 
-import java.util.List;
+import io.jnet.app.JnetServer;
+import io.jnet.app.KernelSideCommands;
+import io.jnet.app.TapStack;
+import io.jnet.link.DeviceStats;
+import java.io.IOException;
+import java.io.PrintWriter;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Unmatched;
 
-/** {@code jnet serve}: Serve files over HTTP on the jnet stack. Not available in this build: says so and exits with 2. */
+/**
+ * {@code jnet serve}: a jnet namespace on a TAP interface serving HTTP, echo and discard until SIGINT or
+ * SIGTERM. Prints what it serves and the {@code ip} commands that set up the kernel side.
+ */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = {"Serve files over HTTP on the jnet stack.", "Not available yet in this build."})
+        description = {"Serve HTTP, echo (RFC 862) and discard (RFC 863) on a jnet stack attached to a TAP interface.",
+                "jnet configures only its own side: set up the kernel side of the TAP as printed. Needs root (CAP_NET_ADMIN).",
+                "Runs until interrupted (SIGINT, SIGTERM)."})
 public final class ServeCommand implements Callable<Integer> {
+
+    /** The Linux network namespace the printed commands use. */
+    static final String SUGGESTED_NETNS = "jnet";
 
     @Spec
     CommandSpec spec;
 
-    @Unmatched
-    List<String> args;
+    @Mixin
+    TapOptions tapOptions;
+
+    @Option(names = "--port-http", paramLabel = "PORT", defaultValue = "80",
+            description = "HTTP port, 0 for none (default ${DEFAULT-VALUE}).")
+    int httpPort;
+
+    @Option(names = "--echo", paramLabel = "PORT", defaultValue = "7",
+            description = "Echo port, 0 for none (default ${DEFAULT-VALUE}).")
+    int echoPort;
+
+    @Option(names = "--discard", paramLabel = "PORT", defaultValue = "9",
+            description = "Discard port, 0 for none (default ${DEFAULT-VALUE}).")
+    int discardPort;
 
     @Override
-    public Integer call() {
-        spec.commandLine().getErr().println("jnet serve: not available yet");
-        spec.commandLine().getErr().flush();
-        return Main.EXIT_USAGE;
+    public Integer call() throws IOException, InterruptedException {
+        TapStack.Config config;
+        JnetServer.Ports ports;
+        try {
+            config = tapOptions.config();
+            ports = new JnetServer.Ports(httpPort, echoPort, discardPort);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        TapStack stack;
+        try {
+            stack = TapStack.open(config);
+        } catch (IOException e) {
+            err.println("jnet serve: cannot open TAP interface " + config.tapName() + ": " + e.getMessage()
+                    + " (needs root or CAP_NET_ADMIN)");
+            return Main.EXIT_FAILURE;
+        }
+        JnetServer server;
+        try {
+            server = JnetServer.start(stack.namespace(), stack.address(), ports);
+        } catch (IOException | RuntimeException e) {
+            stack.close();
+            err.println("jnet serve: " + e.getMessage());
+            return Main.EXIT_FAILURE;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Thread hook = Thread.ofPlatform().name("jnet-serve-shutdown").unstarted(() -> {
+            server.close();
+            stack.close();
+            // printed here: once the hooks finish the JVM halts, the waiting thread may never run again
+            printSummary(out, stack, server);
+            stopped.countDown();
+        });
+        Runtime.getRuntime().addShutdownHook(hook);
+        printBanner(out, stack, server);
+        stopped.await();
+        return Main.EXIT_OK;
+    }
+
+    private static void printBanner(PrintWriter out, TapStack stack, JnetServer server) {
+        KernelSideCommands kernel = stack.kernelSide();
+        out.println("jnet serve: " + stack.config().cidr() + " on TAP " + stack.ifname() + " (MAC "
+                + formatMac(stack.tap().macAddress()) + ", MTU " + stack.tap().mtu() + ")"
+                + (stack.sniffer() != null ? ", capturing to " + stack.config().pcap() : ""));
+        for (String line : server.describe()) out.println("  " + line);
+        out.println();
+        String tryCommand = server.http() != null
+                ? "curl -sS -o /dev/null -w '%{http_code} %{size_download} bytes\\n' http://" + kernel.jnetAddress()
+                        + (server.ports().http() == 80 ? "" : ":" + server.ports().http()) + "/bytes/1048576"
+                : "ping -c 3 " + kernel.jnetAddress();
+        out.println("Reach it from a Linux network namespace (the kernel side gets " + kernel.peerCidr() + ", no default route):");
+        for (String line : kernel.inNamespace(SUGGESTED_NETNS, tryCommand)) out.println("  " + line);
+        out.println("or from the root namespace:");
+        for (String line : kernel.inRootNamespace()) out.println("  " + line);
+        out.println();
+        out.println("Stop with Ctrl-C.");
+        out.flush();
+    }
+
+    private static void printSummary(PrintWriter out, TapStack stack, JnetServer server) {
+        DeviceStats s = stack.tap().stats();
+        out.println("jnet serve: stopped; " + stack.ifname() + " rx " + s.rxPackets.sum() + " frames, tx "
+                + s.txPackets.sum() + " frames"
+                + (server.http() != null ? "; http requests " + server.http().requests() : "")
+                + "; internal errors " + stack.namespace().internalErrors());
+        out.flush();
+    }
+
+    static String formatMac(long mac) {
+        StringBuilder sb = new StringBuilder(17);
+        for (int shift = 40; shift >= 0; shift -= 8) {
+            if (shift != 40) sb.append(':');
+            sb.append(String.format("%02x", (mac >>> shift) & 0xff));
+        }
+        return sb.toString();
     }
 }

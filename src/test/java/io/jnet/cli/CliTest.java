@@ -66,11 +66,36 @@ class CliTest {
     }
 
     @Test
-    void serveAndFetchAreNotAvailableYet() {
+    void serveAndFetchRejectBadOptionsBeforeTouchingAnyDevice() {
         assertThat(run("serve", "--port", "8080")).isEqualTo(2);
-        assertThat(err()).contains("jnet serve: not available yet");
-        assertThat(run("fetch", "http://10.0.0.2/")).isEqualTo(2);
-        assertThat(err()).contains("jnet fetch: not available yet");
+        assertThat(err()).contains("Unknown option").contains("'--port'");
+        errBuf.reset();
+        assertThat(run("serve", "--address", "192.0.2.2")).isEqualTo(2);
+        assertThat(err()).contains("--address").contains("prefix length");
+        errBuf.reset();
+        assertThat(run("serve", "--port-http", "70000")).isEqualTo(2);
+        assertThat(err()).contains("http port must be 0..65535");
+        errBuf.reset();
+        assertThat(run("fetch")).isEqualTo(2);
+        assertThat(err()).contains("Missing required parameter: 'URL'");
+        errBuf.reset();
+        assertThat(run("fetch", "--mtu", "10", "http://192.0.2.1/")).isEqualTo(2);
+        assertThat(err()).contains("--mtu must be 68..65535");
+        errBuf.reset();
+        assertThat(run("fetch", "ftp://192.0.2.1/")).isEqualTo(2);
+        errBuf.reset();
+        assertThat(run("fetch", "--connect-timeout", "0", "http://192.0.2.1/")).isEqualTo(2);
+        assertThat(err()).contains("--connect-timeout must be between 0 and 86400 seconds");
+    }
+
+    @Test
+    void serveAndFetchHelpDescribeTheTapSetUp() {
+        assertThat(run("serve", "--help")).isZero();
+        assertThat(out()).contains("--tap=NAME").contains("--address=CIDR").contains("--pcap=FILE")
+                .contains("--port-http=PORT").contains("--echo=PORT").contains("--discard=PORT").contains("192.0.2.2/24");
+        outBuf.reset();
+        assertThat(run("fetch", "--help")).isZero();
+        assertThat(out()).contains("--out=FILE").contains("ip tuntap add dev jnet0 mode tap").contains("URL");
     }
 
     @Test

@@ -90,7 +90,7 @@ public final class BackgroundProcess implements AutoCloseable {
     private String read(Path file) {
         if (closed) return "";
         try {
-            return Files.readString(file, StandardCharsets.UTF_8);
+            return Tools.text(file);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

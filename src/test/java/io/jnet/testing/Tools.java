@@ -84,11 +84,16 @@ public final class Tools {
             }
             if (!finished) kill(p);
             return new CommandResult(command, finished ? p.exitValue() : -1,
-                    Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8), !finished);
+                    text(out), text(err), !finished);
         } finally {
             Files.deleteIfExists(out);
             Files.deleteIfExists(err);
         }
+    }
+
+    /** A command's output as UTF-8; bytes that are not UTF-8 (binary output) become U+FFFD instead of failing. */
+    static String text(Path file) throws IOException {
+        return new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
     }
 
     /** Replaces the first word by its full path when it can be found (sbin may be missing from PATH). */

@@ -1,0 +1,34 @@
+package io.jnet.app;
+
+import io.jnet.socket.SocketProvider;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * {@code jnet fetch}'s download: an {@link HttpFetcher} whose connections are jnet TCP sockets in one
+ * namespace. Hosts must be IPv4 literals (there is no resolver in a jnet namespace).
+ */
+public final class JnetFetch {
+
+    private final HttpFetcher fetcher;
+
+    /**
+     * @param ns where to open the connection
+     * @param connectTimeout limit for the TCP handshake, or null for the stack's SYN retries
+     * @param timeout limit for the exchange once connected, or null for none
+     */
+    public JnetFetch(SocketProvider ns, Duration connectTimeout, Duration timeout) {
+        Objects.requireNonNull(ns, "ns");
+        this.fetcher = new HttpFetcher(JnetStreams.connector(ns, connectTimeout), HostResolver.literalsOnly(), timeout);
+    }
+
+    /**
+     * GETs {@code url}; the body of a 2xx response is written to {@code sink} (not closed), every body is
+     * hashed and counted. See {@link HttpFetcher#fetch(String, OutputStream)} for the errors.
+     */
+    public FetchResult fetch(String url, OutputStream sink) throws IOException {
+        return fetcher.fetch(url, sink);
+    }
+}

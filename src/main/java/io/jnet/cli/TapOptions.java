@@ -1,0 +1,38 @@
+package io.jnet.cli;
+
+import io.jnet.app.TapStack;
+import io.jnet.link.tap.TapDevice;
+import java.nio.file.Path;
+import picocli.CommandLine.Option;
+
+/** The options that put a jnet namespace on a TAP interface, shared by {@code serve} and {@code fetch}. */
+public final class TapOptions {
+
+    @Option(names = "--tap", paramLabel = "NAME", defaultValue = TapStack.Config.DEFAULT_TAP,
+            description = "TAP interface to create, or to attach to if it exists and is persistent (default ${DEFAULT-VALUE}).")
+    String tap;
+
+    @Option(names = "--address", paramLabel = "CIDR", defaultValue = TapStack.Config.DEFAULT_CIDR,
+            description = "jnet's IPv4 address and prefix on the TAP link (default ${DEFAULT-VALUE}).")
+    String address;
+
+    @Option(names = "--mtu", paramLabel = "BYTES", defaultValue = "1500",
+            description = "jnet's MTU in bytes (default ${DEFAULT-VALUE}); the kernel side keeps its own.")
+    int mtu;
+
+    @Option(names = "--pcap", paramLabel = "FILE",
+            description = "Capture every frame on the TAP, both directions, to this pcap file.")
+    Path pcap;
+
+    /** The stack configuration; IllegalArgumentException for a bad address, prefix or MTU. */
+    TapStack.Config config() {
+        if (mtu < TapDevice.MIN_MTU || mtu > TapDevice.MAX_MTU) {
+            throw new IllegalArgumentException("--mtu must be " + TapDevice.MIN_MTU + ".." + TapDevice.MAX_MTU + ": " + mtu);
+        }
+        try {
+            return new TapStack.Config(tap, address, mtu, pcap);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--address: " + e.getMessage(), e);
+        }
+    }
+}
