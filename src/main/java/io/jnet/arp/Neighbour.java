@@ -5,12 +5,12 @@ import io.jnet.stack.Interface;
 import io.jnet.stack.Timer;
 
 /**
- * One neighbour entry (Linux's struct neighbour, NUD states simplified to INCOMPLETE, REACHABLE, STALE,
- * PROBE, FAILED). Guarded by its own monitor.
+ * One neighbour entry (Linux's struct neighbour, NUD states INCOMPLETE, REACHABLE, STALE, DELAY,
+ * PROBE, FAILED, PERMANENT). Guarded by its own monitor.
  */
 public final class Neighbour {
     /** Neighbour unreachability detection states (Linux NUD_*). */
-    public enum State { INCOMPLETE, REACHABLE, STALE, PROBE, FAILED, PERMANENT }
+    public enum State { INCOMPLETE, REACHABLE, STALE, DELAY, PROBE, FAILED, PERMANENT }
 
     final Interface itf;
     final int address;
@@ -36,7 +36,7 @@ public final class Neighbour {
     /** True when frames can be sent now (a MAC is known). */
     public boolean isValid() {
         State s = state;
-        return s == State.REACHABLE || s == State.STALE || s == State.PROBE || s == State.PERMANENT;
+        return s == State.REACHABLE || s == State.STALE || s == State.DELAY || s == State.PROBE || s == State.PERMANENT;
     }
 
     @Override

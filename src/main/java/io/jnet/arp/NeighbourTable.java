@@ -24,6 +24,8 @@ public final class NeighbourTable {
     private final NetNamespace ns;
     private final Sysctls sysctl;
     private final Mib mib;
+    /** Linux neigh.default.delay_first_probe_time. */
+    static final long DELAY_FIRST_PROBE_MS = 5000;
     private final ConcurrentHashMap<Long, Neighbour> entries = new ConcurrentHashMap<>();
 
     public NeighbourTable(NetNamespace ns) {
@@ -67,7 +69,7 @@ public final class NeighbourTable {
         }
         Neighbour n = cached != null && cached.address == nexthop && cached.itf == itf ? cached : lookup(itf, nexthop);
         if (n.isValid()) {
-            if (n.state == Neighbour.State.STALE) startProbe(n);
+            if (n.state == Neighbour.State.STALE) startDelay(n);
             transmit(dev, n.mac, packet);
             return;
         }
@@ -118,9 +120,18 @@ public final class NeighbourTable {
         dev.transmit(packet);
     }
 
-    private void startProbe(Neighbour n) {
+    /** First use of a STALE entry: wait delay_first_probe_time (5 s) before probing (Linux NUD_DELAY). */
+    private void startDelay(Neighbour n) {
         synchronized (n) {
             if (n.state != Neighbour.State.STALE) return;
+            n.state = Neighbour.State.DELAY;
+            n.timer.scheduleMillis(DELAY_FIRST_PROBE_MS);
+        }
+    }
+
+    private void startProbe(Neighbour n) {
+        synchronized (n) {
+            if (n.state != Neighbour.State.DELAY) return;
             n.state = Neighbour.State.PROBE;
             n.probes = 1;
             n.timer.scheduleMillis(sysctl.neighRetransTimeMs.intValue());
@@ -131,6 +142,7 @@ public final class NeighbourTable {
     private void timerExpired(Neighbour n) {
         List<PacketBuffer> dropped = null;
         boolean resend = false;
+        boolean probe = false;
         long now = ns.clock().nanoTime();
         synchronized (n) {
             switch (n.state) {
@@ -155,9 +167,16 @@ public final class NeighbourTable {
                         n.timer.schedule(n.confirmed + reach - now);
                     }
                 }
+                case DELAY -> {
+                    probe = true;
+                }
                 case STALE, FAILED -> entries.remove(key(n.itf, n.address), n);
                 default -> { }
             }
+        }
+        if (probe) {
+            startProbe(n);
+            return;
         }
         if (dropped != null) {
             for (PacketBuffer p : dropped) {

@@ -39,6 +39,13 @@ class NeighbourResolutionTest {
             // REACHABLE turns STALE after base_reachable_time
             clock.advanceMillis(31_000);
             assertThat(n.state()).isEqualTo(Neighbour.State.STALE);
+            // using a STALE entry sends at once and probes only after delay_first_probe_time (Linux NUD_DELAY)
+            icmp.sendEcho(Ipv4.parseAddress("10.0.0.2"), 1, 3, new byte[8]);
+            assertThat(n.state()).isEqualTo(Neighbour.State.DELAY);
+            assertThat(a.mib().get(MibCounter.ArpOutRequests)).isEqualTo(1);
+            clock.advanceMillis(5_000);
+            assertThat(a.mib().get(MibCounter.ArpOutRequests)).isEqualTo(2); // unicast probe, answered at once
+            assertThat(n.state()).isEqualTo(Neighbour.State.REACHABLE);
         }
     }
 
