@@ -39,6 +39,11 @@ public final class PacketBuffer {
     private Object socket;
     /** Set when the checksum was already verified or need not be (loopback: CHECKSUM_UNNECESSARY). */
     private boolean checksumUnnecessary;
+    /**
+     * Set when the transport checksum was left out because the frame cannot leave the process (Linux's
+     * CHECKSUM_PARTIAL on loopback); whoever shows the frame outside (a pcap sniffer) completes it.
+     */
+    private boolean checksumPartial;
 
     /**
      * Control block for the layer holding the buffer (Linux's {@code skb->cb}): TCP stores the segment's
@@ -93,6 +98,7 @@ public final class PacketBuffer {
         inputDevice = null;
         socket = null;
         checksumUnnecessary = false;
+        checksumPartial = false;
         released = false;
         seq = endSeq = flags = 0;
         when = 0;
@@ -168,6 +174,8 @@ public final class PacketBuffer {
     public void setSocket(Object sk) { socket = sk; }
     public boolean checksumUnnecessary() { return checksumUnnecessary; }
     public void setChecksumUnnecessary(boolean v) { checksumUnnecessary = v; }
+    public boolean checksumPartial() { return checksumPartial; }
+    public void setChecksumPartial(boolean v) { checksumPartial = v; }
 
     public void setReleaseHook(ReleaseHook hook) { this.releaseHook = hook; }
 
@@ -187,6 +195,7 @@ public final class PacketBuffer {
         b.networkOffset = networkOffset < 0 ? -1 : networkOffset;
         b.transportOffset = transportOffset < 0 ? -1 : transportOffset;
         b.checksumUnnecessary = checksumUnnecessary;
+        b.checksumPartial = checksumPartial;
         return b;
     }
 

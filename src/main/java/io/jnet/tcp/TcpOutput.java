@@ -245,7 +245,14 @@ final class TcpOutput {
         int wnd = window >= 0 ? window : selectWindow(c);
         Tcp.writeHeader(b, off, c.localPort, c.remotePort, seq, ack, hl, flags, wnd);
         if (o != null) o.write(b, off + Tcp.MIN_HEADER_LENGTH);
-        Tcp.fillChecksum(b, off, hl + plen, c.localAddr, c.remoteAddr);
+        io.jnet.ip.Route r = c.tcp.ip.route(c.remoteAddr, c.dst);
+        if (r != null && r.itf().device().isLoopback()) {
+            // loopback checksum offload (Linux: CHECKSUM_PARTIAL out, CHECKSUM_UNNECESSARY in)
+            f.setChecksumPartial(true);
+            f.setChecksumUnnecessary(true);
+        } else {
+            Tcp.fillChecksum(b, off, hl + plen, c.localAddr, c.remoteAddr);
+        }
         c.tcp.mib.inc(MibCounter.TcpOutSegs);
         if ((flags & Tcp.RST) != 0) c.tcp.mib.inc(MibCounter.TcpOutRsts);
         int err = c.tcp.ip.output(f, c.localAddr, c.remoteAddr, Ipv4.PROTO_TCP, 0, 0, true, c.dst);

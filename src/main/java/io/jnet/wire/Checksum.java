@@ -9,6 +9,9 @@ package io.jnet.wire;
  * A range of odd length is padded with a zero byte, so only the last range of a chain may be odd.
  */
 public final class Checksum {
+    private static final java.lang.invoke.VarHandle LONG_BE =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.BIG_ENDIAN);
+
     private Checksum() {}
 
     /** Adds the 16-bit words of {@code b[off, off+len)} to {@code initial}; returns the unfolded sum. */
@@ -16,12 +19,11 @@ public final class Checksum {
         long s = initial;
         int i = off;
         int end = off + len;
-        // 8 bytes at a time: four 16-bit words
+        // 8 bytes at a time as two 32-bit big-endian words: 2^16 = 1 (mod 0xFFFF), so summing 32-bit
+        // words and folding later gives the 16-bit one's complement sum (RFC 1071 2.(B), deferred carries)
         while (end - i >= 8) {
-            s += ((b[i] & 0xFF) << 8 | (b[i + 1] & 0xFF))
-                    + ((b[i + 2] & 0xFF) << 8 | (b[i + 3] & 0xFF))
-                    + ((b[i + 4] & 0xFF) << 8 | (b[i + 5] & 0xFF))
-                    + ((b[i + 6] & 0xFF) << 8 | (b[i + 7] & 0xFF));
+            long v = (long) LONG_BE.get(b, i);
+            s += (v >>> 32) + (v & 0xFFFFFFFFL);
             i += 8;
         }
         while (end - i >= 2) {
@@ -34,6 +36,8 @@ public final class Checksum {
 
     /** Folds a partial sum to 16 bits and complements it: the value to put in a checksum field. */
     public static int fold(long sum) {
+        sum = (sum & 0xFFFFFFFFL) + (sum >>> 32);
+        sum = (sum & 0xFFFFFFFFL) + (sum >>> 32);
         while ((sum >>> 16) != 0) sum = (sum & 0xFFFF) + (sum >>> 16);
         return (int) (~sum & 0xFFFF);
     }

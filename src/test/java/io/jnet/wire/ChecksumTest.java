@@ -24,7 +24,8 @@ class ChecksumTest {
     void rfc1071NumericalExample() {
         // RFC 1071 section 3: 00 01 f2 03 f4 f5 f6 f7 sums to 2ddf0, folds to ddf2
         byte[] b = HexFormat.of().parseHex("0001f203f4f5f6f7");
-        assertThat(Checksum.sum(b, 0, 8, 0)).isEqualTo(0x2ddf0L);
+        // the unfolded sum may carry in wider words (deferred carries, RFC 1071 2.(C)); it is congruent mod 0xFFFF
+        assertThat(Checksum.sum(b, 0, 8, 0) % 0xFFFF).isEqualTo(0x2ddf0L % 0xFFFF);
         assertThat(Checksum.fold(Checksum.sum(b, 0, 8, 0))).isEqualTo(~0xddf2 & 0xFFFF);
         assertThat(Checksum.compute(b, 0, 8)).isEqualTo(0x220d);
         // byte order independence (RFC 1071 1.2.B): the swapped input gives the swapped sum

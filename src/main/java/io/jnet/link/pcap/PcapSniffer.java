@@ -64,7 +64,11 @@ public final class PcapSniffer implements NetDevice {
         this.closeWriter = closeWriter;
     }
 
-    /** Sets (or clears, with null) the finisher applied to the captured copy of each frame. */
+    /**
+     * Sets (or clears, with null) the finisher applied to the captured copy of each frame. Without one,
+     * frames whose transport checksum was left out (loopback offload) are completed by
+     * {@link ChecksumFinisher} so the capture always holds valid frames.
+     */
     public void setFrameFinisher(FrameFinisher finisher) {
         this.finisher = finisher;
     }
@@ -120,6 +124,7 @@ public final class PcapSniffer implements NetDevice {
         try {
             long ts = epochNanos.getAsLong();
             FrameFinisher f = finisher;
+            if (f == null && frame.checksumPartial()) f = ChecksumFinisher.INSTANCE;
             if (f == null) {
                 writer.write(ts, frame); // the writer copies the bytes before returning
             } else {
