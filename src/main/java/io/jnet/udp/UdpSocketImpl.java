@@ -32,7 +32,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *
  * <p>Memory: queued datagrams are charged by their buffer size (truesize); a datagram is dropped (counted
  * in UdpRcvbufErrors and UdpInErrors) when the charge already exceeds SO_RCVBUF, as Linux's
- * {@code __udp_enqueue_schedule_skb} does, so the queue may overshoot by one datagram.
+ * {@code __udp_enqueue_schedule_skb} does, so the queue may overshoot by one datagram. SO_RCVBUF defaults
+ * to net.core.rmem_default; a value set is doubled and capped by net.core.rmem_max, as Linux does.
+ *
+ * <p>Sending never waits: a datagram is built and handed to IPv4 (and on to the device) within the call,
+ * so the send buffer never fills. SO_SNDBUF (net.core.wmem_default, doubled and capped by wmem_max when
+ * set) and SO_SNDTIMEO are therefore accepted and reported but do not change behaviour.
  */
 final class UdpSocketImpl implements UdpSocket {
     private static final int DEFER_ICMP_ERROR = 1;
@@ -345,8 +350,9 @@ final class UdpSocketImpl implements UdpSocket {
         if (!lock.backlogOrProcess(tag(pkt, src, sport), backlogLimit)) rcvbufDrop();
     }
 
-    private static PacketBuffer tag(PacketBuffer pkt, int src, int sport) {
+    private PacketBuffer tag(PacketBuffer pkt, int src, int sport) {
         pkt.pull(Udp.HEADER_LENGTH);
+        pkt.setOwner(this); // charged to this socket (Linux skb_set_owner_r)
         pkt.seq = src; // control block: sender address and port for receive()
         pkt.flags = sport;
         pkt.setSocket(null);

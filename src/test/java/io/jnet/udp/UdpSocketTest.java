@@ -329,6 +329,29 @@ class UdpSocketTest {
     }
 
     @Test
+    void subnetBroadcastCrossesAVethToEveryWildcardSocket() throws Exception {
+        NetNamespace a = ns("udp-ba");
+        NetNamespace b = ns("udp-bb");
+        VethPair p = VethPair.create("veth0", "veth1");
+        a.attach(p.a());
+        b.attach(p.b());
+        a.addAddress("veth0", "10.0.2.1/24");
+        b.addAddress("veth1", "10.0.2.2/24");
+        try (UdpSocket r1 = UdpSocket.open(b); UdpSocket r2 = UdpSocket.open(b); UdpSocket tx = UdpSocket.open(a)) {
+            r1.setOption(SocketOption.SO_REUSEADDR, true);
+            r2.setOption(SocketOption.SO_REUSEADDR, true);
+            r1.bind(addr("0.0.0.0", 520));
+            r2.bind(addr("0.0.0.0", 520));
+            send(tx, "to all", addr("10.0.2.255", 520));
+            assertThat(receiveText(r1)).isEqualTo("to all");
+            assertThat(receiveText(r2)).isEqualTo("to all");
+            send(tx, "nobody", addr("10.0.2.255", 521));
+        }
+        assertThat(b.mib().get(MibCounter.UdpNoPorts)).isZero();
+        assertThat(b.mib().get(MibCounter.IcmpOutMsgs)).isZero();
+    }
+
+    @Test
     void longDatagramIsTruncatedAndTheRestDiscarded() throws Exception {
         NetNamespace ns = ns("udp-trunc");
         try (UdpSocket a = bound(ns, "127.0.0.1", 0); UdpSocket b = bound(ns, "127.0.0.1", 0)) {
@@ -493,6 +516,43 @@ class UdpSocketTest {
             Thread.sleep(50);
             send(c, "wake", s.localAddress());
             assertThat(rx.get(10, TimeUnit.SECONDS)).isEqualTo("wake");
+        }
+    }
+
+    @Test
+    void concurrentSendersAndABlockingReceiverAccountForEveryDatagram() throws Exception {
+        NetNamespace ns = ns("udp-mt");
+        int senders = 4, perSender = 1500, total = senders * perSender;
+        try (UdpSocket rx = bound(ns, "127.0.0.1", 0)) {
+            rx.setOption(SocketOption.SO_RCVTIMEO, Duration.ofMillis(300));
+            List<CompletableFuture<Void>> sending = new ArrayList<>();
+            for (int t = 0; t < senders; t++) {
+                UdpSocket tx = bound(ns, "127.0.0.1", 0);
+                sending.add(CompletableFuture.runAsync(() -> {
+                    try (tx) {
+                        byte[] b = new byte[64];
+                        for (int i = 0; i < perSender; i++) tx.send(b, 0, b.length, rx.localAddress());
+                    } catch (Exception e) {
+                        throw new RuntimeException(e);
+                    }
+                }));
+            }
+            CompletableFuture<Void> allSent = CompletableFuture.allOf(sending.toArray(new CompletableFuture[0]));
+            long received = 0;
+            byte[] buf = new byte[64];
+            while (true) {
+                try {
+                    assertThat(rx.receive(buf, 0, buf.length).length()).isEqualTo(64);
+                    received++;
+                } catch (ErrnoException e) {
+                    assertThat(e.errno()).isEqualTo(Errno.EAGAIN); // nothing came for 300 ms
+                    if (allSent.isDone()) break;
+                }
+            }
+            allSent.get(10, TimeUnit.SECONDS);
+            long dropped = ns.mib().get(MibCounter.UdpRcvbufErrors);
+            assertThat(received + dropped).isEqualTo(total);
+            assertThat(ns.mib().get(MibCounter.UdpOutDatagrams)).isEqualTo(total);
         }
     }
 
