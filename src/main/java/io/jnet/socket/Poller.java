@@ -1,0 +1,436 @@
+package io.jnet.socket;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Readiness notification over jnet sockets in the manner of Linux's epoll(7): register any
+ * {@link PollableSocket} ({@link TcpSocket}, {@link TcpServerSocket}, {@link UdpSocket}, from any namespace)
+ * with an interest set of {@link Events} bits, then {@link #poll} for the ones that are ready.
+ *
+ * <pre>{@code
+ * try (Poller poller = Poller.open()) {
+ *     poller.register(server, Events.POLLIN);
+ *     poller.register(udp, Events.POLLIN | Events.EPOLLET, "dns");
+ *     List<Poller.Ready> ready = new ArrayList<>();
+ *     while (poller.poll(ready, Duration.ofSeconds(1)) >= 0) {
+ *         for (Poller.Ready r : ready) { ... r.socket(), r.events(), r.attachment() ... }
+ *         ready.clear();
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>Semantics, as epoll's:
+ * <ul>
+ * <li>Like epoll's ready list, a socket is queued when it is registered or modified and whenever it calls
+ * its {@link ReadinessListener}; {@code poll} then asks each queued socket for its
+ * {@link PollableSocket#readyEvents() current readiness}, masked with the interest set plus POLLERR and
+ * POLLHUP (always reported, as epoll does), and reports the sockets with a non-zero result.</li>
+ * <li>Level-triggered (default): a reported socket stays queued, so every poll reports it while it is
+ * ready.</li>
+ * <li>Edge-triggered ({@link Events#EPOLLET} in the interest set): a reported socket leaves the queue until
+ * its next readiness callback, so it is reported once per change (a new datagram, new data, a new
+ * connection, write space), not again while the application leaves it ready. As with epoll, a callback
+ * for one kind of event may also report other interest bits that are still set.</li>
+ * <li>A closed socket is unregistered by the next poll that meets it and never reported (epoll removes
+ * closed descriptors).</li>
+ * </ul>
+ *
+ * <p>Threads: readiness callbacks may come from any thread, including the stack's receive path while it
+ * holds a socket's lock; they only queue the registration and signal, under a lock that {@code poll}
+ * never holds while calling into a socket. Registration calls and {@link #wakeup} are thread-safe; one or
+ * more threads may poll.
+ */
+public final class Poller implements AutoCloseable {
+    /** Interest bits accepted by {@link #register} and {@link #modify}. */
+    private static final int VALID_INTEREST = Events.POLLIN | Events.POLLPRI | Events.POLLOUT | Events.POLLERR
+            | Events.POLLHUP | Events.POLLRDHUP | Events.EPOLLET;
+    /** Reported whatever the interest set says (epoll: EPOLLERR and EPOLLHUP are always waited for). */
+    private static final int ALWAYS = Events.POLLERR | Events.POLLHUP;
+
+    /**
+     * One ready socket as reported by {@link #poll}.
+     *
+     * @param socket the registered socket
+     * @param events the ready {@link Events} bits within the interest set (plus POLLERR and POLLHUP)
+     * @param attachment the object given at registration (epoll_data), or null
+     */
+    public record Ready(PollableSocket socket, int events, Object attachment) {
+        @Override
+        public String toString() { return "Ready[" + socket + " " + Events.toString(events) + "]"; }
+    }
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition signalled = lock.newCondition();
+    // guarded by lock
+    private final Map<PollableSocket, Registration> registrations = new IdentityHashMap<>();
+    private final ArrayDeque<Registration> readyList = new ArrayDeque<>();
+    private boolean wakeupPending;
+    private boolean closed;
+
+    /** One registered socket (epoll's epitem); it is the listener added to the socket. */
+    private final class Registration implements ReadinessListener {
+        final PollableSocket socket;
+        // written under lock, read by poll outside it
+        volatile int interest;
+        volatile Object attachment;
+        /** On the ready list (guarded by lock). */
+        boolean queued;
+        /** Still registered (guarded by lock). */
+        boolean active = true;
+
+        Registration(PollableSocket socket, int interest, Object attachment) {
+            this.socket = socket;
+            this.interest = interest;
+            this.attachment = attachment;
+        }
+
+        boolean edgeTriggered() { return (interest & Events.EPOLLET) != 0; }
+
+        /** ep_poll_callback: queue and signal; never blocks beyond the short poller lock. */
+        @Override
+        public void readinessChanged(PollableSocket s) {
+            lock.lock();
+            try {
+                if (enqueueLocked(this)) signalled.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    private Poller() {}
+
+    /** A new, empty poller (epoll_create1). */
+    public static Poller open() { return new Poller(); }
+
+    /**
+     * Registers {@code socket} with an interest set (EPOLL_CTL_ADD). Its current readiness is checked by
+     * the next poll, so a socket that is already ready is reported at once.
+     *
+     * @param interest {@link Events} bits: POLLIN, POLLOUT, POLLPRI, POLLRDHUP, optionally with
+     *     {@link Events#EPOLLET}; POLLERR and POLLHUP are always reported
+     * @throws IllegalArgumentException for unknown bits or when the socket is already registered (EEXIST)
+     * @throws IllegalStateException when this poller is closed
+     */
+    public void register(PollableSocket socket, int interest) { register(socket, interest, null); }
+
+    /**
+     * As {@link #register(PollableSocket, int)}, with an object returned in each {@link Ready} (epoll_data).
+     */
+    public void register(PollableSocket socket, int interest, Object attachment) {
+        Objects.requireNonNull(socket, "socket");
+        checkInterest(interest);
+        Registration r = new Registration(socket, interest, attachment);
+        lock.lock();
+        try {
+            ensureOpen();
+            if (registrations.containsKey(socket)) throw new IllegalArgumentException("already registered (EEXIST): " + socket);
+            registrations.put(socket, r);
+        } finally {
+            lock.unlock();
+        }
+        // outside our lock: the socket may call listeners under its own locks (lock order socket -> poller)
+        socket.addReadinessListener(r);
+        boolean stale;
+        lock.lock();
+        try {
+            stale = !r.active; // unregistered, or the poller closed, meanwhile
+            if (!stale && enqueueLocked(r)) signalled.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        if (stale) socket.removeReadinessListener(r);
+    }
+
+    /**
+     * Changes the interest set (EPOLL_CTL_MOD) and re-checks readiness at the next poll (so an
+     * edge-triggered socket is reported again if it is ready: epoll's re-arm).
+     *
+     * @throws IllegalArgumentException for unknown bits or when the socket is not registered (ENOENT)
+     * @throws IllegalStateException when this poller is closed
+     */
+    public void modify(PollableSocket socket, int interest) {
+        checkInterest(interest);
+        lock.lock();
+        try {
+            ensureOpen();
+            Registration r = requireRegistration(socket);
+            r.interest = interest;
+            if (enqueueLocked(r)) signalled.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** As {@link #modify(PollableSocket, int)}, also replacing the attachment. */
+    public void modify(PollableSocket socket, int interest, Object attachment) {
+        checkInterest(interest);
+        lock.lock();
+        try {
+            ensureOpen();
+            Registration r = requireRegistration(socket);
+            r.attachment = attachment;
+            r.interest = interest;
+            if (enqueueLocked(r)) signalled.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Removes {@code socket} (EPOLL_CTL_DEL); it is not reported afterwards.
+     *
+     * @throws IllegalArgumentException when it is not registered (ENOENT)
+     * @throws IllegalStateException when this poller is closed
+     */
+    public void unregister(PollableSocket socket) {
+        Registration r;
+        lock.lock();
+        try {
+            ensureOpen();
+            r = requireRegistration(socket);
+            removeLocked(r);
+        } finally {
+            lock.unlock();
+        }
+        socket.removeReadinessListener(r);
+    }
+
+    /** True when {@code socket} is registered here. */
+    public boolean isRegistered(PollableSocket socket) {
+        lock.lock();
+        try {
+            return registrations.containsKey(socket);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Number of registered sockets. */
+    public int size() {
+        lock.lock();
+        try {
+            return registrations.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** {@link #poll(List, int, Duration)} without a limit on the number of sockets reported. */
+    public int poll(List<Ready> out, Duration timeout) { return poll(out, Integer.MAX_VALUE, timeout); }
+
+    /**
+     * Waits until at least one registered socket is ready, the timeout expires, {@link #wakeup} is called
+     * or the thread is interrupted (epoll_wait). Appends one {@link Ready} per ready socket to {@code out}.
+     * Sockets left over when {@code maxEvents} is reached stay queued for the next poll; level-triggered
+     * sockets reported now are checked again after them, so every ready socket gets its turn.
+     *
+     * <p>Like {@link java.nio.channels.Selector#select}, an interrupt ends the wait early with the thread's
+     * interrupt status left set.
+     *
+     * @param out receives the ready sockets (not cleared first)
+     * @param maxEvents at most this many sockets are reported (epoll's maxevents), at least 1
+     * @param timeout how long to wait (real time); {@link Duration#ZERO} does not wait; null or negative
+     *     waits without limit
+     * @return the number of sockets appended to {@code out}; 0 on timeout, wakeup or interrupt
+     * @throws IllegalStateException when this poller is closed
+     */
+    public int poll(List<Ready> out, int maxEvents, Duration timeout) {
+        Objects.requireNonNull(out, "out");
+        if (maxEvents < 1) throw new IllegalArgumentException("maxEvents < 1: " + maxEvents);
+        boolean forever = timeout == null || timeout.isNegative();
+        long deadline = forever ? 0 : System.nanoTime() + saturatedNanos(timeout);
+        while (true) {
+            List<Registration> batch;
+            lock.lock();
+            try {
+                ensureOpen();
+                while (readyList.isEmpty()) {
+                    if (wakeupPending) {
+                        wakeupPending = false;
+                        return 0;
+                    }
+                    if (Thread.currentThread().isInterrupted()) return 0;
+                    if (forever) {
+                        signalled.await();
+                    } else {
+                        long left = deadline - System.nanoTime();
+                        if (left <= 0) return 0;
+                        signalled.awaitNanos(left);
+                    }
+                    ensureOpen();
+                }
+                batch = new ArrayList<>(readyList.size());
+                for (Registration r; (r = readyList.poll()) != null; ) {
+                    r.queued = false;
+                    batch.add(r);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return 0;
+            } finally {
+                lock.unlock();
+            }
+            int n = collect(batch, out, maxEvents);
+            if (n > 0) {
+                lock.lock();
+                try {
+                    wakeupPending = false;
+                } finally {
+                    lock.unlock();
+                }
+                return n;
+            }
+            // nothing in the batch was ready: wait again (the deadline still holds)
+        }
+    }
+
+    /** ep_send_events: asks each queued socket for its readiness, outside the lock. */
+    private int collect(List<Registration> batch, List<Ready> out, int maxEvents) {
+        int n = 0;
+        List<Registration> requeue = new ArrayList<>();
+        List<Registration> gone = null;
+        int i = 0;
+        for (; i < batch.size() && n < maxEvents; i++) {
+            Registration r = batch.get(i);
+            if (r.socket.isClosed()) {
+                if (gone == null) gone = new ArrayList<>();
+                gone.add(r);
+                continue;
+            }
+            int interest = r.interest;
+            int ev = r.socket.readyEvents() & ((interest & ~Events.EPOLLET) | ALWAYS);
+            if (ev == 0) continue;
+            out.add(new Ready(r.socket, ev, r.attachment));
+            n++;
+            if ((interest & Events.EPOLLET) == 0) requeue.add(r);
+        }
+        lock.lock();
+        try {
+            // not examined (maxEvents reached): back to the front, in order
+            for (int k = batch.size() - 1; k >= i; k--) {
+                Registration r = batch.get(k);
+                if (r.active && !r.queued) {
+                    r.queued = true;
+                    readyList.addFirst(r);
+                }
+            }
+            for (Registration r : requeue) enqueueLocked(r);
+            if (gone != null) {
+                for (Registration r : gone) {
+                    if (r.active && registrations.get(r.socket) == r) removeLocked(r);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (gone != null) for (Registration r : gone) r.socket.removeReadinessListener(r);
+        return n;
+    }
+
+    /**
+     * Makes the current or, if none is in progress, the next {@link #poll} return at once (with 0 unless
+     * sockets are ready), like {@link java.nio.channels.Selector#wakeup}. Callable from any thread.
+     */
+    public void wakeup() {
+        lock.lock();
+        try {
+            wakeupPending = true;
+            signalled.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** True once {@link #close} ran. */
+    public boolean isClosed() {
+        lock.lock();
+        try {
+            return closed;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Unregisters every socket (removing this poller's listeners) and wakes pollers, which then throw
+     * IllegalStateException. Idempotent.
+     */
+    @Override
+    public void close() {
+        List<Registration> all;
+        lock.lock();
+        try {
+            if (closed) return;
+            closed = true;
+            all = new ArrayList<>(registrations.values());
+            for (Registration r : all) r.active = false;
+            registrations.clear();
+            readyList.clear();
+            signalled.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        for (Registration r : all) r.socket.removeReadinessListener(r);
+    }
+
+    // ---- helpers (lock held where the name says so) ------------------------------------------------
+
+    /** Adds {@code r} to the ready list unless already there or gone; true when added. */
+    private boolean enqueueLocked(Registration r) {
+        if (!r.active || r.queued) return false;
+        r.queued = true;
+        readyList.add(r);
+        return true;
+    }
+
+    private void removeLocked(Registration r) {
+        r.active = false;
+        registrations.remove(r.socket);
+        if (r.queued) {
+            readyList.remove(r);
+            r.queued = false;
+        }
+    }
+
+    private Registration requireRegistration(PollableSocket socket) {
+        Registration r = registrations.get(Objects.requireNonNull(socket, "socket"));
+        if (r == null) throw new IllegalArgumentException("not registered (ENOENT): " + socket);
+        return r;
+    }
+
+    private void ensureOpen() {
+        if (closed) throw new IllegalStateException("poller closed");
+    }
+
+    private static void checkInterest(int interest) {
+        if ((interest & ~VALID_INTEREST) != 0)
+            throw new IllegalArgumentException("unknown event bits: 0x" + Integer.toHexString(interest & ~VALID_INTEREST));
+    }
+
+    private static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE / 2;
+        }
+    }
+
+    @Override
+    public String toString() {
+        lock.lock();
+        try {
+            return "Poller[" + registrations.size() + " registered, " + readyList.size() + " queued" + (closed ? ", closed" : "") + "]";
+        } finally {
+            lock.unlock();
+        }
+    }
+}
