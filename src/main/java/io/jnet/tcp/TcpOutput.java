@@ -346,8 +346,8 @@ final class TcpOutput {
     /** Queues our FIN after the data and moves the state on (RFC 9293 CLOSE / shutdown). */
     static void sendFin(TcpConnection c) {
         switch (c.state) {
-            case ESTABLISHED, SYN_RECEIVED -> c.state = TcpState.FIN_WAIT_1;
-            case CLOSE_WAIT -> c.state = TcpState.LAST_ACK;
+            case ESTABLISHED, SYN_RECEIVED -> TcpInput.setState(c, TcpState.FIN_WAIT_1);
+            case CLOSE_WAIT -> TcpInput.setState(c, TcpState.LAST_ACK);
             default -> { return; }
         }
         if (c.finQueued) return;
