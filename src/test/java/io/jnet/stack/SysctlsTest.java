@@ -5,37 +5,53 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
+/** Sysctl names, Linux defaults, parsing and validation. */
 class SysctlsTest {
-    private final Sysctls s = new Sysctls();
+    final Sysctls s = new Sysctls();
 
     @Test
     void linuxDefaults() {
-        assertThat(s.get("net.ipv4.tcp_rmem")).isEqualTo("4096\t131072\t6291456");
-        assertThat(s.get("net.ipv4.tcp_wmem")).isEqualTo("4096\t16384\t4194304");
-        assertThat(s.get("net.ipv4.ip_local_port_range")).isEqualTo("32768\t60999");
-        assertThat(s.tcpTimestamps.intValue()).isEqualTo(1);
-        assertThat(s.tcpSynRetries.intValue()).isEqualTo(6);
-        assertThat(s.tcpFinTimeout.intValue()).isEqualTo(60);
-        assertThat(s.tcpTwReuse.intValue()).isEqualTo(2);
-        assertThat(s.ipfragHighThresh.intValue()).isEqualTo(4194304);
-        assertThat(s.ipfragTime.intValue()).isEqualTo(30);
-        assertThat(s.tcpRtoMinUs.intValue()).isEqualTo(200000);
+        assertThat(s.get("net.ipv4.tcp_syn_retries")).isEqualTo("6");
+        assertThat(s.get("net.ipv4.tcp_tw_reuse")).isEqualTo("2");
+        assertThat(s.get("net.ipv4.tcp_fin_timeout")).isEqualTo("60");
+        assertThat(s.tcpRmem.intValue(0)).isEqualTo(4096);
+        assertThat(s.tcpRmem.intValue(1)).isEqualTo(131072);
+        assertThat(s.tcpRmem.intValue(2)).isEqualTo(6291456);
+        assertThat(s.ipLocalPortRange.intValue(0)).isEqualTo(32768);
+        assertThat(s.ipLocalPortRange.intValue(1)).isEqualTo(60999);
+        assertThat(s.somaxconn.intValue()).isEqualTo(4096);
     }
 
     @Test
-    void procPathsAndValidation() {
-        s.set("/proc/sys/net/ipv4/tcp_timestamps", "0");
-        assertThat(s.tcpTimestamps.enabled()).isFalse();
-        assertThatThrownBy(() -> s.set("net.ipv4.tcp_timestamps", "3")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("outside");
-        assertThatThrownBy(() -> s.set("net.ipv4.tcp_rmem", "4096 100")).hasMessageContaining("expected 3");
-        assertThatThrownBy(() -> s.set("net.ipv4.ip_local_port_range", "5000 4000")).hasMessageContaining("must not decrease");
-        assertThatThrownBy(() -> s.set("net.ipv4.nope", "1")).hasMessageContaining("unknown sysctl");
-        assertThatThrownBy(() -> s.set("net.ipv4.tcp_syn_retries", "x")).hasMessageContaining("not a number");
-        s.set("net.ipv4.tcp_rmem", "8192 65536 1048576");
-        assertThat(s.tcpRmem.intValue(2)).isEqualTo(1048576);
-        s.tcpRmem.reset();
-        assertThat(s.tcpRmem.intValue(1)).isEqualTo(131072);
-        assertThat(s.dump()).contains("net.ipv4.tcp_tw_reuse = 2");
+    void procPathsAndDottedNamesAreTheSameSysctl() {
+        s.set("/proc/sys/net/ipv4/tcp_syn_retries", "2");
+        assertThat(s.tcpSynRetries.intValue()).isEqualTo(2);
+        assertThat(s.get("net.ipv4.tcp_syn_retries")).isEqualTo("2");
+        assertThat(s.lookup("net/ipv4/tcp_syn_retries")).isSameAs(s.tcpSynRetries);
+    }
+
+    @Test
+    void badNamesAndValuesAreRejected() {
+        assertThatThrownBy(() -> s.set("net.ipv4.no_such_thing", "1")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> s.set("net.ipv4.tcp_syn_retries", "0")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> s.set("net.ipv4.tcp_syn_retries", "x")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> s.set("net.ipv4.ip_local_port_range", "5000 4000")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(s.tcpSynRetries.intValue()).as("unchanged after a rejected write").isEqualTo(6);
+    }
+
+    @Test
+    void vectorValuesParseAsLinuxPrintsThem() {
+        s.set("net.ipv4.ip_local_port_range", "40000 40009");
+        assertThat(s.ipLocalPortRange.intValue(0)).isEqualTo(40000);
+        assertThat(s.ipLocalPortRange.intValue(1)).isEqualTo(40009);
+        assertThat(s.dump()).contains("net.ipv4.ip_local_port_range = 40000\t40009");
+    }
+
+    @Test
+    void laterFeaturesRegisterOnce() {
+        Sysctl a = s.register("net.ipv4.tcp_friends", "boolean", "test", 0, 1, 1);
+        Sysctl b = s.register("net.ipv4.tcp_friends", "boolean", "test", 0, 1, 0);
+        assertThat(b).isSameAs(a);
+        assertThat(s.get("net.ipv4.tcp_friends")).isEqualTo("1");
     }
 }

@@ -1,0 +1,147 @@
+package io.jnet.stack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jnet.buffer.PacketBuffer;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+/** SockLock: lock_sock/release_sock with a backlog, deferred timer work and sk_wait_event. */
+class SockLockTest {
+    final SockLock lock = new SockLock();
+    final List<String> processed = Collections.synchronizedList(new ArrayList<>());
+    final List<Integer> deferred = Collections.synchronizedList(new ArrayList<>());
+
+    SockLockTest() {
+        lock.setProcessor(p -> processed.add("pkt" + p.seq + (lock.isOwned() ? "@owner" : "@bh")));
+        lock.setDeferredWork(deferred::add);
+    }
+
+    static PacketBuffer packet(int seq, int size) {
+        PacketBuffer p = PacketBuffer.allocate(0, size);
+        p.put(size);
+        p.seq = seq;
+        return p;
+    }
+
+    @Test
+    void packetsAreProcessedAtOnceWhenNobodyOwnsTheSocket() {
+        assertThat(lock.backlogOrProcess(packet(1, 10), 1000)).isTrue();
+        assertThat(processed).containsExactly("pkt1@bh");
+    }
+
+    @Test
+    void packetsArrivingWhileOwnedWaitInTheBacklogUntilRelease() {
+        lock.lock();
+        assertThat(lock.backlogOrProcess(packet(1, 10), 1000)).isTrue();
+        assertThat(lock.backlogOrProcess(packet(2, 10), 1000)).isTrue();
+        assertThat(processed).isEmpty();
+        lock.release();
+        assertThat(processed).as("in arrival order, by the releasing owner").containsExactly("pkt1@owner", "pkt2@owner");
+        lock.backlogOrProcess(packet(3, 10), 1000);
+        assertThat(processed).last().isEqualTo("pkt3@bh");
+    }
+
+    @Test
+    void theBacklogIsBoundedByTruesize() {
+        lock.lock();
+        assertThat(lock.backlogOrProcess(packet(1, 600), 1000)).isTrue();
+        PacketBuffer big = packet(2, 600);
+        assertThat(lock.backlogOrProcess(big, 1000)).as("over the limit: dropped").isFalse();
+        assertThat(big.isReleased()).isTrue();
+        lock.release();
+        assertThat(processed).containsExactly("pkt1@owner");
+    }
+
+    @Test
+    void timerWorkIsDeferredToReleaseWhileOwnedAndFlagsMerge() {
+        lock.deferOrRun(1);
+        assertThat(deferred).containsExactly(1);
+        lock.lock();
+        lock.deferOrRun(2);
+        lock.deferOrRun(4);
+        lock.deferOrRun(2);
+        assertThat(deferred).containsExactly(1);
+        lock.release();
+        assertThat(deferred).containsExactly(1, 6);
+    }
+
+    @Test
+    void runIfNotOwnedSkipsWhileOwned() {
+        AtomicBoolean ran = new AtomicBoolean();
+        lock.lock();
+        assertThat(lock.runIfNotOwned(() -> ran.set(true))).isFalse();
+        lock.release();
+        assertThat(lock.runIfNotOwned(() -> ran.set(true))).isTrue();
+        assertThat(ran).isTrue();
+    }
+
+    @Test
+    void awaitGivesUpOwnershipSoThePacketIsProcessedAtOnceAndWakesTheWaiter() throws Exception {
+        CountDownLatch waiting = new CountDownLatch(1);
+        AtomicBoolean woke = new AtomicBoolean();
+        SockLock l = new SockLock();
+        List<String> seen = Collections.synchronizedList(new ArrayList<>());
+        l.setProcessor(p -> {
+            seen.add("pkt" + p.seq);
+            l.wakeUp();
+        });
+        l.setDeferredWork(f -> { });
+        Thread owner = Thread.ofPlatform().start(() -> {
+            l.lock();
+            try {
+                waiting.countDown();
+                while (seen.isEmpty()) woke.set(l.await(TimeUnit.SECONDS.toNanos(10)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                l.release();
+            }
+        });
+        assertThat(waiting.await(5, TimeUnit.SECONDS)).isTrue();
+        // the owner may not be asleep yet: either way the packet must be processed and the owner woken
+        assertThat(l.backlogOrProcess(packet(7, 10), 1000)).isTrue();
+        owner.join(5000);
+        assertThat(owner.isAlive()).isFalse();
+        assertThat(woke).isTrue();
+        assertThat(seen).containsExactly("pkt7");
+    }
+
+    @Test
+    void awaitTimesOut() throws Exception {
+        lock.lock();
+        try {
+            long t0 = System.nanoTime();
+            assertThat(lock.await(TimeUnit.MILLISECONDS.toNanos(20))).isFalse();
+            assertThat(System.nanoTime() - t0).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(20));
+            assertThat(lock.isOwned()).as("owned again after the wait").isTrue();
+        } finally {
+            lock.release();
+        }
+    }
+
+    @Test
+    void lockIsExclusiveBetweenApplicationThreads() throws Exception {
+        int[] counter = {0};
+        Thread[] ts = new Thread[4];
+        for (int i = 0; i < ts.length; i++) {
+            ts[i] = Thread.ofPlatform().start(() -> {
+                for (int k = 0; k < 10_000; k++) {
+                    lock.lock();
+                    try {
+                        counter[0]++;
+                    } finally {
+                        lock.release();
+                    }
+                }
+            });
+        }
+        for (Thread t : ts) t.join();
+        assertThat(counter[0]).isEqualTo(40_000);
+    }
+}

@@ -1,0 +1,80 @@
+package io.jnet.suite;
+
+import io.jnet.link.VethPair;
+import io.jnet.stack.NetNamespace;
+import io.jnet.wire.Ipv4;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The paths the socket behaviour suite runs over. Extension point: add an implementation of
+ * {@link TransportPath} to {@link #all()} (FRIENDS and TAP are planned). The system property
+ * {@code jnet.suite.paths} (comma-separated names) restricts a run to some paths.
+ */
+public final class TransportPaths {
+    private TransportPaths() {}
+
+    /** One namespace; client and server talk over {@code lo}, 127.0.0.1. */
+    public static final TransportPath LOOPBACK = new TransportPath() {
+        @Override public String name() { return "LOOPBACK"; }
+
+        @Override
+        public Topology open() {
+            NetNamespace ns = NetNamespace.create("suite-lo");
+            return new SimpleTopology(ns, ns, Ipv4.toInet(Ipv4.parseAddress("127.0.0.1")), true);
+        }
+
+        @Override public String toString() { return name(); }
+    };
+
+    /** Two namespaces joined by a veth pair: client 10.0.0.1/24 on veth0, server 10.0.0.2/24 on veth1. */
+    public static final TransportPath VETH = new TransportPath() {
+        @Override public String name() { return "VETH"; }
+
+        @Override
+        public Topology open() {
+            NetNamespace a = NetNamespace.create("suite-a");
+            NetNamespace b = NetNamespace.create("suite-b");
+            VethPair p = VethPair.create("veth0", "veth1");
+            a.attach(p.a());
+            b.attach(p.b());
+            a.addAddress("veth0", "10.0.0.1/24");
+            b.addAddress("veth1", "10.0.0.2/24");
+            return new SimpleTopology(a, b, Ipv4.toInet(Ipv4.parseAddress("10.0.0.2")), false);
+        }
+
+        @Override public String toString() { return name(); }
+    };
+
+    /**
+     * Every path the suite runs over, filtered by {@code -Djnet.suite.paths=LOOPBACK,VETH}.
+     * New paths go in this list.
+     */
+    public static List<TransportPath> all() {
+        List<TransportPath> paths = new ArrayList<>(List.of(LOOPBACK, VETH));
+        String only = System.getProperty("jnet.suite.paths", "").trim();
+        if (!only.isEmpty()) {
+            Set<String> names = Arrays.stream(only.split(",")).map(String::trim).collect(Collectors.toSet());
+            paths.removeIf(p -> !names.contains(p.name()));
+        }
+        return paths;
+    }
+
+    /** A topology made of jnet namespaces only. */
+    record SimpleTopology(NetNamespace client, NetNamespace server, InetAddress serverAddress, boolean isLoopback)
+            implements Topology {
+        @Override
+        public List<NetNamespace> namespaces() {
+            return client == server ? List.of(client) : List.of(client, server);
+        }
+
+        @Override
+        public void close() {
+            for (NetNamespace ns : namespaces()) ns.close();
+        }
+    }
+}

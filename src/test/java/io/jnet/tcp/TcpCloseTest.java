@@ -1,0 +1,98 @@
+package io.jnet.tcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jnet.socket.TcpServerSocket;
+import io.jnet.stack.MibCounter;
+import io.jnet.wire.Tcp;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Connection teardown on virtual time: simultaneous close, TIME-WAIT duration. */
+class TcpCloseTest {
+
+    static TcpProtocol tcp(io.jnet.stack.NetNamespace ns) { return ns.extension(TcpProtocol.class); }
+
+    @Test
+    void simultaneousCloseGoesThroughClosingToTimeWaitOnBothSides() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection[] p = net.establish(srv);
+            net.filter.hold(true, true);
+            p[0].shutdownOutput();
+            p[1].shutdownOutput();
+            assertThat(p[0].state()).isEqualTo("FIN-WAIT-1");
+            assertThat(p[1].state()).isEqualTo("FIN-WAIT-1");
+            net.filter.releaseHeld(); // the FINs cross
+            assertThat(p[0].state()).isEqualTo("CLOSING");
+            assertThat(p[1].state()).isEqualTo("CLOSING");
+            net.filter.hold(false, false);
+            net.filter.releaseHeld(); // the ACKs of the FINs
+            assertThat(tcp(net.a).timeWaitCount()).isEqualTo(1);
+            assertThat(tcp(net.b).timeWaitCount()).isEqualTo(1);
+            assertThat(p[0].read(new byte[1], 0, 1)).isEqualTo(-1);
+            assertThat(p[1].read(new byte[1], 0, 1)).isEqualTo(-1);
+            List<TcpFrame> fins = net.filter.frames().stream().filter(TcpFrame::isFin).toList();
+            assertThat(fins).hasSize(2);
+            assertThat(net.a.mib().get(MibCounter.TcpCurrEstab)).isZero();
+            assertThat(net.b.mib().get(MibCounter.TcpCurrEstab)).isZero();
+            p[0].close();
+            p[1].close();
+            net.advanceMillis(60_000);
+            assertThat(tcp(net.a).timeWaitCount()).isZero();
+            assertThat(tcp(net.b).timeWaitCount()).isZero();
+        }
+    }
+
+    @Test
+    void timeWaitLastsSixtySecondsAndHoldsTheTuple() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection[] p = net.establish(srv);
+            p[0].close(); // active close: the client ends in TIME-WAIT
+            assertThat(p[0].state()).isEqualTo("FIN-WAIT-2");
+            assertThat(p[1].read(new byte[1], 0, 1)).isEqualTo(-1);
+            p[1].close();
+            assertThat(p[0].state()).as("the socket is released; a TIME-WAIT remnant keeps the tuple").isEqualTo("UNCONN");
+            long entered = net.clock.nanoTime();
+            TcpProtocol t = tcp(net.a);
+            assertThat(t.timeWaitCount()).isEqualTo(1);
+            assertThat(t.describeConnections()).singleElement().asString().startsWith("TIME-WAIT");
+            assertThat(tcp(net.b).connectionCount()).as("the passive closer is gone after LAST-ACK").isZero();
+
+            // a retransmitted FIN is answered from TIME-WAIT (and restarts the 2MSL timer)
+            net.advanceMillis(30_000);
+            TcpFrame fin = net.filter.frames(false).stream().filter(TcpFrame::isFin).findFirst().orElseThrow();
+            net.filter.clearRecording();
+            // keep the re-ACK from the server: its RST would end TIME-WAIT (tcp_rfc1337=0, RFC 1337 hazard)
+            net.filter.dropOutbound(f -> true);
+            net.filter.injectInbound(net.craftToClient(fin.srcPort(), fin.dstPort(), fin.seq(), fin.ack(), Tcp.FIN | Tcp.ACK,
+                    fin.window(), fin.options(), new byte[0]));
+            List<TcpFrame> reply = net.filter.frames(true);
+            assertThat(reply).singleElement().matches(TcpFrame::isPureAck);
+            assertThat(reply.get(0).ack()).isEqualTo(fin.seq() + 1);
+            long restarted = net.clock.nanoTime();
+
+            net.advanceMillis(59_999);
+            assertThat(t.timeWaitCount()).isEqualTo(1);
+            net.advanceMillis(1);
+            assertThat(t.timeWaitCount()).isZero();
+            assertThat(net.clock.nanoTime() - restarted).isEqualTo(60_000_000_000L);
+            assertThat(restarted - entered).isEqualTo(30_000_000_000L);
+            assertThat(t.connectionCount()).isZero();
+        }
+    }
+
+    @Test
+    void orphanedFinWait2EndsAfterTcpFinTimeout() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            net.a.sysctl().set("net.ipv4.tcp_fin_timeout", "5");
+            TcpConnection[] p = net.establish(srv);
+            p[0].close(); // the server never closes: the client waits in FIN-WAIT-2
+            assertThat(p[0].state()).isEqualTo("FIN-WAIT-2");
+            net.advanceMillis(4_999);
+            assertThat(p[0].state()).isEqualTo("FIN-WAIT-2");
+            net.advanceMillis(1);
+            assertThat(p[0].state()).isEqualTo("UNCONN");
+            assertThat(tcp(net.a).connectionCount()).isZero();
+        }
+    }
+}

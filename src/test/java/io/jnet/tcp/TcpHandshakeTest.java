@@ -1,0 +1,182 @@
+package io.jnet.tcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.jnet.socket.Errno;
+import io.jnet.socket.ErrnoException;
+import io.jnet.socket.TcpServerSocket;
+import io.jnet.socket.TcpSocket;
+import io.jnet.stack.MibCounter;
+import io.jnet.wire.Tcp;
+import io.jnet.wire.TcpOptions;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Connection establishment on virtual time: options on the wire, simultaneous open, SYN loss, refusal. */
+class TcpHandshakeTest {
+
+    @Test
+    void synCarriesMssTimestampAndWindowScaleInLinuxOrder() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection[] p = net.establish(srv);
+            List<TcpFrame> f = net.filter.frames();
+            assertThat(f).hasSizeGreaterThanOrEqualTo(3);
+            TcpFrame syn = f.get(0);
+            TcpFrame synAck = f.get(1);
+            TcpFrame ack = f.get(2);
+            assertThat(syn.isSyn()).isTrue();
+            assertThat(syn.outbound()).isTrue();
+            // tcp_options_write: MSS, NOP NOP TS (no SACK-permitted: jnet does not do SACK), NOP WS
+            assertThat(syn.optionKinds()).containsExactly(TcpOptions.KIND_MSS, TcpOptions.KIND_NOP, TcpOptions.KIND_NOP,
+                    TcpOptions.KIND_TIMESTAMP, TcpOptions.KIND_NOP, TcpOptions.KIND_WSCALE);
+            assertThat(syn.options().sackPermitted).isFalse();
+            assertThat(syn.options().mss).isEqualTo(1460);
+            assertThat(syn.options().windowScale).isEqualTo(7);
+            assertThat(syn.options().tsEcr).isZero();
+            assertThat(syn.window()).as("initial window: 44 segments, as Linux").isEqualTo(64240);
+            assertThat(syn.payloadLength()).isZero();
+
+            assertThat(synAck.isSynAck()).isTrue();
+            assertThat(synAck.outbound()).isFalse();
+            assertThat(synAck.ack()).isEqualTo(syn.seq() + 1);
+            assertThat(synAck.optionKinds()).containsExactly(TcpOptions.KIND_MSS, TcpOptions.KIND_NOP, TcpOptions.KIND_NOP,
+                    TcpOptions.KIND_TIMESTAMP, TcpOptions.KIND_NOP, TcpOptions.KIND_WSCALE);
+            assertThat(synAck.options().tsEcr).isEqualTo(syn.options().tsVal);
+
+            assertThat(ack.isPureAck()).isTrue();
+            assertThat(ack.seq()).isEqualTo(syn.seq() + 1);
+            assertThat(ack.ack()).isEqualTo(synAck.seq() + 1);
+            assertThat(ack.optionKinds()).containsExactly(TcpOptions.KIND_NOP, TcpOptions.KIND_NOP, TcpOptions.KIND_TIMESTAMP);
+            assertThat(ack.options().tsEcr).isEqualTo(synAck.options().tsVal);
+
+            assertThat(p[0].state()).isEqualTo("ESTAB");
+            assertThat(p[1].state()).isEqualTo("ESTAB");
+            assertThat(p[0].mss).as("1460 minus 12 bytes of timestamp option").isEqualTo(1448);
+            assertThat(p[0].sndWscale).isEqualTo(7);
+            assertThat(net.a.mib().get(MibCounter.TcpActiveOpens)).isEqualTo(1);
+            assertThat(net.b.mib().get(MibCounter.TcpPassiveOpens)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void withoutTimestampsAndWindowScalingTheSynCarriesOnlyMss() throws Exception {
+        try (VirtualNet net = new VirtualNet()) {
+            net.a.sysctl().set("net.ipv4.tcp_timestamps", "0");
+            net.a.sysctl().set("net.ipv4.tcp_window_scaling", "0");
+            try (TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+                TcpConnection[] p = net.establish(srv);
+                TcpFrame syn = net.filter.frames().get(0);
+                assertThat(syn.optionKinds()).containsExactly(TcpOptions.KIND_MSS);
+                TcpFrame synAck = net.filter.frames().get(1);
+                assertThat(synAck.optionKinds()).as("the server answers only what was offered").containsExactly(TcpOptions.KIND_MSS);
+                assertThat(p[1].tsEnabled).isFalse();
+                assertThat(p[1].wscaleEnabled).isFalse();
+                assertThat(p[0].mss).isEqualTo(1460);
+            }
+        }
+    }
+
+    @Test
+    void simultaneousOpenEstablishesBothSides() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpSocket x = TcpSocket.open(net.a); TcpSocket y = TcpSocket.open(net.b)) {
+            x.bind(VirtualNet.client(7000));
+            y.bind(VirtualNet.server(7001));
+            net.filter.hold(true, true); // both SYNs cross in flight
+            VirtualNet.startConnect(x, VirtualNet.server(7001));
+            VirtualNet.startConnect(y, VirtualNet.client(7000));
+            assertThat(x.state()).isEqualTo("SYN-SENT");
+            assertThat(y.state()).isEqualTo("SYN-SENT");
+            int rounds = 0;
+            while (net.filter.releaseHeld() > 0 && rounds < 10) rounds++;
+            net.filter.hold(false, false);
+            assertThat(x.state()).isEqualTo("ESTAB");
+            assertThat(y.state()).isEqualTo("ESTAB");
+            assertThat(x.finishConnect()).isTrue();
+            assertThat(y.finishConnect()).isTrue();
+            List<TcpFrame> f = net.filter.frames();
+            assertThat(f.stream().filter(TcpFrame::isSyn).count()).as("one SYN each way").isEqualTo(2);
+            assertThat(f.stream().filter(TcpFrame::isSynAck).count()).as("each side answers with SYN-ACK (RFC 9293 figure 8)")
+                    .isEqualTo(2);
+            x.write(new byte[] {1, 2, 3}, 0, 3);
+            y.write(new byte[] {4, 5}, 0, 2);
+            assertThat(VirtualNet.drain(y, 10)).containsExactly(1, 2, 3);
+            assertThat(VirtualNet.drain(x, 10)).containsExactly(4, 5);
+            assertThat(net.a.mib().get(MibCounter.TcpRetransSegs)).isZero();
+        }
+    }
+
+    @Test
+    void lostSynIsRetransmittedWithExponentialBackoffThenConnectTimesOut() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            net.a.sysctl().set("net.ipv4.tcp_syn_retries", "2");
+            net.filter.dropOutbound(TcpFrame::isSyn);
+            long t0 = net.clock.nanoTime();
+            TcpConnection c = net.connect(VirtualNet.PORT);
+            for (int i = 0; i < 10; i++) {
+                net.advanceMillis(1000);
+                if (!c.state().equals("SYN-SENT")) break;
+            }
+            List<TcpFrame> syns = net.filter.frames(true).stream().filter(TcpFrame::isSyn).toList();
+            assertThat(syns).hasSize(3);
+            // RFC 6298 2.1 initial RTO 1 s, doubled per retry (5.5): SYNs at 0, 1, 3 s; give up at 7 s
+            assertThat(syns.stream().map(s -> (s.atNanos() - t0) / 1_000_000L)).containsExactly(0L, 1000L, 3000L);
+            assertThat(syns.stream().map(TcpFrame::seq).distinct()).as("same ISN each time").hasSize(1);
+            assertThat(c.state()).isEqualTo("UNCONN");
+            ErrnoException e = catchThrowableOfType(ErrnoException.class, c::finishConnect);
+            assertThat(e.errno()).isEqualTo(Errno.ETIMEDOUT);
+            assertThat(net.clock.nanoTime() - t0).isGreaterThanOrEqualTo(7_000_000_000L);
+            assertThat(net.a.mib().get(MibCounter.TcpAttemptFails)).isEqualTo(1);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPAbortOnTimeout)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void oneLostSynStillConnectsAfterOneSecond() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            int[] dropped = {0};
+            net.filter.dropOutbound(f -> f.isSyn() && dropped[0]++ == 0);
+            TcpConnection c = net.connect(VirtualNet.PORT);
+            net.advanceMillis(999);
+            assertThat(c.finishConnect()).isFalse();
+            net.advanceMillis(1);
+            assertThat(c.finishConnect()).isTrue();
+            assertThat(srv.accept()).isNotNull();
+            assertThat(net.a.mib().get(MibCounter.TcpRetransSegs)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void resetInSynSentRefusesTheConnection() throws Exception {
+        try (VirtualNet net = new VirtualNet()) {
+            TcpConnection c = net.connect(9); // nothing listens: the server answers RST+ACK
+            TcpFrame rst = net.filter.frames(false).get(0);
+            assertThat(rst.isRst()).isTrue();
+            assertThat(rst.has(Tcp.ACK)).isTrue();
+            assertThat(rst.ack()).isEqualTo(net.filter.frames(true).get(0).seq() + 1);
+            ErrnoException e = catchThrowableOfType(ErrnoException.class, c::finishConnect);
+            assertThat(e.errno()).isEqualTo(Errno.ECONNREFUSED);
+            assertThat(net.b.mib().get(MibCounter.TcpOutRsts)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void resetInSynSentWithAnUnacceptableAckIsIgnored() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            net.filter.dropOutbound(TcpFrame::isSyn);
+            TcpConnection c = net.connect(VirtualNet.PORT);
+            TcpFrame syn = net.filter.frames(true).get(0);
+            int lport = syn.srcPort();
+            // RFC 9293 3.10.7.3: in SYN-SENT a RST is acceptable only if it acknowledges the SYN
+            net.filter.injectInbound(net.craftToClient(VirtualNet.PORT, lport, 0, syn.seq() + 100, Tcp.RST | Tcp.ACK, 0, null,
+                    new byte[0]));
+            assertThat(c.state()).isEqualTo("SYN-SENT");
+            net.filter.injectInbound(net.craftToClient(VirtualNet.PORT, lport, 0, 0, Tcp.RST, 0, null, new byte[0]));
+            assertThat(c.state()).as("a RST without ACK is dropped in SYN-SENT").isEqualTo("SYN-SENT");
+            net.filter.injectInbound(net.craftToClient(VirtualNet.PORT, lport, 0, syn.seq() + 1, Tcp.RST | Tcp.ACK, 0, null,
+                    new byte[0]));
+            ErrnoException e = catchThrowableOfType(ErrnoException.class, c::finishConnect);
+            assertThat(e.errno()).isEqualTo(Errno.ECONNREFUSED);
+        }
+    }
+}
