@@ -114,7 +114,10 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     final RttEstimator rtt = new RttEstimator();
     int dupAcks;
     int retransmits;
+    /** Unanswered window probes (Linux icsk_probes_out). */
     int probesOut;
+    /** Persist timer backoff shift, cleared when the window opens (Linux icsk_backoff). */
+    int persistBackoff;
     /** Sequence and send time of the segment being timed when timestamps are off (Karn's algorithm). */
     int rttSeq;
     long rttTimeNs;

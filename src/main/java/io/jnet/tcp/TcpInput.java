@@ -355,11 +355,7 @@ final class TcpInput {
             if (dup) duplicateAck(c);
             else if (pkt.length() == 0) tcp.mib.inc(MibCounter.TcpExtTCPPureAcks);
         }
-        if (c.sndWnd > 0 && c.persistTimer.isPending() && c.sendHead != null) {
-            c.persistTimer.cancel();
-            c.probesOut = 0;
-        }
-        c.probesOut = 0;
+        c.probesOut = 0; // the peer answers: probes are not unanswered (Linux icsk_probes_out)
         return true;
     }
 
@@ -679,7 +675,7 @@ final class TcpInput {
     static void ackSendCheck(TcpConnection c) {
         if (!c.ackPending && !c.forceAck) return;
         boolean now = c.forceAck
-                || (c.rcvNxt - c.rcvWup > c.rcvMss && TcpOutput.candidateWindow(c) >= c.rcvWnd)
+                || c.rcvNxt - c.rcvWup > c.rcvMss // more than one full segment unacknowledged
                 || (c.quickAcks > 0 && c.pingpong == 0);
         c.forceAck = false;
         if (now) TcpOutput.sendAck(c);

@@ -164,8 +164,11 @@ final class TcpOutput {
             if (!c.rtoTimer.isPending()) c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
             sent = true;
         }
+        if (sent && c.persistTimer.isPending()) {
+            c.persistTimer.cancel(); // the window opened: probing is over (Linux clears icsk_backoff)
+            c.persistBackoff = 0;
+        }
         if (c.sendHead != null && c.sndNxt == c.sndUna && !c.rtoTimer.isPending() && !c.persistTimer.isPending()) {
-            c.probesOut = 0;
             c.persistTimer.schedule(persistTimeoutNs(c));
         }
         return sent;
@@ -173,7 +176,7 @@ final class TcpOutput {
 
     static long persistTimeoutNs(TcpConnection c) {
         long rto = Math.max(c.rtt.rtoUs, c.tcp.sysctl.tcpRtoMinUs.intValue());
-        return Math.min(RttEstimator.MAX_RTO_US, rto << Math.min(c.probesOut, 20)) * 1000;
+        return Math.min(RttEstimator.MAX_RTO_US, rto << Math.min(c.persistBackoff, 20)) * 1000;
     }
 
     /** Splits a not-yet-sent or retransmitted segment so that its first part holds {@code n} payload bytes. */

@@ -67,7 +67,7 @@ final class TcpTimers {
         if (++c.retransmits > limit) {
             tcp.mib.inc(MibCounter.TcpExtTCPAbortOnTimeout);
             int err = c.softError != 0 ? c.softError : Errno.ETIMEDOUT.number();
-            TcpOutput.abort(c, err, true);
+            TcpOutput.abort(c, err, false); // Linux tcp_write_err: no RST
             return;
         }
         tcp.mib.inc(MibCounter.TcpExtTCPTimeouts);
@@ -115,14 +115,27 @@ final class TcpTimers {
         }
         if (c.probesOut > limit) {
             tcp.mib.inc(MibCounter.TcpExtTCPAbortOnTimeout);
-            TcpOutput.abort(c, Errno.ETIMEDOUT.number(), true);
+            TcpOutput.abort(c, Errno.ETIMEDOUT.number(), false);
             return;
         }
         if (TcpOutput.xmit(c)) return; // the window opened meanwhile
         tcp.mib.inc(MibCounter.TcpExtTCPWinProbe);
-        TcpOutput.sendProbe(c);
+        long usable = (c.sndUna + (int) Math.min(c.sndWnd, Integer.MAX_VALUE)) - c.sndNxt;
+        PacketBuffer seg = c.sendHead;
+        if (usable > 0 && seg != null && seg.length() > 0) {
+            // some window left, too small for sender SWS avoidance: send what fits (tcp_write_wakeup)
+            if (seg.length() > usable) TcpOutput.split(c, seg, (int) usable);
+            TcpOutput.transmitData(c, seg, false);
+            c.sendHead = seg.next;
+            c.sndNxt = seg.endSeq;
+            if (io.jnet.wire.Tcp.seqGt(c.sndNxt, c.sndMax)) c.sndMax = c.sndNxt;
+            c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
+        } else {
+            TcpOutput.sendProbe(c); // zero window: an old sequence number elicits an ACK
+        }
         c.probesOut++;
-        c.persistTimer.schedule(TcpOutput.persistTimeoutNs(c));
+        c.persistBackoff++;
+        if (!c.rtoTimer.isPending()) c.persistTimer.schedule(TcpOutput.persistTimeoutNs(c));
     }
 
     static void armKeepalive(TcpConnection c) {
@@ -142,7 +155,7 @@ final class TcpTimers {
             return;
         }
         if (c.keepaliveProbes >= tcp.sysctl.tcpKeepaliveProbes.intValue()) {
-            TcpOutput.abort(c, Errno.ETIMEDOUT.number(), true);
+            TcpOutput.abort(c, Errno.ETIMEDOUT.number(), false);
             return;
         }
         c.keepaliveProbes++;

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /** ACK generation and flow control on virtual time: delayed ACK, zero-window probes, window update, Nagle. */
@@ -55,11 +54,6 @@ class TcpAckAndWindowTest {
     }
 
     @Test
-    @Disabled("BUG: the second full-sized segment is not ACKed at once while it sits in the receive queue."
-            + " TcpInput.ackSendCheck requires candidateWindow(c) >= c.rcvWnd (Linux __tcp_ack_snd_check), but"
-            + " TcpOutput.selectWindow advertises all of (rcvbuf - rmemAlloc) / 2 with no rcv_ssthresh clamp"
-            + " (Linux tcp_grow_window), so rcvWnd is 65408 and the segment's own truesize (1640) drops"
-            + " candidateWindow to 64716: the ACK waits for the 40 ms delayed-ACK timer or for a read.")
     void everySecondFullSizedSegmentIsAckedAtOnce() throws Exception {
         try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
             TcpConnection[] p = net.establish(srv);
@@ -137,14 +131,6 @@ class TcpAckAndWindowTest {
     }
 
     @Test
-    @Disabled("BUG: zero-window probes never back off. TcpInput.processAck ends with an unconditional"
-            + " 'c.probesOut = 0', and TcpOutput.persistTimeoutNs shifts the RTO by probesOut, so every answered"
-            + " probe resets the interval to one RTO (Linux keeps the shift in icsk_backoff, which only tcp_ack_probe"
-            + " clears when the window opens, and resets only icsk_probes_out per ACK). Here the residual window is"
-            + " non-zero but below one segment (1008 bytes): the persist timer sends a zero-length probe instead of"
-            + " the window's worth of data (Linux tcp_write_wakeup), and processAck's 'sndWnd > 0' branch cancels the"
-            + " re-armed persist timer on each probe ACK; xmit then re-arms it at the base RTO: a probe every ~214 ms"
-            + " forever.")
     void zeroWindowProbesBackOffExponentially() throws Exception {
         try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
             srv.setOption(SocketOption.SO_RCVBUF, 4096);
