@@ -20,6 +20,7 @@ public enum MibCounter {
     TcpRetransSegs, TcpInErrs, TcpOutRsts, TcpInCsumErrors,
     // Udp
     UdpInDatagrams, UdpNoPorts, UdpInErrors, UdpOutDatagrams, UdpRcvbufErrors, UdpSndbufErrors, UdpInCsumErrors,
+    UdpIgnoredMulti,
     // TcpExt (Linux names)
     TcpExtSyncookiesSent, TcpExtEmbryonicRsts, TcpExtPruneCalled, TcpExtOutOfWindowIcmps, TcpExtTW, TcpExtTWRecycled,
     TcpExtPAWSEstab, TcpExtDelayedACKs, TcpExtDelayedACKLost, TcpExtListenOverflows, TcpExtListenDrops,
@@ -32,7 +33,8 @@ public enum MibCounter {
     TcpExtTCPFromZeroWindowAdv, TcpExtTCPWantZeroWindowAdv, TcpExtTCPOrigDataSent, TcpExtTCPDelivered,
     TcpExtTCPKeepAlive, TcpExtTCPSpuriousRTOs, TcpExtTCPDSACKRecv, TcpExtTCPDSACKOldSent,
     TcpExtTCPBacklogCoalesce, TcpExtTCPAckCompressed, TcpExtTCPWinProbe, TcpExtTCPTimeWaitOverflow,
-    TcpExtTCPRetransFail, TcpExtLockDroppedIcmps, TcpExtTCPSpuriousRtxHostQueues,
+    TcpExtTCPRetransFail, TcpExtLockDroppedIcmps, TcpExtTCPSpuriousRtxHostQueues, TcpExtTCPACKSkippedSeq,
+    TcpExtTCPACKSkippedPAWS,
     // ArpExt-like (Linux keeps these in /proc/net/stat/arp_cache: jnet exposes them here)
     ArpInRequests, ArpInReplies, ArpOutRequests, ArpOutReplies, ArpUnresolvedDiscards, ArpInErrors,
     // device-independent link input drops (frames jnet could not parse or has no handler for)

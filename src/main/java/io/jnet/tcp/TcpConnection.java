@@ -126,6 +126,8 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     long lastRecvNs;
     boolean cwndLimited;
     boolean recoveredOnce;
+    /** When a duplicate ACK last answered an out-of-window segment (Linux last_oow_ack_time). */
+    long lastOowAckNs;
     int keepaliveProbes;
     /** When the SYN was last sent (ns), for the first RTT sample. */
     long lastSynSentNs;

@@ -76,35 +76,29 @@ final class TcpInput {
                 c.tsRecentStamp = 0; // RFC 7323 5.5: ts.recent invalid after 24 days idle
             } else {
                 tcp.mib.inc(MibCounter.TcpExtPAWSEstab);
-                TcpOutput.sendAck(c);
+                sendDupAckLimited(c, MibCounter.TcpExtTCPACKSkippedPAWS);
                 return false;
             }
         }
 
-        // sequence acceptability (RFC 9293 3.10.7.4 first)
+        // sequence acceptability, as Linux's tcp_sequence: the segment must end at or after RCV.WUP (the
+        // left edge last advertised) and start within the window; text before RCV.NXT is trimmed later.
+        // This is RFC 9293 3.10.7.4's test widened so that an old ACK still has its ACK field processed.
         int rwnd = c.receiveWindow();
-        boolean acceptable;
-        if (segLen == 0) {
-            acceptable = rwnd == 0 ? seq == c.rcvNxt : Tcp.seqLeq(c.rcvNxt, seq) && Tcp.seqLt(seq, c.rcvNxt + rwnd);
-        } else {
-            acceptable = rwnd != 0 && ((Tcp.seqLeq(c.rcvNxt, seq) && Tcp.seqLt(seq, c.rcvNxt + rwnd))
-                    || (Tcp.seqLeq(c.rcvNxt, pkt.endSeq - 1) && Tcp.seqLt(pkt.endSeq - 1, c.rcvNxt + rwnd)));
-            // a zero window still lets a segment that starts at rcvNxt be ACKed (and its data dropped)
-            if (!acceptable && rwnd == 0 && seq == c.rcvNxt) {
-                acceptable = true;
-                if (pkt.length() > 0) {
-                    tcp.mib.inc(MibCounter.TcpExtTCPZeroWindowDrop);
-                    pkt.trim(0);
-                    flags &= ~Tcp.FIN;
-                    pkt.endSeq = seq;
-                    segLen = 0;
-                }
-            }
+        boolean acceptable = Tcp.seqGeq(pkt.endSeq, c.rcvWup) && Tcp.seqLeq(seq, c.rcvNxt + rwnd)
+                && !(segLen > 0 && Tcp.seqGeq(seq, c.rcvNxt + rwnd) && rwnd > 0);
+        if (acceptable && rwnd == 0 && pkt.length() > 0 && Tcp.seqGeq(seq, c.rcvNxt)) {
+            // a zero window: the ACK is processed, the data dropped (the peer's window probe)
+            tcp.mib.inc(MibCounter.TcpExtTCPZeroWindowDrop);
+            pkt.trim(0);
+            flags &= ~Tcp.FIN;
+            pkt.endSeq = seq;
+            segLen = 0;
         }
         if (!acceptable) {
             if ((flags & Tcp.RST) == 0) {
                 if (Tcp.seqLt(seq, c.rcvNxt) && segLen > 0) tcp.mib.inc(MibCounter.TcpExtDelayedACKLost);
-                TcpOutput.sendAck(c); // dup ACK (tcp_send_dupack)
+                sendDupAckLimited(c, MibCounter.TcpExtTCPACKSkippedSeq); // tcp_send_dupack, rate limited
                 enterQuickAck(c);
             }
             return false;
@@ -317,6 +311,21 @@ final class TcpInput {
             case CLOSING, LAST_ACK, TIME_WAIT -> TcpOutput.done(c);
             default -> TcpOutput.abort(c, Errno.ECONNRESET, false);
         }
+    }
+
+    /**
+     * Answers an unacceptable segment with a duplicate ACK at most once per net.ipv4.tcp_invalid_ratelimit
+     * (Linux tcp_oow_rate_limited), so two ends that disagree cannot loop ACKs at full speed.
+     */
+    static void sendDupAckLimited(TcpConnection c, MibCounter skipped) {
+        long now = c.lastRecvNs;
+        long limit = c.tcp.sysctl.tcpInvalidRatelimit.intValue() * 1_000_000L;
+        if (c.lastOowAckNs != 0 && now - c.lastOowAckNs < limit) {
+            c.tcp.mib.inc(skipped);
+            return;
+        }
+        c.lastOowAckNs = now;
+        TcpOutput.sendAck(c);
     }
 
     static void challengeAck(TcpConnection c) {

@@ -309,7 +309,9 @@ final class TcpOutput {
             o.tsVal = c.tcp.tsClock() + c.tsOffset;
             o.tsEcr = c.tsRecent;
         }
-        emit(c, null, 0, 0, c.sndNxt, c.rcvNxt, Tcp.ACK, -1, o);
+        // SND.MAX, not SND.NXT: after a go-back-N rewind an ACK must not carry an old sequence number
+        // (the peer would find it unacceptable and answer with a duplicate ACK; BSD's tcp_output does this)
+        emit(c, null, 0, 0, c.sndMax, c.rcvNxt, Tcp.ACK, -1, o);
         ackSent(c);
     }
 
@@ -408,9 +410,9 @@ final class TcpOutput {
         if (c.userClosed) c.finWait2Timer.schedule(c.tcp.sysctl.tcpFinTimeout.intValue() * 1_000_000_000L);
     }
 
-    /** Sends RST for this connection (seq = SND.NXT, RFC 9293 ABORT). */
+    /** Sends RST for this connection (seq = SND.NXT before any rewind, i.e. SND.MAX; RFC 9293 ABORT). */
     static void sendRst(TcpConnection c) {
-        emit(c, null, 0, 0, c.sndNxt, c.rcvNxt, Tcp.RST | Tcp.ACK, -1, null);
+        emit(c, null, 0, 0, c.sndMax, c.rcvNxt, Tcp.RST | Tcp.ACK, -1, null);
     }
 
     /**

@@ -314,7 +314,6 @@ public final class TcpProtocol implements IpProtocolHandler {
             return false;
         }
         timeWaitCount++;
-        mib.inc(MibCounter.TcpExtTW);
         return true;
     }
 

@@ -141,7 +141,10 @@ final class TimeWaitSock extends TcpEndpoint implements TcpProtocol.Binder {
         tcp.timeWaitGone();
     }
 
-    private void expire() { kill(); }
+    /** The 2MSL timer: TIME-WAIT ends (counted in TcpExtTW like Linux's "sockets finished time wait"). */
+    private void expire() {
+        if (kill()) tcp.mib.inc(MibCounter.TcpExtTW);
+    }
 
     /** Removes the remnant; returns false when it was already gone (expired, killed or reused). */
     boolean kill() {

@@ -82,12 +82,12 @@ public final class UdpProtocol implements IpProtocolHandler {
 
     /**
      * Broadcast delivery: a copy to every matching socket, no ICMP error when none matches (RFC 1122
-     * 3.2.2: never an ICMP error about a broadcast; Linux counts such datagrams in UdpIgnoredMulti, which
-     * jnet does not keep).
+     * 3.2.2: never an ICMP error about a broadcast); datagrams nobody wants are counted in UdpIgnoredMulti.
      */
     private void deliverBroadcast(PacketBuffer pkt, int src, int sport, int dst, int dport) {
         List<UdpSocketImpl> targets = ports.lookupAll(dst, dport, src, sport);
         if (targets.isEmpty()) {
+            mib.inc(MibCounter.UdpIgnoredMulti);
             pkt.release();
             return;
         }
