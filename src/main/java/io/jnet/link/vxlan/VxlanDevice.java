@@ -44,8 +44,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p><b>Choosing the remote VTEP</b> (sections 4 and 4.1). A unicast inner destination MAC with an entry
  * in the forwarding database ({@link #fdb()}) goes to that entry's remote. Broadcast, multicast and
  * unknown unicast frames are flooded by head-end replication: one copy to the default remote
- * ({@link Builder#remote}) and one to each flood remote ({@link Builder#floodRemote}), each address
- * once (Linux: the all-zeros FDB entries, {@code bridge fdb append 00:00:00:00:00:00 dst IP}). IP
+ * ({@link Builder#remote}) and one to each flood remote ({@link Builder#floodRemote},
+ * {@link #addFloodRemote}), each address once (Linux: the all-zeros FDB entries, {@code bridge fdb append 00:00:00:00:00:00 dst IP}). IP
  * multicast underlay groups (section 4.2) are not supported. With nowhere to send, the frame is dropped.
  *
  * <p><b>Learning</b> (section 4). With learning on (the default, as on Linux), each received frame maps
