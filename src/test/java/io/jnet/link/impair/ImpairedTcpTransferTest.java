@@ -23,11 +23,12 @@ import org.junit.jupiter.api.Test;
 /**
  * TCP over a lossy veth: 2 MiB each way at once between two namespaces on real time, with loss,
  * duplication and reordering in both directions of one end; both streams must arrive intact.
- * Set {@code -Djnet.impair.pcap=/path/file.pcap} to capture the wire (behind the impairment, as the
- * peer sees it).
+ * Set {@code -Djnet.impair.pcap=/path/file.pcap} to capture the wire at the peer's end (behind the
+ * impairment's egress, before its ingress), {@code -Djnet.impair.spec=...} to try other impairments.
  */
 class ImpairedTcpTransferTest {
     private static final int SIZE = 2 << 20;
+    private static final long TIMEOUT_S = Long.getLong("jnet.impair.timeout", 120);
     private static final String SPEC = System.getProperty("jnet.impair.spec", "loss=2%,dup=1%,reorder=1%,reorder-gap=3,seed=7");
 
     @Test
@@ -70,8 +71,13 @@ class ImpairedTcpTransferTest {
                         CompletableFuture<Void> sw = CompletableFuture.runAsync(() -> writeAll(s, down));
                         CompletableFuture<byte[]> cr = CompletableFuture.supplyAsync(() -> readDigest(c));
                         CompletableFuture<byte[]> sr = CompletableFuture.supplyAsync(() -> readDigest(s));
-                        assertThat(sr.get(120, TimeUnit.SECONDS)).as("a to b").isEqualTo(sha256(up));
-                        assertThat(cr.get(120, TimeUnit.SECONDS)).as("b to a").isEqualTo(sha256(down));
+                        try {
+                            CompletableFuture.allOf(sr, cr).get(TIMEOUT_S, TimeUnit.SECONDS);
+                        } catch (java.util.concurrent.TimeoutException t) {
+                            throw new AssertionError("transfer stalled after " + TIMEOUT_S + " s\n" + diagnostics(a, b, c, s, d), t);
+                        }
+                        assertThat(sr.get()).as("a to b").isEqualTo(sha256(up));
+                        assertThat(cr.get()).as("b to a").isEqualTo(sha256(down));
                         cw.get(10, TimeUnit.SECONDS);
                         sw.get(10, TimeUnit.SECONDS);
                     }
@@ -93,6 +99,23 @@ class ImpairedTcpTransferTest {
             assertThat(a.internalErrors()).isZero();
             assertThat(b.internalErrors()).isZero();
         }
+    }
+
+    /** What a stalled transfer looks like: socket states, recent impairments, both namespaces' counters, stacks. */
+    static String diagnostics(NetNamespace a, NetNamespace b, TcpSocket c, TcpSocket s, ImpairedDevice d) {
+        StringBuilder out = new StringBuilder();
+        out.append("client ").append(c).append(" state ").append(c.state()).append(" available ").append(c.available()).append('\n');
+        out.append("server ").append(s).append(" state ").append(s.state()).append(" available ").append(s.available()).append('\n');
+        String report = d.report();
+        out.append(report.length() > 4000 ? "..." + report.substring(report.length() - 4000) : report);
+        out.append("-- a\n").append(a.mib().toNstatString()).append("-- b\n").append(b.mib().toNstatString());
+        Thread.getAllStackTraces().forEach((t, st) -> {
+            if (t.getName().startsWith("jnet") || t.getName().contains("ForkJoin") || t.getName().startsWith("Thread-")) {
+                out.append("thread ").append(t.getName()).append(' ').append(t.getState()).append('\n');
+                for (int k = 0; k < Math.min(12, st.length); k++) out.append("    at ").append(st[k]).append('\n');
+            }
+        });
+        return out.toString();
     }
 
     static byte[] data(long seed) {
