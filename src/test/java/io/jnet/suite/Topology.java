@@ -16,6 +16,9 @@ public interface Topology extends AutoCloseable {
     /** Namespace in which the suite opens listening sockets. */
     NetNamespace server();
 
+    /** The client namespace's own address on the path (clients bind to it). */
+    InetAddress clientAddress();
+
     /** The server's address as clients reach it; servers bind to it. */
     InetAddress serverAddress();
 
