@@ -302,7 +302,9 @@ class SocketErrorsSuiteTest extends SuiteBase {
             assertThat(cm.get(MibCounter.TcpEstabResets)).isZero();
             assertThat(sm.get(MibCounter.TcpEstabResets)).isZero();
             assertThat(cm.get(MibCounter.TcpAttemptFails)).isZero();
-            assertThat(cm.get(MibCounter.TcpExtTW)).as("the active closer enters TIME-WAIT").isEqualTo(1);
+            // once the server's FIN arrives, which can be after TcpCurrEstab went to 0 (at close on both sides)
+            assertThat(SocketIo.await(() -> cm.get(MibCounter.TcpExtTW) == 1, 5000))
+                    .as("the active closer enters TIME-WAIT").isTrue();
             assertThat(cm.get(MibCounter.TcpOutSegs)).isPositive();
             assertThat(sm.get(MibCounter.TcpInSegs)).isPositive();
             assertThat(cm.get(MibCounter.TcpRetransSegs)).isZero();
