@@ -164,8 +164,8 @@ class SocketTransferSuiteTest extends SuiteBase {
                     }
                 }));
             }
-            for (Future<Boolean> f : clients) assertThat(f.get(45, TimeUnit.SECONDS)).isTrue();
-            acceptor.get(10, TimeUnit.SECONDS);
+            for (int i = 0; i < n; i++) assertThat(within(clients.get(i), 45, "client " + i)).isTrue();
+            within(acceptor, 10, "acceptor");
         }
         assertThat(topo.client().mib().get(MibCounter.TcpActiveOpens)).isEqualTo(n);
         assertThat(topo.server().mib().get(MibCounter.TcpPassiveOpens)).isEqualTo(n);

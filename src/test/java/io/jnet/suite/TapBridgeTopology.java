@@ -102,6 +102,19 @@ final class TapBridgeTopology implements Topology {
     /** The Linux namespace holding the bridge and both TAP interfaces. */
     LinuxNetns linuxNetns() { return netns; }
 
+    /** {@inheritDoc} Adds the kernel's view: {@code ip -s link} of the bridge and both TAP interfaces. */
+    @Override
+    public String describe() {
+        StringBuilder b = new StringBuilder(Topology.super.describe());
+        try {
+            b.append("== kernel (").append(netns.name()).append(")\n")
+                    .append(netns.exec("ip", "-s", "link", "show").stdout().indent(2));
+        } catch (IOException | RuntimeException e) {
+            b.append("  ip -s link failed: ").append(e).append('\n');
+        }
+        return b.toString();
+    }
+
     @Override
     public void close() {
         closeAll(List.of(client, server, netns));
