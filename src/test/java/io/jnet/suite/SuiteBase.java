@@ -10,6 +10,8 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 
@@ -44,6 +46,18 @@ abstract class SuiteBase {
         TcpSocket c = TcpSocket.open(topo.client());
         c.connect(server(port));
         return c;
+    }
+
+    /**
+     * The future's result within {@code seconds}; on timeout an AssertionError that shows
+     * {@link Topology#describe()} (which connection is stuck where).
+     */
+    <T> T within(Future<T> f, int seconds, String what) throws Exception {
+        try {
+            return f.get(seconds, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            throw new AssertionError(what + " not done within " + seconds + " s; topology:\n" + topo.describe(), e);
+        }
     }
 
     @AfterEach

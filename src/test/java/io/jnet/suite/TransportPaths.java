@@ -2,6 +2,8 @@ package io.jnet.suite;
 
 import io.jnet.link.VethPair;
 import io.jnet.stack.NetNamespace;
+import io.jnet.testing.LinuxNetns;
+import io.jnet.testing.Tools;
 import io.jnet.wire.Ipv4;
 import java.net.InetAddress;
 import java.util.ArrayList;
@@ -12,7 +14,7 @@ import java.util.stream.Collectors;
 
 /**
  * The paths the socket behaviour suite runs over. Extension point: add an implementation of
- * {@link TransportPath} to {@link #all()} (FRIENDS and TAP are planned). The system property
+ * {@link TransportPath} to {@link #all()} (FRIENDS is planned). The system property
  * {@code jnet.suite.paths} (comma-separated names) restricts a run to some paths.
  */
 public final class TransportPaths {
@@ -25,7 +27,8 @@ public final class TransportPaths {
         @Override
         public Topology open() {
             NetNamespace ns = NetNamespace.create("suite-lo");
-            return new SimpleTopology(ns, ns, Ipv4.toInet(Ipv4.parseAddress("127.0.0.1")), true);
+            InetAddress lo = Ipv4.toInet(Ipv4.parseAddress("127.0.0.1"));
+            return new SimpleTopology(ns, ns, lo, lo, true);
         }
 
         @Override public String toString() { return name(); }
@@ -44,18 +47,38 @@ public final class TransportPaths {
             b.attach(p.b());
             a.addAddress("veth0", "10.0.0.1/24");
             b.addAddress("veth1", "10.0.0.2/24");
-            return new SimpleTopology(a, b, Ipv4.toInet(Ipv4.parseAddress("10.0.0.2")), false);
+            return new SimpleTopology(a, b, Ipv4.toInet(Ipv4.parseAddress("10.0.0.1")),
+                    Ipv4.toInet(Ipv4.parseAddress("10.0.0.2")), false);
         }
 
         @Override public String toString() { return name(); }
     };
 
     /**
-     * Every path the suite runs over, filtered by {@code -Djnet.suite.paths=LOOPBACK,VETH}.
+     * Two namespaces, each on its own Linux TAP interface, the two joined by a Linux bridge in a fresh
+     * Linux network namespace: client 192.0.2.21/24, server 192.0.2.22/24 (see {@link TapBridgeTopology}).
+     * Needs root, {@code /dev/net/tun} and iproute2; elsewhere {@link TransportPath#open()} aborts the
+     * test (JUnit assumption), so it is reported as skipped with the reason.
+     */
+    public static final TransportPath TAP = new TransportPath() {
+        @Override public String name() { return "TAP"; }
+
+        @Override
+        public Topology open() throws Exception {
+            LinuxNetns.assumeAvailable();
+            Tools.assumeHas("bridge");
+            return TapBridgeTopology.open();
+        }
+
+        @Override public String toString() { return name(); }
+    };
+
+    /**
+     * Every path the suite runs over, filtered by {@code -Djnet.suite.paths=LOOPBACK,VETH,TAP}.
      * New paths go in this list.
      */
     public static List<TransportPath> all() {
-        List<TransportPath> paths = new ArrayList<>(List.of(LOOPBACK, VETH));
+        List<TransportPath> paths = new ArrayList<>(List.of(LOOPBACK, VETH, TAP));
         String only = System.getProperty("jnet.suite.paths", "").trim();
         if (!only.isEmpty()) {
             Set<String> names = Arrays.stream(only.split(",")).map(String::trim).collect(Collectors.toSet());
@@ -65,7 +88,8 @@ public final class TransportPaths {
     }
 
     /** A topology made of jnet namespaces only. */
-    record SimpleTopology(NetNamespace client, NetNamespace server, InetAddress serverAddress, boolean isLoopback)
+    record SimpleTopology(NetNamespace client, NetNamespace server, InetAddress clientAddress,
+            InetAddress serverAddress, boolean isLoopback)
             implements Topology {
         @Override
         public List<NetNamespace> namespaces() {
