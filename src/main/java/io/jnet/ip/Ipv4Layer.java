@@ -13,7 +13,6 @@ import io.jnet.wire.Checksum;
 import io.jnet.wire.Ethernet;
 import io.jnet.wire.Icmp;
 import io.jnet.wire.Ipv4;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
@@ -33,7 +32,7 @@ public final class Ipv4Layer {
     private final Ipv4Reassembler reassembler;
     /** Per-destination IP ID counters (Linux ip_idents): hashed buckets, random start. */
     private final AtomicIntegerArray idents = new AtomicIntegerArray(2048);
-    private final int identSalt = ThreadLocalRandom.current().nextInt();
+    private final int identSalt;
 
     public Ipv4Layer(NetNamespace ns) {
         this.ns = ns;
@@ -42,7 +41,8 @@ public final class Ipv4Layer {
         this.neighbours = ns.extension(NeighbourTable.class);
         this.fragmenter = new Ipv4Fragmenter(mib);
         this.reassembler = new Ipv4Reassembler(sysctl, mib, ns.timers());
-        for (int i = 0; i < idents.length(); i++) idents.set(i, ThreadLocalRandom.current().nextInt());
+        this.identSalt = (int) ns.randomLong();
+        for (int i = 0; i < idents.length(); i++) idents.set(i, (int) ns.randomLong());
         ns.registerEtherType(Ethernet.TYPE_IPV4, this::receive);
         ns.addAddressListener((itf, a) -> {
             if (a.prefixLength() < 32 && !itf.device().isLoopback())

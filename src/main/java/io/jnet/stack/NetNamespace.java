@@ -55,6 +55,7 @@ public final class NetNamespace implements SocketProvider, AutoCloseable {
     private volatile int[] localAddresses = new int[0];
     private volatile PacketAllocator allocator = PacketAllocator.HEAP;
     private final Loopback loopback;
+    private final java.util.random.RandomGenerator random;
     private final Interface loopbackInterface;
     private volatile boolean closed;
 
@@ -62,6 +63,10 @@ public final class NetNamespace implements SocketProvider, AutoCloseable {
         this.name = name;
         this.clock = clock;
         this.timers = new TimerWheel(clock, name);
+        // secrets, port offsets, IP IDs: unpredictable on real time; on virtual time reproducible from the
+        // namespace name, so a test run can be replayed exactly
+        this.random = clock.isVirtual() ? new java.util.SplittableRandom(name.hashCode() * 0x9E3779B97F4A7C15L)
+                : new java.security.SecureRandom();
         this.timers.setErrorHandler(this::reportInternalError);
         clock.register(timers);
         List<ProtocolFamily> families = new ArrayList<>();
@@ -91,6 +96,15 @@ public final class NetNamespace implements SocketProvider, AutoCloseable {
     /** The loopback interface ({@code lo}). */
     public Interface loopbackInterface() { return loopbackInterface; }
     public PacketAllocator allocator() { return allocator; }
+
+    /**
+     * Random numbers for the namespace's secrets and choices (RFC 6528 keys, RFC 6056 port offsets, IP
+     * IDs): a SecureRandom on real time, a generator seeded from the name on a {@link VirtualClock}.
+     */
+    public synchronized long randomLong() { return random.nextLong(); }
+
+    /** A random int in [0, bound). */
+    public synchronized int randomInt(int bound) { return random.nextInt(bound); }
     public void setAllocator(PacketAllocator a) { allocator = a; }
 
     // ---- devices and addresses -------------------------------------------------------------------

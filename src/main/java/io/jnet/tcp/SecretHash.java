@@ -1,12 +1,11 @@
 package io.jnet.tcp;
 
 import java.security.GeneralSecurityException;
-import java.security.SecureRandom;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * A keyed hash of a connection's 4-tuple (HMAC-SHA256 with a per-namespace random secret): the F()
+ * A keyed hash of a connection's 4-tuple (HMAC-SHA256 with a per-namespace random secret from NetNamespace.randomLong): the F()
  * of RFC 6528 initial sequence numbers, RFC 6056 port offsets and RFC 7323 timestamp offsets. Called
  * once per connection, not per packet.
  */
@@ -14,8 +13,11 @@ final class SecretHash {
     private final byte[] key = new byte[32];
     private final ThreadLocal<Mac> mac;
 
-    SecretHash() {
-        new SecureRandom().nextBytes(key);
+    SecretHash(java.util.function.LongSupplier random) {
+        for (int i = 0; i < key.length; i += 8) {
+            long v = random.getAsLong();
+            for (int k = 0; k < 8; k++) key[i + k] = (byte) (v >>> (8 * k));
+        }
         mac = ThreadLocal.withInitial(() -> {
             try {
                 Mac m = Mac.getInstance("HmacSHA256");

@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * TCP for one namespace: demultiplexing (connection table, listeners), port binding (bind conflicts as
@@ -31,13 +30,14 @@ public final class TcpProtocol implements IpProtocolHandler {
     final Ipv4Layer ip;
     final Mib mib;
     final Sysctls sysctl;
-    final SecretHash secret = new SecretHash();
+    final SecretHash secret;
     final ConnTable table = new ConnTable();
     private final TcpListenerImpl[] listeners = new TcpListenerImpl[65536];
     private final Map<Integer, List<Binder>> bindings = new HashMap<>();
     private final int[] portPerturb = new int[256];
     private final TcpReset reset;
     private int timeWaitCount;
+    private long timeWaitEntered;
 
     /** Something holding a local port: a socket, listener or TIME-WAIT remnant. */
     interface Binder {
@@ -54,6 +54,7 @@ public final class TcpProtocol implements IpProtocolHandler {
         this.mib = ns.mib();
         this.sysctl = ns.sysctl();
         this.reset = new TcpReset(this);
+        this.secret = new SecretHash(ns::randomLong);
         ip.registerProtocol(Ipv4.PROTO_TCP, this);
         ns.registerSocketFactory(io.jnet.socket.TcpSocket.class, () -> new TcpConnection(this));
         ns.registerSocketFactory(io.jnet.socket.TcpServerSocket.class, () -> new TcpListenerImpl(this));
@@ -67,6 +68,7 @@ public final class TcpProtocol implements IpProtocolHandler {
         byte[] b = pkt.array();
         int off = pkt.dataStart();
         int len = pkt.length();
+        mib.inc(MibCounter.TcpInSegs); // every segment, errors included (Linux tcp_v4_rcv); TcpInErrs is a subset
         int v = Tcp.validate(b, off, len, !pkt.checksumUnnecessary(), src, dst);
         if (v != Tcp.OK) {
             if (v == Tcp.ERR_CHECKSUM) mib.inc(MibCounter.TcpInCsumErrors);
@@ -74,7 +76,6 @@ public final class TcpProtocol implements IpProtocolHandler {
             pkt.release();
             return;
         }
-        mib.inc(MibCounter.TcpInSegs);
         int sport = Tcp.sourcePort(b, off);
         int dport = Tcp.destinationPort(b, off);
         int flags = Tcp.flags(b, off);
@@ -177,7 +178,7 @@ public final class TcpProtocol implements IpProtocolHandler {
         int lo = sysctl.ipLocalPortRange.intValue(0);
         int hi = sysctl.ipLocalPortRange.intValue(1);
         int n = hi - lo + 1;
-        int start = ThreadLocalRandom.current().nextInt(n);
+        int start = ns.randomInt(n);
         for (int i = 0; i < n; i++) {
             int p = lo + (start + i) % n;
             List<Binder> l = bindings.get(p);
@@ -314,12 +315,16 @@ public final class TcpProtocol implements IpProtocolHandler {
             return false;
         }
         timeWaitCount++;
+        timeWaitEntered++;
         return true;
     }
 
     synchronized void timeWaitGone() { timeWaitCount--; }
 
     public synchronized int timeWaitCount() { return timeWaitCount; }
+
+    /** TIME-WAIT remnants created since the namespace started (Linux's TcpExtTW counts those that ended). */
+    public synchronized long timeWaitEntered() { return timeWaitEntered; }
 
     /** Number of entries in the connection table (connections + TIME-WAIT). */
     public int connectionCount() { return table.size(); }

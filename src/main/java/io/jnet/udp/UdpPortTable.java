@@ -4,7 +4,6 @@ import io.jnet.socket.Errno;
 import io.jnet.socket.ErrnoException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -16,6 +15,11 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * their bound addresses overlap (equal, or either is the wildcard 0.0.0.0) unless both set SO_REUSEADDR.
  */
 final class UdpPortTable {
+    private final java.util.function.IntUnaryOperator random;
+
+    /** @param random returns a random int in [0, bound) (the namespace's generator) */
+    UdpPortTable(java.util.function.IntUnaryOperator random) { this.random = random; }
+
     private static final UdpSocketImpl[] EMPTY = new UdpSocketImpl[0];
 
     /** Port (0..65535) to the sockets bound on it; null when none. Arrays are never modified in place. */
@@ -41,7 +45,7 @@ final class UdpPortTable {
             return port;
         }
         int n = high - low + 1;
-        int start = ThreadLocalRandom.current().nextInt(n);
+        int start = random.applyAsInt(n);
         for (int i = 0; i < n; i++) {
             int p = low + (start + i) % n;
             if (!conflicts(sock, addr, p)) {

@@ -31,10 +31,11 @@ public final class UdpProtocol implements IpProtocolHandler {
     final Ipv4Layer ip;
     final Mib mib;
     final Sysctls sysctl;
-    final UdpPortTable ports = new UdpPortTable();
+    final UdpPortTable ports;
 
     public UdpProtocol(NetNamespace ns) {
         this.ns = ns;
+        this.ports = new UdpPortTable(ns::randomInt);
         this.ip = ns.extension(Ipv4Layer.class);
         this.mib = ns.mib();
         this.sysctl = ns.sysctl();

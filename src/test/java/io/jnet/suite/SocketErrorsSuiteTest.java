@@ -68,9 +68,9 @@ class SocketErrorsSuiteTest extends SuiteBase {
             s.close(); // the server closes first: its side ends in TIME-WAIT, holding PORT
             assertThat(c.read(new byte[1], 0, 1)).isEqualTo(-1);
             c.close();
-            // TcpExtTW counts when TIME-WAIT is admitted; the closed socket turns UNCONN once its remnant
+            // timeWaitEntered() counts when TIME-WAIT is admitted; the closed socket turns UNCONN once its remnant
             // holds the port (the transition may still be running on the device's receive thread)
-            assertThat(SocketIo.await(() -> topo.server().mib().get(MibCounter.TcpExtTW) == 1
+            assertThat(SocketIo.await(() -> topo.server().extension(io.jnet.tcp.TcpProtocol.class).timeWaitEntered() == 1
                     && s.state().equals("UNCONN"), 5000)).as("server side in TIME-WAIT").isTrue();
         }
         try (TcpServerSocket plain = TcpServerSocket.open(topo.server())) {
@@ -179,7 +179,7 @@ class SocketErrorsSuiteTest extends SuiteBase {
         try (TcpServerSocket srv = listen(PORT, 8); TcpSocket c = connect(PORT)) {
             TcpSocket s = srv.accept();
             long rsts = topo.client().mib().get(MibCounter.TcpOutRsts);
-            long tw = topo.client().mib().get(MibCounter.TcpExtTW);
+            long tw = topo.client().extension(io.jnet.tcp.TcpProtocol.class).timeWaitEntered();
             c.setOption(SocketOption.SO_LINGER, Duration.ZERO);
             assertThat(c.getOption(SocketOption.SO_LINGER)).isEqualTo(Duration.ZERO);
             c.close();
@@ -187,7 +187,7 @@ class SocketErrorsSuiteTest extends SuiteBase {
             ErrnoException e = catchThrowableOfType(ErrnoException.class, () -> s.read(new byte[10], 0, 10));
             assertThat(e).isNotNull();
             assertThat(e.errno()).isEqualTo(Errno.ECONNRESET);
-            assertThat(topo.client().mib().get(MibCounter.TcpExtTW)).as("no TIME-WAIT after an abortive close").isEqualTo(tw);
+            assertThat(topo.client().extension(io.jnet.tcp.TcpProtocol.class).timeWaitEntered()).as("no TIME-WAIT after an abortive close").isEqualTo(tw);
         }
     }
 
@@ -303,7 +303,7 @@ class SocketErrorsSuiteTest extends SuiteBase {
             assertThat(sm.get(MibCounter.TcpEstabResets)).isZero();
             assertThat(cm.get(MibCounter.TcpAttemptFails)).isZero();
             // once the server's FIN arrives, which can be after TcpCurrEstab went to 0 (at close on both sides)
-            assertThat(SocketIo.await(() -> cm.get(MibCounter.TcpExtTW) == 1, 5000))
+            assertThat(SocketIo.await(() -> topo.client().extension(io.jnet.tcp.TcpProtocol.class).timeWaitEntered() == 1, 5000))
                     .as("the active closer enters TIME-WAIT").isTrue();
             assertThat(cm.get(MibCounter.TcpOutSegs)).isPositive();
             assertThat(sm.get(MibCounter.TcpInSegs)).isPositive();

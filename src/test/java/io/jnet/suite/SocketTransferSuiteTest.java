@@ -204,8 +204,8 @@ class SocketTransferSuiteTest extends SuiteBase {
         assertThat(cm.get(MibCounter.TcpActiveOpens)).isEqualTo(cycles);
         assertThat(cm.get(MibCounter.TcpAttemptFails)).isZero();
         // the client enters TIME-WAIT when the server's FIN arrives, which may be after the server loop ended
-        assertThat(SocketIo.await(() -> cm.get(MibCounter.TcpExtTW) == cycles, 5000))
-                .as("each client close leaves a TIME-WAIT: %d of %d", cm.get(MibCounter.TcpExtTW), cycles).isTrue();
+        assertThat(SocketIo.await(() -> topo.client().extension(io.jnet.tcp.TcpProtocol.class).timeWaitEntered() == cycles, 5000))
+                .as("each client close leaves a TIME-WAIT: %d of %d", topo.client().extension(io.jnet.tcp.TcpProtocol.class).timeWaitEntered(), cycles).isTrue();
         assertThat(SocketIo.await(() -> cm.get(MibCounter.TcpCurrEstab) == 0
                 && topo.server().mib().get(MibCounter.TcpCurrEstab) == 0, 5000)).isTrue();
     }
@@ -229,7 +229,7 @@ class SocketTransferSuiteTest extends SuiteBase {
                 }
             });
             for (int i = 0; i < 10; i++) connect(PORT).close();
-            assertThat(SocketIo.await(() -> topo.client().mib().get(MibCounter.TcpExtTW) == 10, 5000)).isTrue();
+            assertThat(SocketIo.await(() -> topo.client().extension(io.jnet.tcp.TcpProtocol.class).timeWaitEntered() == 10, 5000)).isTrue();
             ErrnoException e = catchThrowableOfType(ErrnoException.class, () -> connect(PORT));
             assertThat(e).as("every port is in TIME-WAIT for less than a second").isNotNull();
             assertThat(e.errno()).isEqualTo(Errno.EADDRNOTAVAIL);
