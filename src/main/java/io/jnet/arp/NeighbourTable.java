@@ -38,6 +38,15 @@ public final class NeighbourTable {
 
     private static long key(Interface itf, int addr) { return ((long) itf.index() << 32) | (addr & 0xFFFFFFFFL); }
 
+    private volatile java.util.function.Consumer<PacketBuffer> unreachable;
+
+    /**
+     * Called for each packet dropped because its next hop failed to resolve (the buffer's network offset
+     * points at its IPv4 header; not consumed). The IP layer answers with ICMP host unreachable to the
+     * sender, as Linux's arp_error_report does.
+     */
+    public void setUnreachableHandler(java.util.function.Consumer<PacketBuffer> h) { unreachable = h; }
+
     /** The entry for {@code addr} on {@code itf}, created INCOMPLETE (and probed) if absent. */
     public Neighbour lookup(Interface itf, int addr) {
         long k = key(itf, addr);
@@ -179,8 +188,16 @@ public final class NeighbourTable {
             return;
         }
         if (dropped != null) {
+            java.util.function.Consumer<PacketBuffer> h = unreachable;
             for (PacketBuffer p : dropped) {
                 mib.inc(MibCounter.ArpUnresolvedDiscards);
+                if (h != null) {
+                    try {
+                        h.accept(p);
+                    } catch (RuntimeException e) {
+                        ns.reportInternalError(e);
+                    }
+                }
                 p.release();
             }
         }

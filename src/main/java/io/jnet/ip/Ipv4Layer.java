@@ -49,6 +49,9 @@ public final class Ipv4Layer {
                 routes.add(new Route(a.network(), a.prefixLength(), 0, itf, a.address(), 0));
         });
         ns.onClose(reassembler::clear);
+        neighbours.setUnreachableHandler(p -> {
+            if (p.networkOffset() >= 0) sendIcmpError(p, Icmp.DEST_UNREACH, Icmp.CODE_HOST_UNREACH, 0);
+        });
         // RFC 792: time exceeded (fragment reassembly time exceeded) when fragment 0 was received
         reassembler.setTimeExceededSender(first -> sendIcmpError(first, Icmp.TIME_EXCEEDED, 1, 0));
     }

@@ -136,6 +136,9 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
 
     // --- delayed ACK (Linux icsk_ack)
     boolean ackPending;
+    /** A segment smaller than rcvMss arrived since the last ACK (Linux ICSK_ACK_PUSHED / PUSHED2). */
+    boolean ackPushed;
+    boolean ackPushed2;
     int quickAcks;
     int pingpong;
     long atoNs;
@@ -182,8 +185,8 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
         keepaliveTimer = tcp.ns.timers().newTimer(() -> lock.deferOrRun(DEFER_KEEPALIVE));
         finWait2Timer = tcp.ns.timers().newTimer(() -> lock.deferOrRun(DEFER_FINWAIT2));
         persistTimer = tcp.ns.timers().newTimer(() -> lock.deferOrRun(DEFER_PERSIST));
-        sndbuf = tcp.sysctl.tcpWmem.intValue(1);
-        rcvbuf = tcp.sysctl.tcpRmem.intValue(1);
+        sndbuf = Math.max(TcpSocketOptions.SOCK_MIN_SNDBUF, tcp.sysctl.tcpWmem.intValue(1));
+        rcvbuf = Math.max(TcpSocketOptions.SOCK_MIN_RCVBUF, tcp.sysctl.tcpRmem.intValue(1));
         atoNs = tcp.sysctl.tcpDelackMinMs.intValue() * 1_000_000L;
     }
 
@@ -195,6 +198,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
 
     @Override
     public void bind(InetSocketAddress local) throws IOException {
+        if (local.isUnresolved()) throw new java.nio.channels.UnresolvedAddressException();
         int addr = Ipv4.fromInet(local.getAddress());
         int port = local.getPort();
         lock.lock();
@@ -214,6 +218,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
 
     @Override
     public void connect(InetSocketAddress remote) throws IOException {
+        if (remote.isUnresolved()) throw new java.nio.channels.UnresolvedAddressException();
         int raddr = Ipv4.fromInet(remote.getAddress());
         int rport = remote.getPort();
         lock.lock();

@@ -482,7 +482,7 @@ final class TcpInput {
         }
         int len = pkt.length();
         if (len > 0) {
-            c.rcvMss = Math.max(c.rcvMss, Math.min(len, c.advMss));
+            measureRcvMss(c, len);
             eventDataRecv(c);
         }
         if (seq == c.rcvNxt) {
@@ -653,6 +653,21 @@ final class TcpInput {
 
     // ---- delayed ACK (Linux tcp_event_data_recv / __tcp_ack_snd_check) --------------------------------
 
+    /**
+     * Tracks the peer's segment size (Linux tcp_measure_rcv_mss): a full segment sets it; a smaller one
+     * of at least 536 bytes lowers it, and marks the ACK "pushed" so that a reader who drains the queue
+     * ACKs at once instead of waiting for the delayed-ACK timer.
+     */
+    private static void measureRcvMss(TcpConnection c, int len) {
+        if (len >= c.rcvMss) {
+            c.rcvMss = Math.min(len, c.advMss);
+        } else {
+            if (len >= 536) c.rcvMss = len;
+            if (c.ackPushed) c.ackPushed2 = true;
+            c.ackPushed = true;
+        }
+    }
+
     static void enterQuickAck(TcpConnection c) {
         int q = c.rcvWnd / Math.max(1, 2 * c.rcvMss);
         c.quickAcks = Math.max(c.quickAcks, Math.min(16, Math.max(2, q)));
@@ -763,11 +778,7 @@ final class TcpInput {
         };
         if (type != Icmp.DEST_UNREACH) return;
         if (c.state == TcpState.SYN_SENT || c.state == TcpState.SYN_RECEIVED && c.parent == null) {
-            if (code == Icmp.CODE_PORT_UNREACH || code == Icmp.CODE_PROTO_UNREACH) {
-                TcpOutput.abort(c, err, false);
-            } else {
-                c.softError = err;
-            }
+            TcpOutput.abort(c, err, false); // Linux tcp_v4_err: any unreachable while connecting is fatal
         } else {
             c.softError = err;
         }

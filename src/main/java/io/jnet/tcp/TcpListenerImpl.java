@@ -67,6 +67,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
 
     @Override
     public void bind(InetSocketAddress local) throws IOException {
+        if (local.isUnresolved()) throw new java.nio.channels.UnresolvedAddressException();
         int addr = Ipv4.fromInet(local.getAddress());
         lock.lock();
         try {

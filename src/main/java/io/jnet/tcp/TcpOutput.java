@@ -265,6 +265,8 @@ final class TcpOutput {
     /** After any segment carrying an ACK: no ACK is pending any more (tcp_event_ack_sent). */
     static void ackSent(TcpConnection c) {
         c.ackPending = false;
+        c.ackPushed = false;
+        c.ackPushed2 = false;
         c.lastAckSent = c.rcvNxt;
         if (c.delackTimer.isPending()) c.delackTimer.cancel();
         if (c.quickAcks > 0) c.quickAcks--;
@@ -346,8 +348,8 @@ final class TcpOutput {
     static void cleanupRbuf(TcpConnection c, int copied) {
         if (!c.state.isSynchronized() || c.state == TcpState.CLOSED) return;
         boolean ack = false;
-        if (c.ackPending && (c.rcvNxt - c.rcvWup > c.rcvMss || (copied > 0 && c.receiveQueue.isEmpty() && c.pingpong == 0
-                && c.quickAcks > 0))) ack = true;
+        if (c.ackPending && (c.rcvNxt - c.rcvWup > c.rcvMss || (copied > 0 && c.receiveQueue.isEmpty()
+                && (c.ackPushed2 || (c.ackPushed && c.pingpong == 0))))) ack = true;
         if (!ack && copied > 0 && !c.finReceived) {
             int cur = c.receiveWindow();
             long next = candidateWindow(c);
