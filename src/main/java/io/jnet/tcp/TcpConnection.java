@@ -550,6 +550,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     public void removeReadinessListener(ReadinessListener l) { listeners.remove(l); }
 
     void notifyReadiness() {
+        if (listeners.isEmpty()) return; // no iterator on the common path
         for (ReadinessListener l : listeners) {
             try {
                 l.readinessChanged(this);

@@ -48,8 +48,16 @@ class TapBridgeTopologyTest {
                 try (TcpSocket c = TcpSocket.open(topo.client())) {
                     c.connect(new InetSocketAddress(topo.serverAddress(), SuiteBase.PORT));
                     try (TcpSocket s = srv.accept()) {
-                        SocketIo.writeInChunks(c, data, 8192);
+                        // write from another thread: 200 kB need not fit in the socket buffers
+                        java.util.concurrent.CompletableFuture<Void> writer = java.util.concurrent.CompletableFuture.runAsync(() -> {
+                            try {
+                                SocketIo.writeInChunks(c, data, 8192);
+                            } catch (java.io.IOException e) {
+                                throw new java.io.UncheckedIOException(e);
+                            }
+                        });
                         assertThat(SocketIo.readExactly(s, data.length)).isEqualTo(data);
+                        writer.get(20, java.util.concurrent.TimeUnit.SECONDS);
                     }
                 }
             }

@@ -1,0 +1,86 @@
+package io.jnet.buffer;
+
+/**
+ * A recycling {@link PacketAllocator}: buffers come from size classes (512 B, 1792 B for a 1500-byte MTU frame with headroom, 16.5 KiB,
+ * 65 KiB)
+ * and go back to their class when released, so the packet path allocates nothing once warm. Each
+ * class keeps at most a bounded number of free buffers; beyond that, released buffers are left to
+ * the garbage collector and larger requests than the biggest class are plain heap buffers.
+ *
+ * <p>Thread-safe: a buffer is typically allocated by a sending thread and released by a reading one.
+ * Each class is a small array stack under its own monitor (uncontended locking allocates nothing).
+ *
+ * <p>Contract for users of pooled buffers: after {@link PacketBuffer#release()} the buffer must not be
+ * touched again; the pool hands it out anew.
+ */
+public final class PacketPool implements PacketAllocator {
+    private static final int[] CLASS_SIZES = {512, 1792, 16384 + 512, 65536 + 1024};
+    private static final int[] CLASS_LIMITS = {1024, 1024, 256, 128};
+
+    private final SizeClass[] classes = new SizeClass[CLASS_SIZES.length];
+
+    public PacketPool() {
+        for (int i = 0; i < classes.length; i++) classes[i] = new SizeClass(CLASS_SIZES[i], CLASS_LIMITS[i]);
+    }
+
+    @Override
+    public PacketBuffer allocate(int headroom, int size) {
+        if (headroom < 0 || size < 0) throw new IllegalArgumentException("negative size");
+        int total = headroom + size;
+        for (SizeClass c : classes) {
+            if (total <= c.size) return c.take(headroom);
+        }
+        return PacketBuffer.allocate(headroom, size);
+    }
+
+    /** Buffers currently free in the pool (for tests and statistics). */
+    public int freeBuffers() {
+        int n = 0;
+        for (SizeClass c : classes) n += c.free();
+        return n;
+    }
+
+    /** Buffers created by the pool so far (a steady value once warm means no allocation). */
+    public long created() {
+        long n = 0;
+        for (SizeClass c : classes) n += c.created;
+        return n;
+    }
+
+    private static final class SizeClass implements PacketBuffer.ReleaseHook {
+        final int size;
+        final PacketBuffer[] stack;
+        int top;
+        volatile long created;
+
+        SizeClass(int size, int limit) {
+            this.size = size;
+            this.stack = new PacketBuffer[limit];
+        }
+
+        PacketBuffer take(int headroom) {
+            PacketBuffer b = null;
+            synchronized (this) {
+                if (top > 0) {
+                    b = stack[--top];
+                    stack[top] = null;
+                }
+            }
+            if (b == null) {
+                b = PacketBuffer.allocate(0, size);
+                b.setReleaseHook(this);
+                created++;
+            }
+            return b.reset(headroom);
+        }
+
+        @Override
+        public void released(PacketBuffer b) {
+            synchronized (this) {
+                if (top < stack.length) stack[top++] = b;
+            }
+        }
+
+        synchronized int free() { return top; }
+    }
+}
