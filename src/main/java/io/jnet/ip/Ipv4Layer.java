@@ -138,6 +138,7 @@ public final class Ipv4Layer {
             return -Errno.EMSGSIZE.number();
         }
         int mtu = r.itf().device().mtu();
+        if (df && protocol == Ipv4.PROTO_TCP) mtu = Math.max(mtu, r.itf().device().gsoMaxSize()); // GSO: sent whole
         if (df && total > mtu) {
             mib.inc(MibCounter.IpFragFails);
             packet.release();

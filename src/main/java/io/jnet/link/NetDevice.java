@@ -28,6 +28,21 @@ public interface NetDevice extends AutoCloseable {
     boolean isLoopback();
 
     /**
+     * True when frames sent on this device never leave the process (loopback, a veth pair between jnet
+     * namespaces): transport checksums may be left out, as Linux does with CHECKSUM_PARTIAL on such
+     * devices. Decorators that show frames outside (capture) or alter them must answer false (default:
+     * loopback only).
+     */
+    default boolean checksumOffload() { return isLoopback(); }
+
+    /**
+     * Largest frame payload in bytes the device accepts from TCP in one piece, beyond the MTU (Linux's
+     * gso_max_size for a device whose peer takes it whole, like veth with GRO); 0 when frames must fit
+     * the MTU. Decorators answer 0 (default), so captures and impairments see MTU-sized frames.
+     */
+    default int gsoMaxSize() { return 0; }
+
+    /**
      * Sends one frame. Ownership of {@code frame} passes to the device, which releases it when done.
      * Never throws for a full queue or a closed device: such frames are counted in {@link #stats()} as
      * tx_dropped.

@@ -89,10 +89,22 @@ final class TcpOutput {
     /** Free send-buffer space in bytes (may be negative). */
     static long sendSpace(TcpConnection c) { return c.sndbuf - c.writeQueue.bytes(); }
 
+    /**
+     * Bytes per write-queue segment (Linux tcp_send_mss size goal): the MSS, or a multiple of it up to
+     * the device's GSO limit when the device takes large segments whole.
+     */
+    static int sizeGoal(TcpConnection c) {
+        io.jnet.ip.Route r = c.tcp.ip.route(c.remoteAddr, c.dst);
+        int gso = r == null ? 0 : r.itf().device().gsoMaxSize();
+        if (gso <= 0) return c.mss;
+        int headers = Ipv4.MIN_HEADER_LENGTH + Tcp.MAX_HEADER_LENGTH;
+        return Math.max(c.mss, (gso - headers) / c.mss * c.mss);
+    }
+
     /** Copies application bytes into the write queue (tcp_sendmsg); returns how many fitted. */
     static int appendToWriteQueue(TcpConnection c, byte[] b, int off, int len, ByteBuffer bb) {
         int copied = 0;
-        int mss = c.mss;
+        int mss = sizeGoal(c);
         while (copied < len) {
             PacketBuffer tail = c.writeQueue.peekLast();
             if (tail != null && tail.when == 0 && (tail.flags & Tcp.FIN) == 0 && tail.tailroom() > 0 && tail.length() < mss) {
@@ -130,11 +142,12 @@ final class TcpOutput {
         boolean sent = false;
         PacketBuffer seg;
         c.cwndLimited = false;
+        int goal = sizeGoal(c);
         while ((seg = c.sendHead) != null) {
             boolean fin = (seg.flags & Tcp.FIN) != 0;
             int len = seg.length();
-            if (len > c.mss) {
-                split(c, seg, c.mss);
+            if (len > goal) {
+                split(c, seg, goal);
                 len = seg.length();
                 fin = (seg.flags & Tcp.FIN) != 0;
             }
@@ -249,7 +262,7 @@ final class TcpOutput {
         Tcp.writeHeader(b, off, c.localPort, c.remotePort, seq, ack, hl, flags, wnd);
         if (o != null) o.write(b, off + Tcp.MIN_HEADER_LENGTH);
         io.jnet.ip.Route r = c.tcp.ip.route(c.remoteAddr, c.dst);
-        if (r != null && r.itf().device().isLoopback()) {
+        if (r != null && r.itf().device().checksumOffload()) {
             // loopback checksum offload (Linux: CHECKSUM_PARTIAL out, CHECKSUM_UNNECESSARY in)
             f.setChecksumPartial(true);
             f.setChecksumUnnecessary(true);

@@ -79,8 +79,9 @@ final class TcpSocketOptions {
      */
     static void expandSndbuf(TcpConnection c) {
         if (c.sndbufLocked) return;
-        long perSeg = c.mss + 320L;
-        long segs = Math.max(RenoCongestion.INIT_CWND_SEGMENTS, c.cc.cwnd / Math.max(1, c.mss));
+        int goal = TcpOutput.sizeGoal(c);
+        long perSeg = goal + 320L;
+        long segs = Math.max(RenoCongestion.INIT_CWND_SEGMENTS, c.cc.cwnd / Math.max(1, goal));
         long want = Math.min(c.tcp.sysctl.tcpWmem.intValue(2), 2 * segs * perSeg);
         if (want > c.sndbuf) c.sndbuf = (int) want;
     }
