@@ -8,4 +8,10 @@ if [[ -z "${JAVA_HOME:-}" ]] || ! "$JAVA_HOME/bin/java" -version 2>&1 | grep -qE
     if [[ -x "$j/bin/javac" ]] && "$j/bin/java" -version 2>&1 | grep -qE 'version "(2[5-9]|[3-9][0-9])'; then export JAVA_HOME="$j"; break; fi
   done
 fi
-exec mvn -B -ntp test "$@"
+# no ANSI resets from Maven's console (jansi), no sun.misc.Unsafe warnings when Maven runs on JDK 24+
+mvn_opts="-Djansi.noreset=true"
+if "${JAVA_HOME:+$JAVA_HOME/bin/}java" --sun-misc-unsafe-memory-access=allow -version >/dev/null 2>&1; then
+  mvn_opts="$mvn_opts --sun-misc-unsafe-memory-access=allow"
+fi
+export MAVEN_OPTS="${MAVEN_OPTS:+$MAVEN_OPTS }$mvn_opts"
+exec mvn -B -ntp -Dstyle.color=never test "$@"

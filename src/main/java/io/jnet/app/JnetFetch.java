@@ -3,12 +3,15 @@ package io.jnet.app;
 import io.jnet.socket.SocketProvider;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Objects;
 
 /**
  * {@code jnet fetch}'s download: an {@link HttpFetcher} whose connections are jnet TCP sockets in one
- * namespace. Hosts must be IPv4 literals (there is no resolver in a jnet namespace).
+ * namespace. Hosts must be IPv4 literals (jnet has no IPv6 and no resolver); others fail with an
+ * {@link UnknownHostException}.
  */
 public final class JnetFetch {
 
@@ -21,7 +24,23 @@ public final class JnetFetch {
      */
     public JnetFetch(SocketProvider ns, Duration connectTimeout, Duration timeout) {
         Objects.requireNonNull(ns, "ns");
-        this.fetcher = new HttpFetcher(JnetStreams.connector(ns, connectTimeout), HostResolver.literalsOnly(), timeout);
+        this.fetcher = new HttpFetcher(JnetStreams.connector(ns, connectTimeout), JnetFetch::resolve, timeout);
+    }
+
+    /**
+     * The hosts a jnet namespace can reach: IPv4 literals (jnet has no IPv6 and no resolver).
+     *
+     * @throws UnknownHostException for a name or an IPv6 literal
+     */
+    static InetAddress resolve(String host) throws UnknownHostException {
+        if (host.indexOf(':') >= 0) {
+            throw new UnknownHostException("'" + host + "' is an IPv6 address; jnet speaks IPv4 only");
+        }
+        try {
+            return HostResolver.literalsOnly().resolve(host);
+        } catch (UnknownHostException e) {
+            throw new UnknownHostException("'" + host + "' is not an IPv4 address literal; jnet resolves no names");
+        }
     }
 
     /**

@@ -77,7 +77,7 @@ public final class JnetStreams {
                 } catch (ErrnoException e) {
                     if (e.errno() == Errno.EINPROGRESS) {
                         ErrnoException timedOut = new ErrnoException(Errno.ETIMEDOUT,
-                                "connect to " + remote + " within " + connectTimeout.toMillis() + " ms");
+                                "connect to " + hostPort(remote) + " within " + seconds(connectTimeout));
                         timedOut.initCause(e);
                         throw timedOut;
                     }
@@ -90,6 +90,17 @@ public final class JnetStreams {
             }
             return new Connection(socket);
         };
+    }
+
+    /** {@code 192.0.2.1:8000} ({@code [2001:db8::1]:8000} for IPv6), never the {@code name/address} form of {@link InetSocketAddress#toString()}. */
+    static String hostPort(InetSocketAddress a) {
+        String host = a.getAddress() != null ? a.getAddress().getHostAddress() : a.getHostString();
+        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + a.getPort();
+    }
+
+    /** {@code 3 s}, {@code 2.5 s}, {@code 0.001 s}: a duration in seconds without trailing zeros. */
+    static String seconds(Duration d) {
+        return java.math.BigDecimal.valueOf(d.toNanos(), 9).stripTrailingZeros().toPlainString() + " s";
     }
 
     /** A {@link StreamAcceptor} over a listening jnet socket. */

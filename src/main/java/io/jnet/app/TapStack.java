@@ -38,9 +38,17 @@ public final class TapStack implements AutoCloseable {
         /** The default interface name. */
         public static final String DEFAULT_TAP = "jnet0";
 
+        /**
+         * Checks the values.
+         *
+         * @throws IllegalArgumentException for an interface name Linux refuses (longer than 15 bytes,
+         *     {@code /}, {@code :}, blanks or control characters; {@code dev_valid_name}), a malformed
+         *     CIDR or an MTU outside 68..65535
+         */
         public Config {
             Objects.requireNonNull(tapName, "tapName");
             Objects.requireNonNull(cidr, "cidr");
+            checkTapName(tapName);
             parseCidr(cidr);
             if (mtu < TapDevice.MIN_MTU || mtu > TapDevice.MAX_MTU) {
                 throw new IllegalArgumentException("MTU " + mtu + " outside " + TapDevice.MIN_MTU + ".." + TapDevice.MAX_MTU);
@@ -62,6 +70,58 @@ public final class TapStack implements AutoCloseable {
 
         /** The prefix length. */
         public int prefixLength() { return parseCidr(cidr)[1]; }
+
+        /** The subnet on the TAP link, e.g. {@code 192.0.2.0/24} for jnet at 192.0.2.2/24. */
+        public String subnetCidr() {
+            int[] c = parseCidr(cidr);
+            return Ipv4.addressToString(c[0] & Ipv4.prefixMask(c[1])) + "/" + c[1];
+        }
+
+        /**
+         * Whether {@code address} is on the TAP link's subnet: the only destinations jnet reaches, as its
+         * namespace holds just the connected route of its address (no default route).
+         */
+        public boolean onSubnet(Inet4Address address) {
+            int[] c = parseCidr(cidr);
+            int mask = Ipv4.prefixMask(c[1]);
+            return (Ipv4.fromInet(address) & mask) == (c[0] & mask);
+        }
+
+        /** The address the kernel side takes in {@link KernelSideCommands}, e.g. 192.0.2.1 for jnet at 192.0.2.2/24. */
+        public Inet4Address peerAddress() {
+            int[] c = parseCidr(cidr);
+            return Ipv4.toInet(KernelSideCommands.peerOf(c[0], c[1]));
+        }
+
+        /**
+         * Checks an interface name as Linux's {@code dev_valid_name} does.
+         *
+         * @throws IllegalArgumentException naming the problem
+         */
+        public static void checkTapName(String name) {
+            // the builder checks the name and opens nothing until open() is called
+            TapDevice.builder(name);
+        }
+    }
+
+    /**
+     * The capture file of {@link Config#pcap()} could not be created or written; the cause is the
+     * file system's error (e.g. {@link java.nio.file.NoSuchFileException}).
+     */
+    public static final class CaptureFileException extends IOException {
+        private final Path file;
+
+        /**
+         * @param file the capture file asked for
+         * @param cause the file system's error
+         */
+        public CaptureFileException(Path file, IOException cause) {
+            super("cannot write capture file " + file + ": " + cause.getMessage(), cause);
+            this.file = file;
+        }
+
+        /** The capture file asked for. */
+        public Path file() { return file; }
     }
 
     private final NetNamespace ns;
@@ -79,8 +139,10 @@ public final class TapStack implements AutoCloseable {
     /**
      * Opens the TAP interface and builds the namespace (named after the interface) on it.
      *
-     * @throws IOException when the TAP cannot be opened (not root: EPERM; no {@code /dev/net/tun}) or the
-     *     capture file cannot be created
+     * @throws CaptureFileException when the capture file cannot be created
+     * @throws IOException when the TAP cannot be opened (not root: EPERM; held by another process: EBUSY;
+     *     an existing interface that is not a TAP: EINVAL; no {@code /dev/net/tun}: ENOENT); the message
+     *     names the failed call and the errno
      */
     public static TapStack open(Config config) throws IOException {
         TapDevice tap = TapDevice.builder(config.tapName()).mtu(config.mtu()).open();
@@ -88,7 +150,13 @@ public final class TapStack implements AutoCloseable {
         PcapSniffer sniffer = null;
         try {
             if (config.pcap() != null) {
-                sniffer = new PcapSniffer(tap, PcapWriter.create(config.pcap()));
+                PcapWriter writer;
+                try {
+                    writer = PcapWriter.create(config.pcap());
+                } catch (IOException e) {
+                    throw new CaptureFileException(config.pcap(), e);
+                }
+                sniffer = new PcapSniffer(tap, writer);
                 device = sniffer;
             }
             NetNamespace ns = NetNamespace.create("jnet-" + tap.ifname());

@@ -1,6 +1,8 @@
 package io.jnet.cli;
 
 import io.jnet.app.FetchResult;
+import io.jnet.app.HostResolver;
+import io.jnet.app.HttpUrl;
 import io.jnet.app.JnetFetch;
 import io.jnet.app.KernelSideCommands;
 import io.jnet.app.TapStack;
@@ -10,6 +12,10 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
+import java.math.BigDecimal;
+import java.net.Inet4Address;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,15 +31,20 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code jnet fetch URL}: downloads one URL over a jnet stack attached to a TAP interface and prints the
- * status, byte count, SHA-256 and rate. Exit 0 on a 2xx status, 1 otherwise.
+ * status, byte count, SHA-256 and rate. Exit 0 on a 2xx status, 1 otherwise, 2 for bad usage: a URL
+ * that is not an IPv4 literal on the TAP's subnet, or an output file that cannot be written, is refused
+ * before the TAP is opened.
  */
 @Command(name = "fetch", mixinStandardHelpOptions = true,
-        description = {"Fetch a URL over a jnet stack attached to a TAP interface; print status, bytes, SHA-256 and rate.",
-                "The kernel side of the TAP must be up before the fetch: create it first with",
-                "'ip tuntap add dev jnet0 mode tap', address it and set it up; jnet attaches to it. Needs root.",
-                "To keep it off the host's interfaces, do all of it in a network namespace and run",
-                "'ip netns exec NS jnet fetch ...' there.",
-                "Exit 0 on a 2xx status, 1 otherwise."})
+        description = {"Fetch a URL over a jnet stack attached to a TAP interface; print status,",
+                "bytes, SHA-256 and rate. jnet speaks IPv4 and resolves no names: the URL's",
+                "host is an IPv4 address on the TAP's subnet (see --address).",
+                "Needs root (CAP_NET_ADMIN) for the TAP device. The kernel side of the TAP",
+                "must be up before the fetch: create it first with",
+                "'ip tuntap add dev jnet0 mode tap', address it and set it up; jnet",
+                "attaches to it. To keep it off the host's interfaces, do all of it in a",
+                "network namespace NS and run 'ip netns exec NS jnet fetch URL' there.",
+                "Exit 0 on a 2xx status, 1 otherwise, 2 for bad usage."})
 public final class FetchCommand implements Callable<Integer> {
 
     @Spec
@@ -42,7 +53,8 @@ public final class FetchCommand implements Callable<Integer> {
     @Mixin
     TapOptions tapOptions;
 
-    @Parameters(index = "0", paramLabel = "URL", description = "http://ADDRESS[:PORT]/PATH (IPv4 literal host).")
+    @Parameters(index = "0", paramLabel = "URL",
+            description = "http://ADDRESS[:PORT]/PATH, ADDRESS an IPv4 literal on the TAP's subnet.")
     String url;
 
     @Option(names = {"-o", "--out"}, paramLabel = "FILE", description = "Write the body of a 2xx response to FILE.")
@@ -65,7 +77,8 @@ public final class FetchCommand implements Callable<Integer> {
             config = tapOptions.config();
             connectTimeout = seconds("--connect-timeout", connectTimeoutSeconds);
             timeout = seconds("--timeout", timeoutSeconds);
-            io.jnet.app.HttpUrl.parse(url);
+            checkTarget(url, config);
+            if (outFile != null) OutputFiles.checkWritable(outFile);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -75,22 +88,23 @@ public final class FetchCommand implements Callable<Integer> {
         try {
             stack = TapStack.open(config);
         } catch (IOException e) {
-            err.println("jnet fetch: cannot open TAP interface " + config.tapName() + ": " + e.getMessage()
-                    + " (needs root or CAP_NET_ADMIN)");
+            err.println("jnet fetch: " + TapOpenErrors.describe(config.tapName(), e));
             return Main.EXIT_FAILURE;
         }
-        try (stack; OutputStream sink = outFile == null ? OutputStream.nullOutputStream()
-                : new BufferedOutputStream(Files.newOutputStream(outFile), 1 << 16)) {
-            FetchResult r;
+        try (stack) {
+            OutputStream sink;
             try {
+                sink = outFile == null ? OutputStream.nullOutputStream()
+                        : new BufferedOutputStream(Files.newOutputStream(outFile), 1 << 16);
+            } catch (IOException e) {
+                err.println("jnet fetch: " + OutputFiles.describe(outFile, e));
+                return Main.EXIT_FAILURE;
+            }
+            FetchResult r;
+            try (sink) {
                 r = new JnetFetch(stack.namespace(), connectTimeout, timeout).fetch(url, sink);
             } catch (IOException e) {
-                err.println("jnet fetch: " + url + ": " + e.getMessage());
-                if (!noAnswer(e)) return Main.EXIT_FAILURE;
-                KernelSideCommands kernel = stack.kernelSide();
-                err.println("  is the kernel side of " + stack.ifname() + " up? e.g. before running jnet fetch:");
-                err.println("    ip tuntap add dev " + stack.ifname() + " mode tap");
-                for (String line : kernel.inRootNamespace()) err.println("    " + line);
+                explain(e, stack, err);
                 return Main.EXIT_FAILURE;
             }
             out.println(describe(r));
@@ -103,16 +117,62 @@ public final class FetchCommand implements Callable<Integer> {
         }
     }
 
-    /** True for the errors of a link nobody answers on (no SYN-ACK, no RST, no ARP reply). */
-    private static boolean noAnswer(IOException e) {
-        return e instanceof ErrnoException x
-                && (x.errno() == Errno.ETIMEDOUT || x.errno() == Errno.EHOSTUNREACH || x.errno() == Errno.ENETUNREACH);
+    /**
+     * Refuses a URL jnet cannot fetch, before the TAP is opened: a malformed URL, an IPv6 literal, a host
+     * name, or an address off the TAP's subnet (jnet's namespace holds only the connected route).
+     *
+     * @throws IllegalArgumentException naming the problem and a usable address
+     */
+    static void checkTarget(String url, TapStack.Config config) {
+        HttpUrl u = HttpUrl.parse(url);
+        String example = "e.g. http://" + config.peerAddress().getHostAddress() + "/ (the kernel side of the TAP)";
+        if (u.isIpv6Literal()) {
+            throw new IllegalArgumentException("bad URL '" + url + "': jnet fetch speaks IPv4 only; give an IPv4 address on "
+                    + config.subnetCidr() + ", " + example);
+        }
+        Inet4Address address;
+        try {
+            address = (Inet4Address) HostResolver.literalsOnly().resolve(u.host());
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("bad URL '" + url + "': '" + u.host() + "' is not an IPv4 address and jnet"
+                    + " resolves no names; give an address on " + config.subnetCidr() + ", " + example);
+        }
+        if (!config.onSubnet(address)) throw new IllegalArgumentException(noRoute(address.getHostAddress(), config));
+    }
+
+    private static String noRoute(String host, TapStack.Config config) {
+        return "no route to " + host + ": fetch reaches only hosts on the TAP's subnet (" + config.subnetCidr() + ")";
+    }
+
+    /** Prints why the fetch failed and, when nobody answered on the link, how to set up the kernel side. */
+    private void explain(IOException e, TapStack stack, PrintWriter err) {
+        if (e instanceof SocketTimeoutException) {
+            err.println("jnet fetch: no complete response from " + url + " within " + formatSeconds(timeoutSeconds));
+            return;
+        }
+        Errno errno = e instanceof ErrnoException x ? x.errno() : null;
+        if (errno == Errno.ENETUNREACH) {
+            err.println("jnet fetch: " + noRoute(HttpUrl.parse(url).host(), stack.config()));
+            return;
+        }
+        err.println("jnet fetch: " + url + ": " + e.getMessage());
+        if (errno == Errno.ETIMEDOUT || errno == Errno.EHOSTUNREACH) {
+            KernelSideCommands kernel = stack.kernelSide();
+            err.println("  nobody answered on " + stack.ifname() + ": is its kernel side up? e.g. before running jnet fetch:");
+            err.println("    ip tuntap add dev " + stack.ifname() + " mode tap");
+            for (String line : kernel.inRootNamespace()) err.println("    " + line);
+        }
     }
 
     /** {@code 200 OK  67108864 bytes  sha256 ab..  1.234 s  435.1 Mbit/s}. */
     static String describe(FetchResult r) {
         return String.format(Locale.ROOT, "%d %s  %d bytes  sha256 %s  %.3f s  %.1f Mbit/s",
                 r.status(), r.reason(), r.bytes(), r.sha256(), r.elapsedNanos() / 1e9, r.bitsPerSecond() / 1e6);
+    }
+
+    /** {@code 3 s}, {@code 2.5 s}: seconds as given, without trailing zeros. */
+    static String formatSeconds(double seconds) {
+        return BigDecimal.valueOf(seconds).stripTrailingZeros().toPlainString() + " s";
     }
 
     private static Duration seconds(String option, double value) {

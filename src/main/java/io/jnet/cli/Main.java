@@ -45,11 +45,43 @@ public final class Main implements Callable<Integer> {
         CommandLine cl = new CommandLine(new Main(), new Factory(out, err));
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
+        cl.setParameterExceptionHandler(Main::usageError);
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
-            cmd.getErr().println("jnet: " + e);
+            cmd.getErr().println("jnet " + cmd.getCommandName() + ": unexpected error: " + e);
             return EXIT_FAILURE;
         });
         return cl;
+    }
+
+    /**
+     * Reports bad usage in one or two lines (the full usage would bury the message): the problem, picocli's
+     * suggestions for a misspelled option, and where the help is. An unknown word where a command belongs
+     * is reported as an unknown command with the list of commands.
+     */
+    private static int usageError(CommandLine.ParameterException ex, String[] args) {
+        CommandLine cmd = ex.getCommandLine();
+        PrintWriter err = cmd.getErr();
+        String unknownCommand = unknownCommand(ex);
+        if (unknownCommand != null) {
+            err.println("jnet: unknown command '" + unknownCommand + "'; commands: "
+                    + String.join(", ", cmd.getSubcommands().keySet()));
+            err.println("Run 'jnet help' for details.");
+        } else {
+            String name = cmd.getCommandSpec().qualifiedName();
+            err.println(name + ": " + ex.getMessage());
+            CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
+            err.println("Run '" + name + " --help' for the options.");
+        }
+        err.flush();
+        return EXIT_USAGE;
+    }
+
+    /** The word given where a command belongs ({@code jnet bogus}), or null. */
+    private static String unknownCommand(CommandLine.ParameterException ex) {
+        if (!(ex.getCommandLine().getCommand() instanceof Main)) return null;
+        if (!(ex instanceof CommandLine.UnmatchedArgumentException u) || u.getUnmatched().isEmpty()) return null;
+        String first = u.getUnmatched().getFirst();
+        return first.startsWith("-") ? null : first;
     }
 
     /** Runs {@code args} and returns the exit code. */

@@ -15,6 +15,7 @@ import io.jnet.perf.SuiteResult;
 import io.jnet.perf.TestKind;
 import io.jnet.perf.TestSpec;
 import io.jnet.perf.TextReport;
+import io.jnet.stack.Sysctls;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -82,13 +83,15 @@ public final class PerfCommand implements Callable<Integer> {
     double lengthSeconds;
 
     @Option(names = "-i", paramLabel = "MAX[,MIN]",
-            description = "Most and fewest measured pairs, each clipped to 3..30 (default 5 for one test, 3 for the suite). "
-                    + "Past MIN, pairs continue up to MAX while a confidence interval is wider than -I asks.")
+            description = "Most and fewest measured pairs, each clipped to the range 3 to 30; MAX must not be below MIN "
+                    + "(default 5 for one test, 3 for the suite). Past MIN, pairs continue up to MAX while a confidence "
+                    + "interval is wider than -I asks.")
     String iterations;
 
     @Option(names = "-I", paramLabel = "LEVEL[,WIDTH]",
             description = "Confidence level (95 or 99 percent) and widest acceptable interval in percent of the mean "
-                    + "(default 99,5 = 99%% sure the mean is within +/-2.5%%). A wider interval prints a warning.")
+                    + "(default 99,5: 99%% sure the mean is within 2.5%% either side). A wider interval prints "
+                    + "netperf's warning for a single test given -i or -I, one line per test otherwise.")
     String confidence;
 
     @Mixin
@@ -100,11 +103,12 @@ public final class PerfCommand implements Callable<Integer> {
     String path;
 
     @Option(names = "--stack", paramLabel = "both|jnet|kernel", defaultValue = "both",
-            description = "Stacks to measure (default ${DEFAULT-VALUE}). With both, jnet not yet available means kernel only.")
+            description = "Stacks to measure: jnet alone, the kernel alone, or both side by side (default ${DEFAULT-VALUE}).")
     String stack;
 
     @Option(names = "--sysctl", paramLabel = "NAME=VALUE",
-            description = "Set a sysctl in the jnet namespaces before the test, e.g. net.ipv4.tcp_timestamps=0. Repeatable.")
+            description = "Set a sysctl in the jnet namespaces before the test, e.g. net.ipv4.tcp_timestamps=0; "
+                    + "names and values are checked before any test runs. Repeatable.")
     List<String> sysctls = new ArrayList<>();
 
     @Option(names = {"-v", "--verbose"}, description = "Also print every run's figure, the confidence intervals and progress.")
@@ -143,7 +147,8 @@ public final class PerfCommand implements Callable<Integer> {
         Consumer<String> progress = (verbose || (!machine && terminal))
                 ? line -> err.println("  " + line)
                 : line -> {};
-        TextReport text = machine ? null : new TextReport(out, verbose);
+        TextReport text = machine ? null : new TextReport(out, verbose, warningStyle());
+        for (String note : ignoredOptionNotes(plan)) err.println(note);
         SuiteResult result = PerfSuite.standard(progress).run(plan, c -> {
             if (text != null) text.printTest(c);
         });
@@ -160,6 +165,8 @@ public final class PerfCommand implements Callable<Integer> {
      * @throws CommandLine.ParameterException for any bad value (exit code 2)
      */
     PerfPlan plan() {
+        String stray = strayArgument();
+        if (stray != null) throw new CommandLine.ParameterException(spec.commandLine(), "unexpected argument: " + stray);
         try {
             if (!afterDashes.isEmpty()) {
                 TestOptions extra = new TestOptions();
@@ -184,6 +191,46 @@ public final class PerfCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * The first positional argument given before any {@code --} (picocli collects them with those after
+     * it), or null: only test-specific options may come as positionals, and only after {@code --}.
+     */
+    private String strayArgument() {
+        if (afterDashes.isEmpty()) return null;
+        CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+        List<String> args = parsed == null ? List.of() : parsed.originalArgs();
+        int dashes = args.indexOf("--");
+        int afterDashCount = dashes < 0 ? 0 : args.size() - dashes - 1;
+        return afterDashes.size() > afterDashCount ? afterDashes.getFirst() : null;
+    }
+
+    /**
+     * netperf's full warning block for a single test run with explicit {@code -i} or {@code -I}; one line
+     * per test otherwise (the default suite's three pairs rarely meet 99%,+/-2.5%).
+     */
+    TextReport.WarningStyle warningStyle() {
+        return test != null && (iterations != null || confidence != null)
+                ? TextReport.WarningStyle.NETPERF_BLOCK : TextReport.WarningStyle.ONE_LINE;
+    }
+
+    /**
+     * One note per test-specific option the chosen test does not use, e.g. {@code (-m ignored by TCP_RR)}:
+     * -m and -M size STREAM/MAERTS writes and reads, -r sizes RR/CRR messages. The default suite runs
+     * both kinds, so nothing is ignored there.
+     */
+    List<String> ignoredOptionNotes(PerfPlan plan) {
+        if (test == null) return List.of();
+        TestKind kind = plan.tests().getFirst().kind();
+        List<String> notes = new ArrayList<>();
+        if (kind.isStream()) {
+            if (testOptions.requestResponse != null) notes.add("(-r ignored by " + kind + ")");
+        } else {
+            if (testOptions.sendSize != null) notes.add("(-m ignored by " + kind + ")");
+            if (testOptions.recvSize != null) notes.add("(-M ignored by " + kind + ")");
+        }
+        return notes;
+    }
+
     private TestSpec spec(TestSpec base) {
         TestOptions o = testOptions;
         boolean noDelay = Boolean.TRUE.equals(o.noDelay);
@@ -201,14 +248,28 @@ public final class PerfCommand implements Callable<Integer> {
         return new TestSpec(base.kind(), base.duration(), send, recv, rr[0], rr[1], local, remote);
     }
 
-    private static Map<String, String> parseSysctls(List<String> items) {
+    /**
+     * Parses and checks the {@code --sysctl} items by setting them on a throwaway {@link Sysctls}, so an
+     * unknown name or a bad value is a usage error before any test runs, not a failure after the header.
+     *
+     * @throws IllegalArgumentException for a malformed item, an unknown name or a value out of range
+     */
+    static Map<String, String> parseSysctls(List<String> items) {
         Map<String, String> m = new LinkedHashMap<>();
+        Sysctls check = new Sysctls();
         for (String item : items) {
             int eq = item.indexOf('=');
             if (eq <= 0 || eq == item.length() - 1) {
                 throw new IllegalArgumentException("--sysctl expects NAME=VALUE, e.g. net.ipv4.tcp_timestamps=0: " + item);
             }
-            m.put(item.substring(0, eq).trim(), item.substring(eq + 1).trim());
+            String name = item.substring(0, eq).trim();
+            String value = item.substring(eq + 1).trim();
+            try {
+                check.set(name, value);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--sysctl " + item + ": " + e.getMessage(), e);
+            }
+            m.put(name, value);
         }
         return m;
     }

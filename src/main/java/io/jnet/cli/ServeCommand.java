@@ -20,13 +20,26 @@ import picocli.CommandLine.Spec;
  * SIGTERM. Prints what it serves and the {@code ip} commands that set up the kernel side.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = {"Serve HTTP, echo (RFC 862) and discard (RFC 863) on a jnet stack attached to a TAP interface.",
-                "jnet configures only its own side: set up the kernel side of the TAP as printed. Needs root (CAP_NET_ADMIN).",
-                "Runs until interrupted (SIGINT, SIGTERM)."})
+        description = {"Serve HTTP, echo (RFC 862) and discard (RFC 863) on a jnet stack attached to",
+                "a TAP interface. Needs root (CAP_NET_ADMIN) for the TAP device.",
+                "jnet configures only its own side: set up the kernel side of the TAP as",
+                "printed, in a network namespace named jnet-TAP (e.g. jnet-jnet0) or in the",
+                "root namespace. Runs until interrupted (SIGINT, SIGTERM).",
+                "",
+                "HTTP resources:",
+                "  GET /bytes/N  N bytes (0 <= N <= 2^40) of a fixed pattern: byte i is",
+                "                (i * 0x9E3779B97F4A7C15 mod 2^64) >>> 56, i.e. 00 9e 3c da ...",
+                "  PUT, POST     any path: reads the body (Content-Length or chunked) and",
+                "                replies 200 with its SHA-256, 64 lowercase hex digits and a",
+                "                newline",
+                "  GET /         an index of these resources; HEAD gives a GET's head only",
+                ""})
 public final class ServeCommand implements Callable<Integer> {
 
-    /** The Linux network namespace the printed commands use. */
-    static final String SUGGESTED_NETNS = "jnet";
+    /** The Linux network namespace the printed commands use for TAP {@code ifname}: {@code jnet-IFNAME}. */
+    static String suggestedNetns(String ifname) {
+        return "jnet-" + ifname;
+    }
 
     @Spec
     CommandSpec spec;
@@ -62,8 +75,7 @@ public final class ServeCommand implements Callable<Integer> {
         try {
             stack = TapStack.open(config);
         } catch (IOException e) {
-            err.println("jnet serve: cannot open TAP interface " + config.tapName() + ": " + e.getMessage()
-                    + " (needs root or CAP_NET_ADMIN)");
+            err.println("jnet serve: " + TapOpenErrors.describe(config.tapName(), e));
             return Main.EXIT_FAILURE;
         }
         JnetServer server;
@@ -99,8 +111,9 @@ public final class ServeCommand implements Callable<Integer> {
                 ? "curl -sS -o /dev/null -w '%{http_code} %{size_download} bytes\\n' http://" + kernel.jnetAddress()
                         + (server.ports().http() == 80 ? "" : ":" + server.ports().http()) + "/bytes/1048576"
                 : "ping -c 3 " + kernel.jnetAddress();
-        out.println("Reach it from a Linux network namespace (the kernel side gets " + kernel.peerCidr() + ", no default route):");
-        for (String line : kernel.inNamespace(SUGGESTED_NETNS, tryCommand)) out.println("  " + line);
+        out.println("Set up the kernel side as root (CAP_NET_ADMIN); it gets " + kernel.peerCidr() + ", no default route.");
+        out.println("From a Linux network namespace:");
+        for (String line : kernel.inNamespace(suggestedNetns(stack.ifname()), tryCommand)) out.println("  " + line);
         out.println("or from the root namespace:");
         for (String line : kernel.inRootNamespace()) out.println("  " + line);
         out.println();

@@ -9,7 +9,8 @@ import picocli.CommandLine.Option;
 public final class TapOptions {
 
     @Option(names = "--tap", paramLabel = "NAME", defaultValue = TapStack.Config.DEFAULT_TAP,
-            description = "TAP interface to create, or to attach to if it exists and is persistent (default ${DEFAULT-VALUE}).")
+            description = "TAP interface to create, or to attach to if it exists and is persistent; at most 15 bytes "
+                    + "(default ${DEFAULT-VALUE}).")
     String tap;
 
     @Option(names = "--address", paramLabel = "CIDR", defaultValue = TapStack.Config.DEFAULT_CIDR,
@@ -24,10 +25,27 @@ public final class TapOptions {
             description = "Capture every frame on the TAP, both directions, to this pcap file.")
     Path pcap;
 
-    /** The stack configuration; IllegalArgumentException for a bad address, prefix or MTU. */
+    /**
+     * The stack configuration, checked before any device is touched.
+     *
+     * @throws IllegalArgumentException naming the option: a bad interface name, address, prefix or MTU, or
+     *     a capture file that cannot be written
+     */
     TapStack.Config config() {
         if (mtu < TapDevice.MIN_MTU || mtu > TapDevice.MAX_MTU) {
             throw new IllegalArgumentException("--mtu must be " + TapDevice.MIN_MTU + ".." + TapDevice.MAX_MTU + ": " + mtu);
+        }
+        try {
+            TapStack.Config.checkTapName(tap);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--tap: " + e.getMessage(), e);
+        }
+        if (pcap != null) {
+            try {
+                OutputFiles.checkWritable(pcap);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--pcap: " + e.getMessage(), e);
+            }
         }
         try {
             return new TapStack.Config(tap, address, mtu, pcap);

@@ -34,14 +34,20 @@ public record Iterations(int max, int min) {
     }
 
     /**
-     * Parses {@code max,min}; one value sets both, {@code ,min} keeps {@code current.max}.
+     * Parses {@code max,min}; one value sets both, {@code ,min} keeps {@code current.max} and
+     * {@code max,} keeps {@code current.min} (raising max to min if needed, as netperf does). Both are
+     * then clipped to 3..30.
      *
-     * @throws IllegalArgumentException for non-integers
+     * @throws IllegalArgumentException for non-integers, or when both are given and max is below min
+     *     ({@code -i 3,5}: most pairs fewer than fewest is a mistake, not something to repair silently)
      */
     public static Iterations parse(String s, Iterations current) {
         NetperfArgs.Pair p = NetperfArgs.pair(s);
         int max = p.first() == null ? current.max() : parseInt(p.first());
         int min = p.second() == null ? current.min() : parseInt(p.second());
+        if (p.first() != null && p.second() != null && max < min) {
+            throw new IllegalArgumentException("-i MAX,MIN: MAX (" + max + ") must not be below MIN (" + min + "): '" + s + "'");
+        }
         return clipped(max, min);
     }
 

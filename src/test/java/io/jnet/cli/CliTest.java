@@ -10,6 +10,7 @@ import io.jnet.perf.SocketSettings;
 import io.jnet.perf.StackChoice;
 import io.jnet.perf.TestKind;
 import io.jnet.perf.TestSpec;
+import io.jnet.perf.TextReport;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -35,11 +36,15 @@ class CliTest {
     private String err() { return errBuf.toString(StandardCharsets.UTF_8); }
 
     /** Parses perf options without running anything. */
-    private PerfPlan plan(String... args) {
+    private PerfCommand parsed(String... args) {
         PerfCommand cmd = new PerfCommand(out, err);
-        CommandLine cl = new CommandLine(cmd);
-        cl.parseArgs(args);
-        return cmd.plan();
+        new CommandLine(cmd).parseArgs(args);
+        return cmd;
+    }
+
+    /** The plan of perf options, without running anything. */
+    private PerfPlan plan(String... args) {
+        return parsed(args).plan();
     }
 
     @Test
@@ -89,13 +94,65 @@ class CliTest {
     }
 
     @Test
+    void fetchRefusesUrlsItCannotReachBeforeOpeningTheTap() {
+        assertThat(run("fetch", "--tap", "jnetbad0", "http://[::1]/")).isEqualTo(2);
+        assertThat(err()).contains("bad URL 'http://[::1]/'").contains("IPv4 only").contains("192.0.2.1")
+                .doesNotContain("Exception");
+        errBuf.reset();
+        assertThat(run("fetch", "--tap", "jnetbad0", "http://localhost/")).isEqualTo(2);
+        assertThat(err()).contains("'localhost' is not an IPv4 address").contains("http://192.0.2.1/")
+                .doesNotContain("10.0.0.1");
+        errBuf.reset();
+        assertThat(run("fetch", "--tap", "jnetbad0", "--address", "10.7.0.9/16", "http://localhost/")).isEqualTo(2);
+        assertThat(err()).contains("10.7.0.0/16").contains("http://10.7.0.1/");
+        errBuf.reset();
+        assertThat(run("fetch", "--tap", "jnetbad0", "http://198.51.100.1/")).isEqualTo(2);
+        assertThat(err()).contains("no route to 198.51.100.1: fetch reaches only hosts on the TAP's subnet (192.0.2.0/24)");
+        errBuf.reset();
+        assertThat(run("fetch", "--tap", "jnetbad0", "-o", "/nonexistent/x.bin", "http://192.0.2.1/")).isEqualTo(2);
+        assertThat(err()).contains("cannot write /nonexistent/x.bin: no such directory /nonexistent")
+                .doesNotContain("Exception");
+    }
+
+    @Test
+    void serveChecksTheTapNameAndCaptureFileBeforeOpeningAnything() {
+        assertThat(run("serve", "--tap", "thisnameiswaytoolongforlinux")).isEqualTo(2);
+        assertThat(err()).contains("--tap: interface name longer than 15 bytes").doesNotContain("Exception");
+        errBuf.reset();
+        assertThat(run("serve", "--tap", "bad/name")).isEqualTo(2);
+        assertThat(err()).contains("--tap: invalid character");
+        errBuf.reset();
+        assertThat(run("serve", "--tap", "jnetbad0", "--pcap", "/nonexistent/dir/x.pcap")).isEqualTo(2);
+        assertThat(err()).contains("--pcap: cannot write /nonexistent/dir/x.pcap: no such directory /nonexistent/dir")
+                .doesNotContain("TAP").doesNotContain("CAP_NET_ADMIN");
+    }
+
+    @Test
+    void fetchTimeoutsAreGivenInSeconds() {
+        assertThat(FetchCommand.formatSeconds(3)).isEqualTo("3 s");
+        assertThat(FetchCommand.formatSeconds(2.5)).isEqualTo("2.5 s");
+        assertThat(FetchCommand.formatSeconds(300)).isEqualTo("300 s");
+    }
+
+    @Test
+    void serveSuggestsANetnsNamedAfterTheTap() {
+        assertThat(ServeCommand.suggestedNetns("jnet0")).isEqualTo("jnet-jnet0");
+    }
+
+    @Test
     void serveAndFetchHelpDescribeTheTapSetUp() {
         assertThat(run("serve", "--help")).isZero();
         assertThat(out()).contains("--tap=NAME").contains("--address=CIDR").contains("--pcap=FILE")
                 .contains("--port-http=PORT").contains("--echo=PORT").contains("--discard=PORT").contains("192.0.2.2/24");
+        assertThat(out()).contains("root (CAP_NET_ADMIN)").contains("jnet-TAP")
+                .contains("GET /bytes/N").contains("(i * 0x9E3779B97F4A7C15 mod 2^64) >>> 56")
+                .contains("PUT, POST").contains("SHA-256");
         outBuf.reset();
         assertThat(run("fetch", "--help")).isZero();
-        assertThat(out()).contains("--out=FILE").contains("ip tuntap add dev jnet0 mode tap").contains("URL");
+        assertThat(out()).contains("--out=FILE").contains("ip tuntap add dev jnet0 mode tap").contains("URL")
+                .contains("root (CAP_NET_ADMIN)");
+        assertThat(out().lines()).anyMatch(l -> l.contains("run 'ip netns exec NS jnet fetch URL' there."));
+        assertThat(out().lines()).as("no line of the description is wrapped").allMatch(l -> l.length() <= 80);
     }
 
     @Test
@@ -164,7 +221,73 @@ class CliTest {
     void iterationsAreClippedLikeNetperf() {
         assertThat(plan("-t", "TCP_RR", "-i", "1").iterations()).isEqualTo(new Iterations(3, 3));
         assertThat(plan("-t", "TCP_RR", "-i", "40").iterations()).isEqualTo(new Iterations(30, 30));
-        assertThat(plan("-t", "TCP_RR", "-i", "3,8").iterations()).isEqualTo(new Iterations(8, 8));
+        assertThat(plan("-t", "TCP_RR", "-i", "8,3").iterations()).isEqualTo(new Iterations(8, 3));
+    }
+
+    @Test
+    void maxIterationsBelowMinIsAUsageError() {
+        assertThat(run("perf", "-t", "TCP_RR", "-i", "3,5")).isEqualTo(2);
+        assertThat(err()).contains("MAX (3) must not be below MIN (5)");
+        assertThat(out()).isEmpty();
+    }
+
+    @Test
+    void sysctlsAreCheckedBeforeAnyTestRuns() {
+        assertThat(run("perf", "--sysctl", "foo=bar")).isEqualTo(2);
+        assertThat(err()).contains("--sysctl foo=bar: unknown sysctl: foo");
+        errBuf.reset();
+        assertThat(run("perf", "--sysctl", "net.ipv4.tcp_timestamps=7")).isEqualTo(2);
+        assertThat(err()).contains("net.ipv4.tcp_timestamps: 7 outside [0, 2]");
+        errBuf.reset();
+        assertThat(run("perf", "--sysctl", "net.ipv4.tcp_rmem=4096 x 6291456")).isEqualTo(2);
+        assertThat(err()).contains("not a number");
+        assertThat(out()).as("nothing ran").isEmpty();
+        assertThat(plan("--sysctl", "/proc/sys/net/ipv4/tcp_timestamps=0").path().sysctls())
+                .containsEntry("/proc/sys/net/ipv4/tcp_timestamps", "0");
+    }
+
+    @Test
+    void strayPositionalArgumentIsNamedAsSuch() {
+        assertThat(run("perf", "extra")).isEqualTo(2);
+        assertThat(err()).contains("unexpected argument: extra").doesNotContain("after '--'");
+        errBuf.reset();
+        assertThat(run("perf", "extra", "--", "-D")).isEqualTo(2);
+        assertThat(err()).contains("unexpected argument: extra");
+        errBuf.reset();
+        assertThat(run("perf", "-t", "TCP_RR", "--", "extra")).isEqualTo(2);
+        assertThat(err()).contains("after '--' only test-specific options");
+    }
+
+    @Test
+    void unknownCommandListsTheCommands() {
+        assertThat(run("bogus")).isEqualTo(2);
+        assertThat(err()).contains("unknown command 'bogus'").contains("perf, serve, fetch, version, help")
+                .doesNotContain("Unmatched argument");
+    }
+
+    @Test
+    void optionsTheTestDoesNotUseAreNoted() {
+        PerfCommand rr = parsed("-t", "TCP_RR", "-m", "1K", "-M", "2K", "-r", "64");
+        assertThat(rr.ignoredOptionNotes(rr.plan())).containsExactly("(-m ignored by TCP_RR)", "(-M ignored by TCP_RR)");
+        PerfCommand stream = parsed("-t", "TCP_STREAM", "-m", "1K", "--", "-r", "64");
+        assertThat(stream.ignoredOptionNotes(stream.plan())).containsExactly("(-r ignored by TCP_STREAM)");
+        PerfCommand suite = parsed("-m", "1K", "-r", "64");
+        assertThat(suite.ignoredOptionNotes(suite.plan())).isEmpty();
+    }
+
+    @Test
+    void netperfWarningBlocksOnlyForASingleTestWithExplicitIterationsOrConfidence() {
+        assertThat(parsed().warningStyle()).isEqualTo(TextReport.WarningStyle.ONE_LINE);
+        assertThat(parsed("-i", "10").warningStyle()).isEqualTo(TextReport.WarningStyle.ONE_LINE);
+        assertThat(parsed("-t", "TCP_RR").warningStyle()).isEqualTo(TextReport.WarningStyle.ONE_LINE);
+        assertThat(parsed("-t", "TCP_RR", "-i", "10").warningStyle()).isEqualTo(TextReport.WarningStyle.NETPERF_BLOCK);
+        assertThat(parsed("-t", "TCP_RR", "-I", "95,5").warningStyle()).isEqualTo(TextReport.WarningStyle.NETPERF_BLOCK);
+    }
+
+    @Test
+    void perfHelpHasNoStaleAvailabilityText() {
+        assertThat(run("perf", "--help")).isZero();
+        assertThat(out()).doesNotContain("not yet available").contains("both side by side");
     }
 
     @Test

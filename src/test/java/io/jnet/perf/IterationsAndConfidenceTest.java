@@ -18,8 +18,16 @@ class IterationsAndConfidenceTest {
     }
 
     @Test
-    void maxBelowMinIsRaisedToMin() {
-        assertThat(Iterations.parse("4,10", DEFAULTS)).isEqualTo(new Iterations(10, 10));
+    void maxBelowMinIsRejectedWhenBothAreGiven() {
+        assertThatThrownBy(() -> Iterations.parse("4,10", DEFAULTS)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("MAX (4) must not be below MIN (10)");
+        assertThat(Iterations.parse("10,10", DEFAULTS)).isEqualTo(new Iterations(10, 10));
+    }
+
+    @Test
+    void maxBelowTheKeptMinIsRaisedToMin() {
+        assertThat(Iterations.parse(",8", DEFAULTS)).isEqualTo(new Iterations(8, 8));
+        assertThat(Iterations.parse("4,", DEFAULTS)).isEqualTo(new Iterations(5, 5));
     }
 
     @Test

@@ -76,6 +76,20 @@ class ReportTest {
     }
 
     @Test
+    void oneLineStyleSumsUpTheIntervalsInsteadOfWarningBlocks() {
+        String text = capture(ps -> new TextReport(ps, false, TextReport.WarningStyle.ONE_LINE).printTest(stream()));
+        assertThat(text).doesNotContain("!!!");
+        assertThat(text.lines().filter(l -> l.startsWith("confidence not met")).toList()).containsExactly(
+                "confidence not met: jnet +/-57.3%, kernel +/-0.0% (asked 99%,+/-2.5%); rerun with -i 30 for tighter intervals");
+    }
+
+    @Test
+    void oneLineStyleSaysNothingWhenEveryIntervalIsMet() {
+        String text = capture(ps -> new TextReport(ps, false, TextReport.WarningStyle.ONE_LINE).printTest(rr()));
+        assertThat(text).doesNotContain("confidence not met").doesNotContain("!!!");
+    }
+
+    @Test
     void verboseTextListsEveryRun() {
         String text = capture(ps -> new TextReport(ps, true).printTest(stream()));
         assertThat(text).contains("Per run (10^6bits/s)");
