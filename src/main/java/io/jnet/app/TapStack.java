@@ -179,6 +179,20 @@ public final class TapStack implements AutoCloseable {
         }
     }
 
+    private volatile io.jnet.link.impair.ImpairedDevice impaired;
+
+    /**
+     * Puts an impairment device (seeded loss, duplication, reordering, corruption, delay) in front of the
+     * TAP, on jnet's side of the link. Returns it, for its report.
+     */
+    public io.jnet.link.impair.ImpairedDevice impair(io.jnet.link.impair.ImpairmentConfig cfg) {
+        impaired = io.jnet.link.impair.ImpairedDevice.interpose(ns, tap.ifname(), cfg);
+        return impaired;
+    }
+
+    /** The impairment device, or null. */
+    public io.jnet.link.impair.ImpairedDevice impaired() { return impaired; }
+
     /** The jnet namespace (sockets are opened here). */
     public NetNamespace namespace() { return ns; }
 

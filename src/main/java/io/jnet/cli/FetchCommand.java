@@ -71,10 +71,12 @@ public final class FetchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         TapStack.Config config;
+        io.jnet.link.impair.ImpairmentConfig impairment;
         Duration connectTimeout;
         Duration timeout;
         try {
             config = tapOptions.config();
+            impairment = tapOptions.impairment();
             connectTimeout = seconds("--connect-timeout", connectTimeoutSeconds);
             timeout = seconds("--timeout", timeoutSeconds);
             checkTarget(url, config);
@@ -87,6 +89,7 @@ public final class FetchCommand implements Callable<Integer> {
         TapStack stack;
         try {
             stack = TapStack.open(config);
+            if (impairment != null) stack.impair(impairment);
         } catch (IOException e) {
             err.println("jnet fetch: " + TapOpenErrors.describe(config.tapName(), e));
             return Main.EXIT_FAILURE;
@@ -108,6 +111,7 @@ public final class FetchCommand implements Callable<Integer> {
                 return Main.EXIT_FAILURE;
             }
             out.println(describe(r));
+            if (stack.impaired() != null) out.println("impairment " + stack.impaired().report());
             out.flush();
             if (stack.namespace().internalErrors() != 0) {
                 err.println("jnet fetch: the stack counted " + stack.namespace().internalErrors() + " internal errors, last: "

@@ -62,9 +62,11 @@ public final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         TapStack.Config config;
+        io.jnet.link.impair.ImpairmentConfig impairment;
         JnetServer.Ports ports;
         try {
             config = tapOptions.config();
+            impairment = tapOptions.impairment();
             ports = new JnetServer.Ports(httpPort, echoPort, discardPort);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
@@ -74,6 +76,7 @@ public final class ServeCommand implements Callable<Integer> {
         TapStack stack;
         try {
             stack = TapStack.open(config);
+            if (impairment != null) stack.impair(impairment);
         } catch (IOException e) {
             err.println("jnet serve: " + TapOpenErrors.describe(config.tapName(), e));
             return Main.EXIT_FAILURE;
@@ -127,6 +130,7 @@ public final class ServeCommand implements Callable<Integer> {
                 + s.txPackets.sum() + " frames"
                 + (server.http() != null ? "; http requests " + server.http().requests() : "")
                 + "; internal errors " + stack.namespace().internalErrors());
+        if (stack.impaired() != null) out.println("jnet serve: impairment " + stack.impaired().report());
         out.flush();
     }
 

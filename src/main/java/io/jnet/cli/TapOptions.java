@@ -21,6 +21,22 @@ public final class TapOptions {
             description = "jnet's MTU in bytes (default ${DEFAULT-VALUE}); the kernel side keeps its own.")
     int mtu;
 
+    @Option(names = "--impair", paramLabel = "SPEC",
+            description = "Impair jnet's side of the TAP link (seeded): e.g. loss=2%%,reorder=1%%,dup=1%%,seed=7; keys loss,"
+                    + " dup, corrupt, reorder, reorder-gap, reorder-delay, delay, jitter, rate, limit, seed; prefix egress./ingress."
+                    + " for one direction. The report of what was done to which frame is printed at exit.")
+    String impair;
+
+    /** The impairment, parsed; null when none. */
+    io.jnet.link.impair.ImpairmentConfig impairment() {
+        if (impair == null) return null;
+        try {
+            return io.jnet.link.impair.ImpairmentConfig.parse(impair);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--impair: " + e.getMessage(), e);
+        }
+    }
+
     @Option(names = "--pcap", paramLabel = "FILE",
             description = "Capture every frame on the TAP, both directions, to this pcap file.")
     Path pcap;
