@@ -2,7 +2,7 @@ package io.jnet.stack;
 
 import io.jnet.buffer.PacketBuffer;
 import io.jnet.buffer.PacketQueue;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -33,7 +33,6 @@ public final class SockLock {
 
     private final ReentrantLock spin = new ReentrantLock();
     private final Condition ownerFree = spin.newCondition();
-    private final Condition event = spin.newCondition();
     private boolean owned;
     private final PacketQueue backlog = new PacketQueue();
     private int deferredFlags;
@@ -161,6 +160,9 @@ public final class SockLock {
      * @param timeoutNanos how long to wait; {@code <= 0} waits without limit
      */
     public boolean await(long timeoutNanos) throws InterruptedException {
+        Waiter w = WAITER.get();
+        boolean interrupted = false;
+        boolean woke;
         spin.lock();
         try {
             // work that arrived while we owned the socket may be what we wait for: let the caller re-check
@@ -170,24 +172,58 @@ public final class SockLock {
             }
             owned = false;
             ownerFree.signal();
+            w.thread = Thread.currentThread();
+            w.signaled = false;
+            w.queued = true;
+            w.next = waitQueue;
+            waitQueue = w;
             waiters++;
-            boolean woke;
-            try {
-                if (timeoutNanos <= 0) {
-                    event.await();
-                    woke = true;
-                } else {
-                    woke = event.await(timeoutNanos, TimeUnit.NANOSECONDS);
-                }
-            } finally {
-                waiters--;
-                while (owned) ownerFree.awaitUninterruptibly();
-                owned = true;
-            }
-            return woke;
         } finally {
             spin.unlock();
         }
+        // park outside the lock; a preallocated node per thread, so waiting allocates nothing
+        try {
+            long deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : 0;
+            while (!w.signaled) {
+                if (Thread.interrupted()) {
+                    interrupted = true;
+                    break;
+                }
+                if (timeoutNanos <= 0) {
+                    LockSupport.park(this);
+                } else {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) break;
+                    LockSupport.parkNanos(this, left);
+                }
+            }
+        } finally {
+            spin.lock();
+            try {
+                woke = w.signaled;
+                if (w.queued) unlinkWaiter(w);
+                waiters--;
+                w.thread = null;
+                while (owned) ownerFree.awaitUninterruptibly();
+                owned = true;
+            } finally {
+                spin.unlock();
+            }
+        }
+        if (interrupted) throw new InterruptedException();
+        return woke;
+    }
+
+    private void unlinkWaiter(Waiter w) {
+        Waiter prev = null;
+        for (Waiter x = waitQueue; x != null; prev = x, x = x.next) {
+            if (x == w) {
+                if (prev == null) waitQueue = x.next; else prev.next = x.next;
+                break;
+            }
+        }
+        w.next = null;
+        w.queued = false;
     }
 
     /** Wakes every thread in {@link #await}; callable from any thread (takes the short lock if needed). */
@@ -206,8 +242,28 @@ public final class SockLock {
 
     private void wakeLocked() {
         if (owned) pendingWake = true;
-        if (waiters > 0) event.signalAll();
+        Waiter w = waitQueue;
+        waitQueue = null;
+        while (w != null) {
+            Waiter next = w.next;
+            w.next = null;
+            w.queued = false;
+            w.signaled = true;
+            LockSupport.unpark(w.thread);
+            w = next;
+        }
     }
+
+    /** A thread waiting in {@link #await}; one per thread, reused. */
+    private static final class Waiter {
+        volatile Thread thread;
+        volatile boolean signaled;
+        boolean queued;
+        Waiter next;
+    }
+
+    private static final ThreadLocal<Waiter> WAITER = ThreadLocal.withInitial(Waiter::new);
+    private Waiter waitQueue;
 
     /** True when the calling thread holds the short lock or the socket is owned (for assertions). */
     public boolean isOwned() { return owned; }

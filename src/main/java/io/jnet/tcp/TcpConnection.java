@@ -349,14 +349,12 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     public int write(ByteBuffer src) throws IOException {
         lock.lock();
         try {
-            int n;
             if (src.hasArray()) {
-                n = writeLocked(src.array(), src.arrayOffset() + src.position(), src.remaining(), null);
-            } else {
-                n = writeLocked(null, 0, src.remaining(), src.duplicate());
+                int n = writeLocked(src.array(), src.arrayOffset() + src.position(), src.remaining(), null);
+                if (n > 0) src.position(src.position() + n);
+                return n;
             }
-            if (n > 0) src.position(src.position() + n);
-            return n;
+            return writeLocked(null, 0, src.remaining(), src); // copying advances the position
         } finally {
             lock.release();
         }

@@ -378,8 +378,9 @@ final class TcpInput {
         PacketBuffer seg;
         while ((seg = c.writeQueue.peek()) != null) {
             if (Tcp.seqLeq(seg.endSeq, ack)) {
-                if ((seg.flags & TcpOutput.RETRANSMITTED) == 0 && seg.when != 0) rttSampleNs = now - seg.when;
-                else if ((seg.flags & TcpOutput.RETRANSMITTED) != 0) rttSampleNs = -2;
+                // Karn (RFC 6298 3): no sample once a retransmitted segment is acknowledged; else the oldest
+                if ((seg.flags & TcpOutput.RETRANSMITTED) != 0) rttSampleNs = -2;
+                else if (seg.when != 0 && rttSampleNs == -1) rttSampleNs = now - seg.when;
                 if (seg == c.sendHead) c.sendHead = seg.next;
                 c.writeQueue.poll();
                 seg.release();

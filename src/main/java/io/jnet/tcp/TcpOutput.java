@@ -216,13 +216,7 @@ final class TcpOutput {
         int flags = Tcp.ACK;
         if ((seg.flags & Tcp.FIN) != 0) flags |= Tcp.FIN;
         if (len > 0 && (seg.next == null || seg == c.writeQueue.peekLast())) flags |= Tcp.PSH;
-        TcpOptions o = c.txOpts;
-        o.clear();
-        if (c.tsEnabled) {
-            o.hasTimestamp = true;
-            o.tsVal = c.tcp.tsClock() + c.tsOffset;
-            o.tsEcr = c.tsRecent;
-        }
+        TcpOptions o = timestampOptions(c);
         long now = c.tcp.ns.clock().nanoTime();
         if (seg.when != 0 || retransmission) {
             seg.flags |= RETRANSMITTED;
@@ -314,9 +308,8 @@ final class TcpOutput {
         return win;
     }
 
-    /** Sends a pure ACK now. */
-    static void sendAck(TcpConnection c) {
-        if (c.state == TcpState.CLOSED || c.state == TcpState.SYN_SENT || c.state == TcpState.LISTEN) return;
+    /** The options of a segment after the handshake: the timestamp option when negotiated (RFC 7323 3). */
+    static TcpOptions timestampOptions(TcpConnection c) {
         TcpOptions o = c.txOpts;
         o.clear();
         if (c.tsEnabled) {
@@ -324,6 +317,13 @@ final class TcpOutput {
             o.tsVal = c.tcp.tsClock() + c.tsOffset;
             o.tsEcr = c.tsRecent;
         }
+        return o;
+    }
+
+    /** Sends a pure ACK now. */
+    static void sendAck(TcpConnection c) {
+        if (c.state == TcpState.CLOSED || c.state == TcpState.SYN_SENT || c.state == TcpState.LISTEN) return;
+        TcpOptions o = timestampOptions(c);
         // SND.MAX, not SND.NXT: after a go-back-N rewind an ACK must not carry an old sequence number
         // (the peer would find it unacceptable and answer with a duplicate ACK; BSD's tcp_output does this)
         emit(c, null, 0, 0, c.sndMax, c.rcvNxt, Tcp.ACK, -1, o);
@@ -332,13 +332,7 @@ final class TcpOutput {
 
     /** A window probe or keepalive: an ACK with an old sequence number to elicit an ACK (tcp_xmit_probe_skb). */
     static void sendProbe(TcpConnection c) {
-        TcpOptions o = c.txOpts;
-        o.clear();
-        if (c.tsEnabled) {
-            o.hasTimestamp = true;
-            o.tsVal = c.tcp.tsClock() + c.tsOffset;
-            o.tsEcr = c.tsRecent;
-        }
+        TcpOptions o = timestampOptions(c);
         emit(c, null, 0, 0, c.sndUna - 1, c.rcvNxt, Tcp.ACK, -1, o);
         ackSent(c);
     }
