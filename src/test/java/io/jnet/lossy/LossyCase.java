@@ -41,12 +41,18 @@ record LossyCase(double loss, double duplicate, double reorder, int writeSize, i
      * own seed derived from {@code baseSeed} and the case's index.
      */
     static List<LossyCase> sweep(long bytes, long oneByteBytes, long baseSeed) {
+        return sweep(LOSSES, DUPLICATES, REORDERS, WRITE_SIZES, BUFFERS, bytes, oneByteBytes, baseSeed);
+    }
+
+    /** As {@link #sweep(long, long, long)} over the given settings. */
+    static List<LossyCase> sweep(double[] losses, double[] duplicates, double[] reorders, int[] writeSizes, int[] buffers,
+            long bytes, long oneByteBytes, long baseSeed) {
         List<LossyCase> cases = new ArrayList<>();
-        for (double loss : LOSSES) {
-            for (double dup : DUPLICATES) {
-                for (double reorder : REORDERS) {
-                    for (int write : WRITE_SIZES) {
-                        for (int buf : BUFFERS) {
+        for (double loss : losses) {
+            for (double dup : duplicates) {
+                for (double reorder : reorders) {
+                    for (int write : writeSizes) {
+                        for (int buf : buffers) {
                             long seed = baseSeed * 1_000 + cases.size();
                             cases.add(new LossyCase(loss, dup, reorder, write, buf, write == 1 ? oneByteBytes : bytes, seed));
                         }
