@@ -165,8 +165,11 @@ public final class PacketBuffer {
 
     public Object owner() { return owner; }
     public void setOwner(Object owner) { this.owner = owner; }
-    /** Memory charged for this buffer in bytes (its array size, like Linux's skb->truesize). */
+    /** Memory charged for this buffer in bytes (what was asked for, headroom included; Linux's skb->truesize). */
     public int truesize() { return truesize; }
+
+    /** Sets the charge in bytes (pools charge what was asked for, not the size class). */
+    void setTruesize(int bytes) { truesize = bytes; }
 
     public Object inputDevice() { return inputDevice; }
     public void setInputDevice(Object dev) { inputDevice = dev; }
@@ -180,8 +183,16 @@ public final class PacketBuffer {
     public void setReleaseHook(ReleaseHook hook) { this.releaseHook = hook; }
 
     /** Releases the buffer; the release hook (if any) runs once. Further releases are no-ops. */
+    /** Where a pooled buffer was last released (pool debugging only). */
+    Throwable debugReleasedAt;
+
     public void release() {
-        if (released) return;
+        if (released) {
+            if (PacketPool.DEBUG && debugReleasedAt != null) {
+                new Throwable("second release; first:", debugReleasedAt).printStackTrace();
+            }
+            return;
+        }
         released = true;
         ReleaseHook h = releaseHook;
         if (h != null) h.released(this);

@@ -17,6 +17,7 @@ public final class PacketPool implements PacketAllocator {
     private static final int[] CLASS_SIZES = {512, 1792, 16384 + 512, 65536 + 1024};
     private static final int[] CLASS_LIMITS = {1024, 1024, 256, 128};
 
+    static final boolean DEBUG = Boolean.getBoolean("jnet.pool.debug");
     private final SizeClass[] classes = new SizeClass[CLASS_SIZES.length];
 
     public PacketPool() {
@@ -28,7 +29,7 @@ public final class PacketPool implements PacketAllocator {
         if (headroom < 0 || size < 0) throw new IllegalArgumentException("negative size");
         int total = headroom + size;
         for (SizeClass c : classes) {
-            if (total <= c.size) return c.take(headroom);
+            if (total <= c.size) return c.take(headroom, total);
         }
         return PacketBuffer.allocate(headroom, size);
     }
@@ -58,7 +59,7 @@ public final class PacketPool implements PacketAllocator {
             this.stack = new PacketBuffer[limit];
         }
 
-        PacketBuffer take(int headroom) {
+        PacketBuffer take(int headroom, int total) {
             PacketBuffer b = null;
             synchronized (this) {
                 if (top > 0) {
@@ -71,11 +72,19 @@ public final class PacketPool implements PacketAllocator {
                 b.setReleaseHook(this);
                 created++;
             }
-            return b.reset(headroom);
+            b.reset(headroom);
+            b.setTruesize(total);
+            return b;
         }
 
         @Override
         public void released(PacketBuffer b) {
+            if (DEBUG) {
+                synchronized (this) {
+                    for (int i = 0; i < top; i++) if (stack[i] == b) new Throwable("double release").printStackTrace();
+                }
+                b.debugReleasedAt = new Throwable("released here");
+            }
             synchronized (this) {
                 if (top < stack.length) stack[top++] = b;
             }

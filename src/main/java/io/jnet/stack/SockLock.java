@@ -2,6 +2,7 @@ package io.jnet.stack;
 
 import io.jnet.buffer.PacketBuffer;
 import io.jnet.buffer.PacketQueue;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -181,22 +182,13 @@ public final class SockLock {
         } finally {
             spin.unlock();
         }
-        // park outside the lock; a preallocated node per thread, so waiting allocates nothing
+        // park outside the lock on a preallocated node per thread, so waiting allocates nothing; through
+        // ForkJoinPool.managedBlock, so a pool worker that waits lets the pool start another (as AQS does)
         try {
-            long deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : 0;
-            while (!w.signaled) {
-                if (Thread.interrupted()) {
-                    interrupted = true;
-                    break;
-                }
-                if (timeoutNanos <= 0) {
-                    LockSupport.park(this);
-                } else {
-                    long left = deadline - System.nanoTime();
-                    if (left <= 0) break;
-                    LockSupport.parkNanos(this, left);
-                }
-            }
+            w.deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : 0;
+            ForkJoinPool.managedBlock(w);
+        } catch (InterruptedException e) {
+            interrupted = true;
         } finally {
             spin.lock();
             try {
@@ -255,11 +247,28 @@ public final class SockLock {
     }
 
     /** A thread waiting in {@link #await}; one per thread, reused. */
-    private static final class Waiter {
+    private static final class Waiter implements ForkJoinPool.ManagedBlocker {
         volatile Thread thread;
         volatile boolean signaled;
         boolean queued;
         Waiter next;
+        /** System.nanoTime() deadline, 0 for none. */
+        long deadline;
+
+        @Override
+        public boolean block() throws InterruptedException {
+            while (!isReleasable()) {
+                if (deadline == 0) LockSupport.park(this);
+                else LockSupport.parkNanos(this, deadline - System.nanoTime());
+                if (Thread.interrupted()) throw new InterruptedException();
+            }
+            return true;
+        }
+
+        @Override
+        public boolean isReleasable() {
+            return signaled || (deadline != 0 && deadline - System.nanoTime() <= 0);
+        }
     }
 
     private static final ThreadLocal<Waiter> WAITER = ThreadLocal.withInitial(Waiter::new);
