@@ -95,15 +95,30 @@ final class VirtualNet implements AutoCloseable {
      * {@link FilterDevice#injectInbound}; {@code opts} may be null.
      */
     byte[] craftToClient(int sport, int dport, int seq, int ack, int flags, int window, TcpOptions opts, byte[] payload) {
+        return craft(false, sport, dport, seq, ack, flags, window, opts, payload);
+    }
+
+    /**
+     * Builds a client-to-server frame (Ethernet + IPv4 + TCP, checksums filled) for
+     * {@link FilterDevice#injectOutbound}; {@code opts} may be null.
+     */
+    byte[] craftToServer(int sport, int dport, int seq, int ack, int flags, int window, TcpOptions opts, byte[] payload) {
+        return craft(true, sport, dport, seq, ack, flags, window, opts, payload);
+    }
+
+    private byte[] craft(boolean toServer, int sport, int dport, int seq, int ack, int flags, int window, TcpOptions opts,
+                         byte[] payload) {
         int optLen = opts == null ? 0 : opts.writtenLength();
         int hl = Tcp.MIN_HEADER_LENGTH + optLen;
         int tcpLen = hl + payload.length;
         byte[] f = new byte[Ethernet.HEADER_LENGTH + Ipv4.MIN_HEADER_LENGTH + tcpLen];
         int ip = Ethernet.HEADER_LENGTH;
         int t = ip + Ipv4.MIN_HEADER_LENGTH;
-        int src = Ipv4.parseAddress(SERVER_ADDR);
-        int dst = Ipv4.parseAddress(CLIENT_ADDR);
-        Ethernet.write(f, 0, veth.a().macAddress(), veth.b().macAddress(), Ethernet.TYPE_IPV4);
+        int src = Ipv4.parseAddress(toServer ? CLIENT_ADDR : SERVER_ADDR);
+        int dst = Ipv4.parseAddress(toServer ? SERVER_ADDR : CLIENT_ADDR);
+        long dstMac = toServer ? veth.b().macAddress() : veth.a().macAddress();
+        long srcMac = toServer ? veth.a().macAddress() : veth.b().macAddress();
+        Ethernet.write(f, 0, dstMac, srcMac, Ethernet.TYPE_IPV4);
         Ipv4.write(f, ip, 0, Ipv4.MIN_HEADER_LENGTH + tcpLen, 0x1234, Ipv4.FLAG_DF, 64, Ipv4.PROTO_TCP, src, dst);
         Tcp.writeHeader(f, t, sport, dport, seq, ack, hl, flags, window);
         if (opts != null) opts.write(f, t + Tcp.MIN_HEADER_LENGTH);
