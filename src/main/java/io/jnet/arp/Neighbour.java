@@ -21,6 +21,11 @@ public final class Neighbour {
     int probes;
     final PacketQueue pending = new PacketQueue();
     Timer timer;
+    /** Set when the entry left the table: holders of a cached reference must look up afresh. */
+    volatile boolean dead;
+
+    /** True once the entry was removed from its table (garbage collected or flushed). */
+    public boolean isDead() { return dead; }
 
     Neighbour(Interface itf, int address) {
         this.itf = itf;

@@ -76,7 +76,8 @@ public final class NeighbourTable {
             transmit(dev, Ethernet.BROADCAST, packet);
             return;
         }
-        Neighbour n = cached != null && cached.address == nexthop && cached.itf == itf ? cached : lookup(itf, nexthop);
+        Neighbour n = cached != null && !cached.dead && cached.address == nexthop && cached.itf == itf ? cached
+                : lookup(itf, nexthop);
         if (n.isValid()) {
             if (n.state == Neighbour.State.STALE) startDelay(n);
             transmit(dev, n.mac, packet);
@@ -179,7 +180,9 @@ public final class NeighbourTable {
                 case DELAY -> {
                     probe = true;
                 }
-                case STALE, FAILED -> entries.remove(key(n.itf, n.address), n);
+                case STALE, FAILED -> {
+                    if (entries.remove(key(n.itf, n.address), n)) n.dead = true;
+                }
                 default -> { }
             }
         }
@@ -303,6 +306,7 @@ public final class NeighbourTable {
     void clear() {
         for (Neighbour n : entries.values()) {
             synchronized (n) {
+                n.dead = true;
                 n.timer.cancel();
                 n.pending.purge();
             }

@@ -151,6 +151,7 @@ public final class Ipv4Layer {
                 protocol, src, dst);
         mib.inc(MibCounter.IpOutRequests);
         int nexthop = r.nextHop(dst);
+        if (cache != null && cache.neighbour != null && cache.neighbour.isDead()) cache.neighbour = null; // resolve afresh
         Neighbour cached = cache != null ? cache.neighbour : null;
         if (total <= mtu) {
             neighbours.output(r.itf(), nexthop, packet, cached);

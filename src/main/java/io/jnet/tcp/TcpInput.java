@@ -302,6 +302,7 @@ final class TcpInput {
         switch (c.state) {
             case SYN_RECEIVED -> {
                 if (c.parent != null) {
+                    c.tcp.mib.inc(MibCounter.TcpExtEmbryonicRsts);
                     TcpOutput.done(c); // passive open: back to LISTEN means just dropping the child
                 } else {
                     TcpOutput.abort(c, Errno.ECONNREFUSED, false);

@@ -303,9 +303,18 @@ final class TcpOutput {
         long free = Math.max(0, (long) c.rcvbuf - c.rmemAlloc());
         long win = free >> 1;
         win = Math.min(win, 65535L << c.rcvWscale);
-        long sws = Math.min(c.rcvbuf / 2, c.rcvMss);
-        if (win < sws) win = 0;
+        if (win < swsThreshold(c)) win = 0;
         return win;
+    }
+
+    /**
+     * Receiver SWS threshold: min(Fr * RCV.BUFF, MSS) with Fr = 1/2 (RFC 9293 3.8.6.2.2), where the MSS is
+     * the peer's segment size as measured (Linux icsk_ack.rcv_mss). Like Linux, it gates the size of a
+     * window that is opened, not how far an open window's right edge moves: gating the edge as well
+     * stalls a connection whose buffer holds only two segments (loopback's 64 KiB MSS).
+     */
+    static int swsThreshold(TcpConnection c) {
+        return Math.min(c.rcvbuf / 2, c.rcvMss);
     }
 
     /** The options of a segment after the handshake: the timestamp option when negotiated (RFC 7323 3). */
@@ -360,7 +369,7 @@ final class TcpOutput {
         if (!ack && copied > 0 && !c.finReceived) {
             int cur = c.receiveWindow();
             long next = candidateWindow(c);
-            if (next >= 2L * cur && next - cur >= Math.min(c.rcvbuf / 2, c.rcvMss)) ack = true;
+            if (next >= 2L * cur && next - cur >= swsThreshold(c)) ack = true;
         }
         if (ack) sendAck(c);
     }
