@@ -6,5 +6,11 @@ cd "$(dirname "$0")"
 for j in "${JAVA_HOME:-}" /usr/lib/jvm/*; do
   if [[ -n "$j" && -x "$j/bin/javac" ]] && "$j/bin/java" -version 2>&1 | grep -qE 'version "(2[5-9]|[3-9][0-9])'; then export JAVA_HOME="$j"; break; fi
 done
-mvn -q -B -ntp -DskipTests test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test.classpath >&2
+# no ANSI resets from Maven's console (jansi), no sun.misc.Unsafe warnings when Maven runs on JDK 24+
+mvn_opts="-Djansi.noreset=true"
+if "$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow -version >/dev/null 2>&1; then
+  mvn_opts="$mvn_opts --sun-misc-unsafe-memory-access=allow"
+fi
+export MAVEN_OPTS="${MAVEN_OPTS:+$MAVEN_OPTS }$mvn_opts"
+mvn -q -B -ntp -Dstyle.color=never -DskipTests test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test.classpath >&2
 exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "target/test-classes:target/classes:$(cat target/test.classpath)" io.jnet.bench.Bench "$@"
