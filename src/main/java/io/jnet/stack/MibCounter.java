@@ -22,7 +22,7 @@ public enum MibCounter {
     UdpInDatagrams, UdpNoPorts, UdpInErrors, UdpOutDatagrams, UdpRcvbufErrors, UdpSndbufErrors, UdpInCsumErrors,
     UdpIgnoredMulti,
     // TcpExt (Linux names)
-    TcpExtSyncookiesSent, TcpExtEmbryonicRsts, TcpExtPruneCalled, TcpExtOutOfWindowIcmps, TcpExtTW, TcpExtTWRecycled,
+    TcpExtSyncookiesSent, TcpExtSyncookiesRecv, TcpExtSyncookiesFailed, TcpExtEmbryonicRsts, TcpExtPruneCalled, TcpExtOutOfWindowIcmps, TcpExtTW, TcpExtTWRecycled,
     TcpExtPAWSEstab, TcpExtDelayedACKs, TcpExtDelayedACKLost, TcpExtListenOverflows, TcpExtListenDrops,
     TcpExtTCPHPHits, TcpExtTCPPureAcks, TcpExtTCPHPAcks, TcpExtTCPRenoRecovery, TcpExtTCPRenoReorder,
     TcpExtTCPLossUndo, TcpExtTCPFastRetrans, TcpExtTCPSlowStartRetrans, TcpExtTCPTimeouts, TcpExtTCPRenoFailures,

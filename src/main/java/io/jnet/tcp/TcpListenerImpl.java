@@ -161,6 +161,10 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         int dst = Ipv4.destination(b, noff);
         int flags = pkt.flags;
         if ((flags & Tcp.RST) != 0) return;
+        if ((flags & (Tcp.ACK | Tcp.SYN)) == Tcp.ACK && listening && tcp.sysctl.tcpSyncookies.enabled()
+                && SynCookies.lastSent(this) != 0 && acceptCookie(pkt, src, dst)) {
+            return;
+        }
         if ((flags & Tcp.ACK) != 0 || !listening) {
             tcp.reset().sendForNoSocket(pkt, src, dst);
             return;
@@ -179,31 +183,19 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
                 return;
             }
             if (synQueue >= Math.max(backlog, 1) || synQueue >= tcp.sysctl.tcpMaxSynBacklog.intValue()) {
-                tcp.mib.inc(MibCounter.TcpExtListenDrops);
-                return;
+                if (!tcp.sysctl.tcpSyncookies.enabled()) {
+                    tcp.mib.inc(MibCounter.TcpExtListenDrops);
+                    return;
+                }
             }
         }
-        TcpConnection c = new TcpConnection(tcp);
-        c.localAddr = dst;
-        c.localPort = localPort;
-        c.remoteAddr = src;
-        c.remotePort = Tcp.sourcePort(b, off);
-        c.parent = this;
-        c.boundAddress = boundAddress;
-        c.explicitBind = true;
-        c.reuseAddr = reuseAddr;
-        if (sndbuf > 0) { c.sndbuf = sndbuf; c.sndbufLocked = true; }
-        if (rcvbuf > 0) { c.rcvbuf = rcvbuf; c.rcvbufLocked = true; }
-        c.nodelay = nodelay;
-        c.keepalive = keepalive;
-        c.lingerNs = lingerNs;
-        Route r = tcp.ip.route(src, c.dst);
-        if (r == null) return;
-        c.advMss = TcpOutput.mssForMtu(r.itf().device().mtu());
-        int ws = TcpOutput.chooseWscale(c);
-        c.wscaleEnabled = ws >= 0;
-        c.rcvWscale = Math.max(ws, 0);
-        c.tsEnabled = tcp.sysctl.tcpTimestamps.intValue() != 0;
+        if (synQueueFull() && tcp.sysctl.tcpSyncookies.enabled()) {
+            // SYN queue full: answer statelessly with a SYN cookie (RFC 4987 3.6, Linux tcp_syncookies=1)
+            SynCookies.sendCookie(tcp, this, pkt, src, dst, rxOpts);
+            return;
+        }
+        TcpConnection c = newChild(src, dst, Tcp.sourcePort(b, off));
+        if (c == null) return;
         TcpInput.negotiate(c, rxOpts, false);
         c.irs = pkt.seq;
         c.rcvNxt = pkt.seq + 1;
@@ -238,6 +230,104 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         tcp.mib.inc(MibCounter.TcpPassiveOpens);
         TcpOutput.sendSyn(c, true);
         c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
+    }
+
+    private boolean synQueueFull() {
+        synchronized (acceptQueue) {
+            return synQueue >= Math.max(backlog, 1) || synQueue >= tcp.sysctl.tcpMaxSynBacklog.intValue();
+        }
+    }
+
+    /** A child connection for a peer, with the listener's inherited options and our MSS/window scale; null without a route. */
+    private TcpConnection newChild(int src, int dst, int sport) {
+        TcpConnection c = new TcpConnection(tcp);
+        c.localAddr = dst;
+        c.localPort = localPort;
+        c.remoteAddr = src;
+        c.remotePort = sport;
+        c.parent = this;
+        c.boundAddress = boundAddress;
+        c.explicitBind = true;
+        c.reuseAddr = reuseAddr;
+        if (sndbuf > 0) { c.sndbuf = sndbuf; c.sndbufLocked = true; }
+        if (rcvbuf > 0) { c.rcvbuf = rcvbuf; c.rcvbufLocked = true; }
+        c.nodelay = nodelay;
+        c.keepalive = keepalive;
+        c.lingerNs = lingerNs;
+        Route r = tcp.ip.route(src, c.dst);
+        if (r == null) return null;
+        c.advMss = TcpOutput.mssForMtu(r.itf().device().mtu());
+        int ws = TcpOutput.chooseWscale(c);
+        c.wscaleEnabled = ws >= 0;
+        c.rcvWscale = Math.max(ws, 0);
+        c.tsEnabled = tcp.sysctl.tcpTimestamps.intValue() != 0;
+        return c;
+    }
+
+    /**
+     * The final ACK of a handshake answered with a SYN cookie: rebuilds the connection from the cookie
+     * (RFC 4987 3.6) straight into ESTABLISHED and the accept queue. Returns false when it is no valid
+     * cookie (the caller then resets as for any stray ACK).
+     */
+    private boolean acceptCookie(PacketBuffer pkt, int src, int dst) {
+        byte[] b = pkt.array();
+        int off = pkt.dataStart();
+        int sport = Tcp.sourcePort(b, off);
+        int ack = Tcp.ack(b, off);
+        int peerIsn = pkt.seq - 1;
+        int mss = SynCookies.check(tcp, dst, localPort, src, sport, peerIsn, ack - 1);
+        if (mss < 0) {
+            tcp.mib.inc(MibCounter.TcpExtSyncookiesFailed);
+            return false;
+        }
+        synchronized (acceptQueue) {
+            if (acceptQueue.size() > backlog) {
+                tcp.mib.inc(MibCounter.TcpExtListenOverflows);
+                tcp.mib.inc(MibCounter.TcpExtListenDrops);
+                return true; // dropped: the peer retransmits
+            }
+        }
+        TcpConnection c = newChild(src, dst, sport);
+        if (c == null) return true;
+        // no state was kept: no window scaling, no timestamps (Linux keeps them in the timestamp; jnet does not)
+        c.wscaleEnabled = false;
+        c.rcvWscale = 0;
+        c.sndWscale = 0;
+        c.tsEnabled = false;
+        c.peerMss = mss;
+        c.mss = Math.min(mss, c.advMss);
+        c.rcvMss = Math.min(c.advMss, 536);
+        c.cc.init(c.mss);
+        c.irs = peerIsn;
+        c.rcvNxt = pkt.seq;
+        c.rcvWup = c.rcvNxt;
+        c.lastAckSent = c.rcvNxt;
+        c.iss = ack - 1;
+        c.sndUna = ack;
+        c.sndNxt = ack;
+        c.sndMax = ack;
+        c.writeSeq = ack;
+        c.sndWnd = Tcp.window(b, off);
+        c.sndWl1 = pkt.seq;
+        c.sndWl2 = ack;
+        c.maxSndWnd = c.sndWnd;
+        c.lastRecvNs = tcp.ns.clock().nanoTime();
+        c.rcvWnd = Math.min(65535, TcpOutput.initialWindow(c));
+        TcpSocketOptions.expandSndbuf(c);
+        if (tcp.table.insertIfAbsent(c) != null) return true;
+        tcp.rebind(null, c, localPort);
+        c.portHeld = true;
+        tcp.mib.inc(MibCounter.TcpExtSyncookiesRecv);
+        tcp.mib.inc(MibCounter.TcpPassiveOpens);
+        TcpInput.establish(c);
+        synchronized (acceptQueue) {
+            c.inAcceptQueue = true;
+            acceptQueue.add(c);
+        }
+        lock.wakeUp();
+        notifyReadiness();
+        // any data on this ACK is dropped; the peer retransmits it to the new connection
+        return true;
     }
 
     /** Before a child completes: false (and the ACK is dropped) when the accept queue is full. */
