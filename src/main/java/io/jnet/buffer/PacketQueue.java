@@ -35,6 +35,15 @@ public final class PacketQueue {
         bytes += b.truesize();
     }
 
+    /** Unlinks {@code b}, whose predecessor is {@code prev} (null when {@code b} is the head). */
+    public void removeAfter(PacketBuffer prev, PacketBuffer b) {
+        if (prev == null) head = b.next; else prev.next = b.next;
+        if (tail == b) tail = prev;
+        b.next = null;
+        size--;
+        bytes -= b.truesize();
+    }
+
     public PacketBuffer peek() { return head; }
 
     public PacketBuffer peekLast() { return tail; }

@@ -9,7 +9,6 @@ import io.jnet.stack.Mib;
 import io.jnet.stack.MibCounter;
 import io.jnet.stack.NetNamespace;
 import io.jnet.stack.Sysctls;
-import io.jnet.wire.Checksum;
 import io.jnet.wire.Ethernet;
 import io.jnet.wire.Icmp;
 import io.jnet.wire.Ipv4;
@@ -242,6 +241,4 @@ public final class Ipv4Layer {
         if (h != null) h.icmpError(type, code, info, b, off, len);
     }
 
-    /** Internet checksum helper for transports that fill their checksum after routing. */
-    public static int pseudoSum(int src, int dst, int proto, int len) { return (int) Checksum.pseudoHeaderSum(src, dst, proto, len); }
 }

@@ -4,8 +4,6 @@ import io.jnet.buffer.PacketBuffer;
 import io.jnet.stack.MibCounter;
 import io.jnet.wire.Tcp;
 import io.jnet.wire.TcpOptions;
-import java.util.Map;
-import java.util.WeakHashMap;
 
 /**
  * SYN cookies (RFC 4987 3.6; Linux net.ipv4.tcp_syncookies=1): when a listener's SYN queue is full,
@@ -19,25 +17,19 @@ final class SynCookies {
     /** MSS classes encoded in the cookie (Linux msstab for IPv4). */
     static final int[] MSS_TABLE = {536, 1300, 1440, 1460};
     private static final long PERIOD_NS = 64_000_000_000L;
-    private static final Map<TcpListenerImpl, Long> LAST_SENT = new WeakHashMap<>();
 
     private SynCookies() {}
-
-    /** When the listener last sent a cookie (ns on the namespace clock), 0 if never. */
-    static synchronized long lastSent(TcpListenerImpl l) {
-        Long t = LAST_SENT.get(l);
-        return t == null ? 0 : t;
-    }
-
-    private static synchronized void markSent(TcpListenerImpl l, long now) { LAST_SENT.put(l, Math.max(1, now)); }
 
     static int cookie(TcpProtocol tcp, int laddr, int lport, int raddr, int rport, int peerIsn, int count, int mssIndex) {
         int h = tcp.secret.hash(COOKIE_PURPOSE ^ (count << 8), laddr, lport, raddr, rport) + peerIsn;
         return (count << 24) | ((h + mssIndex) & 0xFFFFFF);
     }
 
-    /** Sends a SYN-ACK whose ISN is a cookie for this SYN; counts TcpExtSyncookiesSent. */
-    static void sendCookie(TcpProtocol tcp, TcpListenerImpl l, PacketBuffer syn, int src, int dst, TcpOptions synOpts) {
+    /**
+     * Sends a SYN-ACK whose ISN is a cookie for this SYN; counts TcpExtSyncookiesSent. {@code scratch} is
+     * overwritten with the SYN-ACK's options.
+     */
+    static void sendCookie(TcpProtocol tcp, PacketBuffer syn, int src, int dst, TcpOptions synOpts, TcpOptions scratch) {
         byte[] b = syn.array();
         int off = syn.dataStart();
         int sport = Tcp.sourcePort(b, off);
@@ -50,11 +42,11 @@ final class SynCookies {
         long now = tcp.ns.clock().nanoTime();
         int count = (int) (now / PERIOD_NS) & 0xFF;
         int isn = cookie(tcp, dst, dport, src, sport, syn.seq, count, idx);
-        TcpOptions o = new TcpOptions();
-        o.mss = TcpOutput.mssForMtu(tcp.ip.mtuFor(src));
-        tcp.reset().send(dst, dport, src, sport, isn, syn.seq + 1, Tcp.SYN | Tcp.ACK, 65535, o);
+        int mss = TcpOutput.mssForMtu(tcp.ip.mtuFor(src));
+        scratch.clear();
+        scratch.mss = mss;
+        tcp.reset().send(dst, dport, src, sport, isn, syn.seq + 1, Tcp.SYN | Tcp.ACK, 65535, scratch);
         tcp.mib.inc(MibCounter.TcpExtSyncookiesSent);
-        markSent(l, now);
     }
 
     /** The MSS a valid cookie encodes, or -1. */

@@ -190,8 +190,6 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
         atoNs = tcp.sysctl.tcpDelackMinMs.intValue() * 1_000_000L;
     }
 
-    TcpState state0() { return state; }
-
     public TcpState tcpState() { return state; }
 
     // ======================================================================================== API
@@ -225,7 +223,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
         try {
             if (userClosed) throw new ErrnoException(Errno.EBADF, "connect");
             switch (state) {
-                case SYN_SENT -> throw new ErrnoException(blocking ? Errno.EALREADY : Errno.EALREADY, "connect");
+                case SYN_SENT -> throw new ErrnoException(Errno.EALREADY, "connect");
                 case CLOSED -> { }
                 default -> throw new ErrnoException(Errno.EISCONN, "connect");
             }
@@ -596,7 +594,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted");
         }
-        return deadline == 0 || tcp.ns.clock().nanoTime() < deadline || true;
+        return true;
     }
 
     static ErrnoException errno(int err, String op) {

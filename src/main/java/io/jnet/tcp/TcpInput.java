@@ -600,7 +600,7 @@ final class TcpInput {
         while (nxt != null && Tcp.seqLt(nxt.seq, pkt.endSeq)) {
             if (Tcp.seqLeq(nxt.endSeq, pkt.endSeq)) {
                 PacketBuffer after = nxt.next;
-                removeAfter(q, prev, nxt);
+                q.removeAfter(prev, nxt);
                 nxt.release();
                 nxt = after;
             } else {
@@ -612,16 +612,6 @@ final class TcpInput {
         }
         if (prev == null) q.addFirst(pkt); else q.insertAfter(prev, pkt);
         return true;
-    }
-
-    private static void removeAfter(PacketQueue q, PacketBuffer prev, PacketBuffer victim) {
-        // rebuild: PacketQueue has no unlink; do it via poll/re-add of the prefix
-        PacketQueue tmp = new PacketQueue();
-        PacketBuffer p;
-        while ((p = q.poll()) != null) {
-            if (p != victim) tmp.add(p);
-        }
-        while ((p = tmp.poll()) != null) q.add(p);
     }
 
     /** Moves now-contiguous out-of-order segments to the receive queue (tcp_ofo_queue). */

@@ -34,6 +34,9 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
     private final ArrayDeque<TcpConnection> acceptQueue = new ArrayDeque<>();
     private final CopyOnWriteArrayList<ReadinessListener> listeners = new CopyOnWriteArrayList<>();
     private final TcpOptions rxOpts = new TcpOptions();
+    private final TcpOptions txOpts = new TcpOptions();
+    /** True once this listener answered a SYN with a cookie: only then may a bare ACK carry one. */
+    private boolean cookiesSent;
     TcpListenerImpl nextListener;
     private int boundAddress;
     private int localPort;
@@ -162,7 +165,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         int flags = pkt.flags;
         if ((flags & Tcp.RST) != 0) return;
         if ((flags & (Tcp.ACK | Tcp.SYN)) == Tcp.ACK && listening && tcp.sysctl.tcpSyncookies.enabled()
-                && SynCookies.lastSent(this) != 0 && acceptCookie(pkt, src, dst)) {
+                && cookiesSent && acceptCookie(pkt, src, dst)) {
             return;
         }
         if ((flags & Tcp.ACK) != 0 || !listening) {
@@ -191,7 +194,8 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         }
         if (synQueueFull() && tcp.sysctl.tcpSyncookies.enabled()) {
             // SYN queue full: answer statelessly with a SYN cookie (RFC 4987 3.6, Linux tcp_syncookies=1)
-            SynCookies.sendCookie(tcp, this, pkt, src, dst, rxOpts);
+            SynCookies.sendCookie(tcp, pkt, src, dst, rxOpts, txOpts);
+            cookiesSent = true;
             return;
         }
         TcpConnection c = newChild(src, dst, Tcp.sourcePort(b, off));

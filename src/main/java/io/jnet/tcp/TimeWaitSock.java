@@ -113,7 +113,8 @@ final class TimeWaitSock extends TcpEndpoint implements TcpProtocol.Binder {
     private void sendAck() {
         TcpOptions o = null;
         if (hasTimestamps) {
-            o = new TcpOptions();
+            o = TcpProtocol.SCRATCH_OPTIONS.get();
+            o.clear();
             o.hasTimestamp = true;
             o.tsVal = tcp.tsClock() + tsOffset;
             o.tsEcr = tsRecent;

@@ -2,10 +2,6 @@ package io.jnet.tcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jnet.buffer.PacketBuffer;
-import io.jnet.link.DeviceStats;
-import io.jnet.link.FrameReceiver;
-import io.jnet.link.NetDevice;
 import io.jnet.link.VethPair;
 import io.jnet.socket.ErrnoException;
 import io.jnet.socket.SocketOption;
@@ -13,9 +9,6 @@ import io.jnet.socket.TcpServerSocket;
 import io.jnet.socket.TcpSocket;
 import io.jnet.stack.MibCounter;
 import io.jnet.stack.NetNamespace;
-import io.jnet.wire.Ethernet;
-import io.jnet.wire.Ipv4;
-import io.jnet.wire.Tcp;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,7 +29,11 @@ class SynCookieTest {
             a.addAddress("veth0", "10.0.0.1/24");
             b.addAddress("veth1", "10.0.0.2/24");
             Set<Integer> blackholed = ConcurrentHashMap.newKeySet();
-            b.interpose("veth1", d -> new DropToPorts(d, blackholed)); // the flood never completes its handshakes
+            b.interpose("veth1", d -> { // the flood never completes its handshakes
+                FilterDevice f = new FilterDevice(d, b.clock());
+                f.dropInbound(frame -> blackholed.contains(frame.dstPort()));
+                return f;
+            });
             TcpServerSocket srv = TcpServerSocket.open(a);
             srv.bind(new InetSocketAddress("10.0.0.1", 80));
             srv.listen(4);
@@ -80,43 +77,6 @@ class SynCookieTest {
             srv.close();
             assertThat(a.internalErrors()).isZero();
             assertThat(b.internalErrors()).isZero();
-        }
-    }
-
-    /** Drops received TCP frames addressed to the given local ports. */
-    static final class DropToPorts implements NetDevice {
-        private final NetDevice inner;
-        private final Set<Integer> ports;
-
-        DropToPorts(NetDevice inner, Set<Integer> ports) {
-            this.inner = inner;
-            this.ports = ports;
-        }
-
-        @Override public String name() { return inner.name(); }
-        @Override public int mtu() { return inner.mtu(); }
-        @Override public void setMtu(int mtu) { inner.setMtu(mtu); }
-        @Override public long macAddress() { return inner.macAddress(); }
-        @Override public boolean isLoopback() { return false; }
-        @Override public void transmit(PacketBuffer frame) { inner.transmit(frame); }
-        @Override public DeviceStats stats() { return inner.stats(); }
-        @Override public void close() { inner.close(); }
-
-        @Override
-        public void setReceiver(FrameReceiver receiver) {
-            inner.setReceiver((d, f) -> {
-                byte[] x = f.array();
-                int o = f.dataStart();
-                if (f.length() >= 54 && Ethernet.etherType(x, o) == Ethernet.TYPE_IPV4
-                        && Ipv4.protocol(x, o + 14) == Ipv4.PROTO_TCP) {
-                    int t = o + 14 + Ipv4.headerLength(x, o + 14);
-                    if (ports.contains(Tcp.destinationPort(x, t))) {
-                        f.release();
-                        return;
-                    }
-                }
-                receiver.receive(this, f);
-            });
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.jnet.tcp;
 
+import io.jnet.testing.TcpTransfers;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jnet.link.VethPair;
@@ -18,7 +20,7 @@ class TcpSmokeTest {
     @Test
     void loopbackTransfer() throws Exception {
         try (NetNamespace ns = NetNamespace.create("smoke")) {
-            transfer(ns, ns, "127.0.0.1", 3 << 20);
+            TcpTransfers.transfer(ns, ns, "127.0.0.1", 3 << 20);
             assertThat(ns.internalErrors()).isZero();
         }
     }
@@ -31,45 +33,9 @@ class TcpSmokeTest {
             b.attach(p.b());
             a.addAddress("veth0", "10.0.0.1/24");
             b.addAddress("veth1", "10.0.0.2/24");
-            transfer(a, b, "10.0.0.2", 3 << 20);
+            TcpTransfers.transfer(a, b, "10.0.0.2", 3 << 20);
             assertThat(a.internalErrors()).isZero();
             assertThat(b.internalErrors()).isZero();
-        }
-    }
-
-    static void transfer(NetNamespace client, NetNamespace server, String addr, int size) throws Exception {
-        byte[] data = new byte[size];
-        new Random(1).nextBytes(data);
-        try (TcpServerSocket srv = TcpServerSocket.open(server)) {
-            srv.bind(new InetSocketAddress(addr, 5001));
-            srv.listen(16);
-            CompletableFuture<byte[]> got = CompletableFuture.supplyAsync(() -> {
-                try (TcpSocket s = srv.accept()) {
-                    MessageDigest md = MessageDigest.getInstance("SHA-256");
-                    byte[] buf = new byte[65536];
-                    int n;
-                    long total = 0;
-                    while ((n = s.read(buf, 0, buf.length)) > 0) {
-                        md.update(buf, 0, n);
-                        total += n;
-                    }
-                    s.write("done".getBytes(), 0, 4);
-                    assertThat(total).isEqualTo(size);
-                    return md.digest();
-                } catch (Exception e) {
-                    throw new RuntimeException(e);
-                }
-            });
-            try (TcpSocket c = TcpSocket.open(client)) {
-                c.connect(new InetSocketAddress(addr, 5001));
-                for (int off = 0; off < size; off += 10000) c.write(data, off, Math.min(10000, size - off));
-                c.shutdownOutput();
-                byte[] buf = new byte[16];
-                int n = c.read(buf, 0, 16);
-                assertThat(new String(buf, 0, n)).isEqualTo("done");
-                assertThat(c.read(buf, 0, 16)).isEqualTo(-1);
-            }
-            assertThat(got.get(20, TimeUnit.SECONDS)).isEqualTo(MessageDigest.getInstance("SHA-256").digest(data));
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.jnet.link.vxlan;
 
+import io.jnet.testing.TcpTransfers;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jnet.icmp.IcmpProtocol;
@@ -72,7 +74,7 @@ class VxlanTunnelTest {
             assertThat(a.mib().get(MibCounter.IcmpInEchoReps)).isEqualTo(3);
             assertThat(a.mib().get(MibCounter.IcmpInErrors)).isZero();
 
-            transfer(a, b, "198.51.100.2", 4 << 20);
+            TcpTransfers.transfer(a, b, "198.51.100.2", 4 << 20);
 
             assertThat(a.internalErrors()).isZero();
             assertThat(b.internalErrors()).isZero();
@@ -102,7 +104,7 @@ class VxlanTunnelTest {
             });
             assertThat(vb.vxlanStats().fdbLearned.sum()).isEqualTo(1);
             assertThat(vb.vxlanStats().txNoRemote.sum()).isZero();
-            transfer(a, b, "198.51.100.2", 1 << 20);
+            TcpTransfers.transfer(a, b, "198.51.100.2", 1 << 20);
         }
     }
 
@@ -131,43 +133,6 @@ class VxlanTunnelTest {
             assertThat(vb.stats().rxDropped.sum()).isEqualTo(vb.vxlanStats().rxVniMismatch.sum());
             assertThat(vb.stats().rxPackets.sum()).isZero();
             assertThat(b.mib().get(MibCounter.ArpInRequests)).isZero();
-        }
-    }
-
-    /** The TcpSmokeTest pattern: {@code size} random bytes client to server, SHA-256 compared, "done" back. */
-    static void transfer(NetNamespace client, NetNamespace server, String addr, int size) throws Exception {
-        byte[] data = new byte[size];
-        new Random(1).nextBytes(data);
-        try (TcpServerSocket srv = TcpServerSocket.open(server)) {
-            srv.bind(new InetSocketAddress(addr, 5001));
-            srv.listen(16);
-            CompletableFuture<byte[]> got = CompletableFuture.supplyAsync(() -> {
-                try (TcpSocket s = srv.accept()) {
-                    MessageDigest md = MessageDigest.getInstance("SHA-256");
-                    byte[] buf = new byte[65536];
-                    int n;
-                    long total = 0;
-                    while ((n = s.read(buf, 0, buf.length)) > 0) {
-                        md.update(buf, 0, n);
-                        total += n;
-                    }
-                    s.write("done".getBytes(), 0, 4);
-                    assertThat(total).isEqualTo(size);
-                    return md.digest();
-                } catch (Exception e) {
-                    throw new RuntimeException(e);
-                }
-            });
-            try (TcpSocket c = TcpSocket.open(client)) {
-                c.connect(new InetSocketAddress(addr, 5001));
-                for (int off = 0; off < size; off += 10000) c.write(data, off, Math.min(10000, size - off));
-                c.shutdownOutput();
-                byte[] buf = new byte[16];
-                int n = c.read(buf, 0, 16);
-                assertThat(new String(buf, 0, n)).isEqualTo("done");
-                assertThat(c.read(buf, 0, 16)).isEqualTo(-1);
-            }
-            assertThat(got.get(30, TimeUnit.SECONDS)).isEqualTo(MessageDigest.getInstance("SHA-256").digest(data));
         }
     }
 }
