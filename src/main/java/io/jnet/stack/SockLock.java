@@ -42,6 +42,13 @@ public final class SockLock {
     private int waiters;
     /** A wake-up arrived while the socket was owned (its owner may be about to wait for exactly that). */
     private boolean pendingWake;
+    /**
+     * Threads woken while the short lock was held, unparked just after it is released ({@link #unlock}):
+     * a thread unparked earlier would find the lock still held and park a second time on it.
+     */
+    private Thread unparkFirst;
+    private Thread[] unparkMore = new Thread[2];
+    private int unparkMoreCount;
 
     public void setProcessor(PacketProcessor processor) { this.processor = processor; }
     public void setDeferredWork(DeferredWork work) { this.deferredWork = work; }
@@ -53,7 +60,7 @@ public final class SockLock {
             while (owned) ownerFree.awaitUninterruptibly();
             owned = true;
         } finally {
-            spin.unlock();
+            unlock();
         }
     }
 
@@ -65,7 +72,7 @@ public final class SockLock {
             owned = false;
             ownerFree.signal();
         } finally {
-            spin.unlock();
+            unlock();
         }
     }
 
@@ -77,7 +84,7 @@ public final class SockLock {
             PacketBuffer chain = backlog.takeAll();
             int flags = deferredFlags;
             deferredFlags = 0;
-            spin.unlock();
+            unlock();
             try {
                 while (chain != null) {
                     PacketBuffer next = chain.next;
@@ -112,7 +119,7 @@ public final class SockLock {
             processor.process(packet);
             return true;
         } finally {
-            spin.unlock();
+            unlock();
         }
     }
 
@@ -126,7 +133,7 @@ public final class SockLock {
             }
             deferredWork.run(flag);
         } finally {
-            spin.unlock();
+            unlock();
         }
     }
 
@@ -137,7 +144,7 @@ public final class SockLock {
             while (owned) ownerFree.awaitUninterruptibly();
             r.run();
         } finally {
-            spin.unlock();
+            unlock();
         }
     }
 
@@ -149,7 +156,7 @@ public final class SockLock {
             r.run();
             return true;
         } finally {
-            spin.unlock();
+            unlock();
         }
     }
 
@@ -180,7 +187,7 @@ public final class SockLock {
             waitQueue = w;
             waiters++;
         } finally {
-            spin.unlock();
+            unlock();
         }
         // park outside the lock on a preallocated node per thread, so waiting allocates nothing; through
         // ForkJoinPool.managedBlock, so a pool worker that waits lets the pool start another (as AQS does)
@@ -199,7 +206,7 @@ public final class SockLock {
                 while (owned) ownerFree.awaitUninterruptibly();
                 owned = true;
             } finally {
-                spin.unlock();
+                unlock();
             }
         }
         if (interrupted) throw new InterruptedException();
@@ -218,6 +225,29 @@ public final class SockLock {
         w.queued = false;
     }
 
+    /**
+     * Releases the short lock, then unparks the threads {@link #wakeLocked} chose while it was held
+     * (only when this is the outermost hold; a nested hold leaves them to the outer release).
+     */
+    private void unlock() {
+        Thread first = unparkFirst;
+        if (first == null || spin.getHoldCount() > 1) {
+            spin.unlock();
+            return;
+        }
+        unparkFirst = null;
+        int n = unparkMoreCount;
+        Thread[] more = null;
+        if (n > 0) { // several threads waiting on one socket: rare, so a copy is affordable here
+            more = java.util.Arrays.copyOf(unparkMore, n);
+            java.util.Arrays.fill(unparkMore, 0, n, null);
+            unparkMoreCount = 0;
+        }
+        spin.unlock();
+        LockSupport.unpark(first);
+        for (int i = 0; i < n; i++) LockSupport.unpark(more[i]);
+    }
+
     /** Wakes every thread in {@link #await}; callable from any thread (takes the short lock if needed). */
     public void wakeUp() {
         if (spin.isHeldByCurrentThread()) {
@@ -228,7 +258,7 @@ public final class SockLock {
         try {
             wakeLocked();
         } finally {
-            spin.unlock();
+            unlock();
         }
     }
 
@@ -241,9 +271,20 @@ public final class SockLock {
             w.next = null;
             w.queued = false;
             w.signaled = true;
-            LockSupport.unpark(w.thread);
+            deferUnpark(w.thread);
             w = next;
         }
+    }
+
+    private void deferUnpark(Thread t) {
+        if (t == null || t == unparkFirst) return;
+        if (unparkFirst == null) {
+            unparkFirst = t;
+            return;
+        }
+        for (int i = 0; i < unparkMoreCount; i++) if (unparkMore[i] == t) return;
+        if (unparkMoreCount == unparkMore.length) unparkMore = java.util.Arrays.copyOf(unparkMore, unparkMoreCount * 2);
+        unparkMore[unparkMoreCount++] = t;
     }
 
     /** A thread waiting in {@link #await}; one per thread, reused. */

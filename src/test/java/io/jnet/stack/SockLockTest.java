@@ -144,4 +144,43 @@ class SockLockTest {
         for (Thread t : ts) t.join();
         assertThat(counter[0]).isEqualTo(40_000);
     }
+
+    @Test
+    void aWakeUpFromTheReceivePathUnparksTheWaiterOnlyAfterTheShortLockIsReleased() throws Exception {
+        SockLock l = new SockLock();
+        AtomicBoolean woke = new AtomicBoolean();
+        CountDownLatch waiting = new CountDownLatch(1);
+        Thread waiter = new Thread(() -> {
+            l.lock();
+            try {
+                waiting.countDown();
+                woke.set(l.await(TimeUnit.SECONDS.toNanos(10)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                l.release();
+            }
+        });
+        List<String> blockerDuringProcessing = new ArrayList<>();
+        l.setProcessor(p -> {
+            l.wakeUp(); // sk_data_ready with the short lock held, as TCP input does
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            Object blocker = java.util.concurrent.locks.LockSupport.getBlocker(waiter);
+            blockerDuringProcessing.add(blocker == null ? "running" : blocker.getClass().getSimpleName());
+        });
+        waiter.start();
+        assertThat(waiting.await(5, TimeUnit.SECONDS)).isTrue();
+        while (waiter.getState() != Thread.State.WAITING && waiter.getState() != Thread.State.TIMED_WAITING) Thread.onSpinWait();
+        Thread.sleep(50); // parked in await, the socket no longer owned
+        assertThat(l.backlogOrProcess(packet(1, 10), 1000)).isTrue();
+        waiter.join(5000);
+        assertThat(woke).isTrue();
+        assertThat(blockerDuringProcessing)
+                .as("still parked in await, not woken early to block again on the short lock")
+                .containsExactly("Waiter");
+    }
 }
