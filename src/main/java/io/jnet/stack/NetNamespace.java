@@ -45,6 +45,8 @@ public final class NetNamespace implements SocketProvider, AutoCloseable {
     private final Sysctls sysctls = new Sysctls();
     private final Mib mib = new Mib();
     private final List<Interface> interfaces = new CopyOnWriteArrayList<>();
+    /** The same interfaces as an array, for the receive path's lookup (no iterator per frame). */
+    private volatile Interface[] interfaceArray = new Interface[0];
     private final Map<Class<?>, Object> extensions = new ConcurrentHashMap<>();
     private final Map<Class<?>, Supplier<?>> socketFactories = new ConcurrentHashMap<>();
     private final List<Runnable> closeHooks = new CopyOnWriteArrayList<>();
@@ -117,6 +119,7 @@ public final class NetNamespace implements SocketProvider, AutoCloseable {
         }
         Interface itf = new Interface(interfaces.size() + 1, dev);
         interfaces.add(itf);
+        interfaceArray = interfaces.toArray(new Interface[0]);
         dev.setReceiver((d, frame) -> SoftIrq.netifRx(this, d, frame));
         for (Runnable r : deviceListeners) r.run();
         return itf;
@@ -183,7 +186,7 @@ public final class NetNamespace implements SocketProvider, AutoCloseable {
     }
 
     public Interface interfaceOf(NetDevice dev) {
-        for (Interface i : interfaces) if (i.device() == dev) return i;
+        for (Interface i : interfaceArray) if (i.device() == dev) return i;
         return null;
     }
 
