@@ -12,7 +12,7 @@ import java.util.Locale;
  *   "stacks": [{"stack": "jnet", "role": "candidate", "description": "...", "median": 1234.5,
  *               "elapsed_s_median": 1.0, "values": [...], "warmup": 1200.1,
  *               "ci": {"level": 99, "mean": ..., "half_width": ..., "width_percent": ..., "met": true},
- *               "latency_us": {"p50": ..., "p99": ..., "max": ...},
+ *               "latency_us": {"min": ..., "p10": ..., "p50": ..., "mean": ..., "p99": ..., "max": ...},
  *               "socket_sizes": {"local_send": ..., "local_recv": ..., "remote_send": ..., "remote_recv": ...}}, ...],
  *   "ratio": {"median": 0.8, "min": 0.7, "max": 0.9, "values": [...]},
  *   "notes": [...], "failure": null}],
@@ -101,9 +101,12 @@ public final class JsonReport {
         if (h == null) {
             sb.append("null");
         } else {
-            sb.append("{\"p50\":").append(number(s.latencyMicros(50)))
+            sb.append("{\"min\":").append(number(s.latencyMinMicros()))
+                    .append(",\"p10\":").append(number(s.latencyMicros(10)))
+                    .append(",\"p50\":").append(number(s.latencyMicros(50)))
+                    .append(",\"mean\":").append(number(s.latencyMeanMicros()))
                     .append(",\"p99\":").append(number(s.latencyMicros(99)))
-                    .append(",\"max\":").append(number(h.getMaxValue() / 1000.0)).append('}');
+                    .append(",\"max\":").append(number(s.latencyMaxMicros())).append('}');
         }
         SocketSizes z = s.sizes();
         sb.append(",\"socket_sizes\":{\"local_send\":").append(z.localSend())

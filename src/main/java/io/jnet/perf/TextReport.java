@@ -146,11 +146,11 @@ public final class TextReport {
 
     private void latency(List<Series> measured) {
         out.println("Transaction latency (usec, all measured runs)");
-        line("%-8s %10s %10s %10s", "Stack", "p50", "p99", "max");
+        line("%-8s %10s %10s %10s %10s %10s %10s", "Stack", "min", "p10", "p50", "mean", "p99", "max");
         for (Series s : measured) {
-            var h = s.latency();
-            double max = h == null ? Double.NaN : h.getMaxValue() / 1000.0;
-            line("%-8s %10s %10s %10s", s.stack(), num(s.latencyMicros(50), 1), num(s.latencyMicros(99), 1), num(max, 1));
+            line("%-8s %10s %10s %10s %10s %10s %10s", s.stack(), num(s.latencyMinMicros(), 1), num(s.latencyMicros(10), 1),
+                    num(s.latencyMicros(50), 1), num(s.latencyMeanMicros(), 1), num(s.latencyMicros(99), 1),
+                    num(s.latencyMaxMicros(), 1));
         }
         out.println();
     }

@@ -58,7 +58,8 @@ class ReportTest {
         assertThat(text).contains("Socket   Size     Request  Resp.    Elapsed  Trans.");
         assertThat(text).containsPattern("16384 +131072 +1 +1 +1\\.00 +5000\\.00 +jnet");
         assertThat(text).contains("Transaction latency (usec, all measured runs)");
-        assertThat(text).containsPattern("jnet +10\\.0 +20\\.0 +20\\.0");
+        assertThat(text).containsPattern("Stack +min +p10 +p50 +mean +p99 +max");
+        assertThat(text).containsPattern("jnet +10\\.0 +10\\.0 +10\\.0 +15\\.0 +20\\.0 +20\\.0");
         assertThat(text).containsPattern("TCP_STREAM +loopback +1000\\.00 +2000\\.00 +10\\^6bits/s +0\\.500 +0\\.450\\.\\.0\\.550");
         assertThat(text).containsPattern("TCP_RR +veth +5000\\.00 +10000\\.00 +Trans/s +0\\.500 +0\\.500\\.\\.0\\.500");
         assertThat(text).contains("Summary (medians");
@@ -117,7 +118,7 @@ class ReportTest {
         assertThat(json).contains("\"ratio\":{\"median\":null,\"min\":null,\"max\":null,\"values\":[]}");
         assertThat(json).contains("\"failure\":\"TCP_CRR jnet pair 1: server: ECONNRESET, \\\"x\\\"\"");
         // HdrHistogram reports the highest value equivalent at 3 significant digits
-        assertThat(json).containsPattern("\"latency_us\":\\{\"p50\":10\\.0\\d*,\"p99\":20\\.0\\d*,\"max\":20\\.0\\d*}");
+        assertThat(json).containsPattern("\"latency_us\":\\{\"min\":10\\.0\\d*,\"p10\":10\\.0\\d*,\"p50\":10\\.0\\d*,\"mean\":15\\.0\\d*,\"p99\":20\\.0\\d*,\"max\":20\\.0\\d*}");
         assertThat(json.trim()).endsWith("\"notes\":[\"suite note\"],\"succeeded\":false}");
         assertBalanced(json);
     }
