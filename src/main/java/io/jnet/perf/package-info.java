@@ -10,7 +10,7 @@
  *   <li><b>TCP_MAERTS</b>: the same with the direction reversed (the server sends).</li>
  *   <li><b>TCP_RR</b>: one connection; a transaction writes a request of {@code -r REQ} bytes and reads the
  *       whole response of {@code RESP} bytes (default {@code -r 1,1}). Transactions per second, and the
- *       per-transaction round trip as latency percentiles (p50, p99 in microseconds, from an HdrHistogram).</li>
+ *       per-transaction round trip as latency (min, p10, p50, mean, p99, max in microseconds, from an HdrHistogram).</li>
  *   <li><b>TCP_CRR</b>: a transaction is connect, request, response, close. Transactions per second and
  *       latency as for TCP_RR.</li>
  * </ul>
