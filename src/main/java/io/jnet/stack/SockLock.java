@@ -49,9 +49,18 @@ public final class SockLock {
     private Thread unparkFirst;
     private Thread[] unparkMore = new Thread[2];
     private int unparkMoreCount;
+    /** Called after each {@link #wakeUp()} outside the short lock (readiness listeners, as sk_data_ready's poll wake). */
+    private Runnable wakeListener;
+    private boolean wakeListenerPending;
 
     public void setProcessor(PacketProcessor processor) { this.processor = processor; }
     public void setDeferredWork(DeferredWork work) { this.deferredWork = work; }
+
+    /**
+     * Sets what runs after every {@link #wakeUp()}: at once when the caller does not hold the short lock,
+     * else just after the caller releases it (so a thread it wakes does not find the lock still held).
+     */
+    public void setWakeListener(Runnable listener) { this.wakeListener = listener; }
 
     /** lock_sock: waits until no other application thread owns the socket, then owns it. */
     public void lock() {
@@ -230,12 +239,14 @@ public final class SockLock {
      * (only when this is the outermost hold; a nested hold leaves them to the outer release).
      */
     private void unlock() {
-        Thread first = unparkFirst;
-        if (first == null || spin.getHoldCount() > 1) {
+        if (spin.getHoldCount() > 1 || (unparkFirst == null && !wakeListenerPending)) {
             spin.unlock();
             return;
         }
+        Thread first = unparkFirst;
         unparkFirst = null;
+        boolean notify = wakeListenerPending;
+        wakeListenerPending = false;
         int n = unparkMoreCount;
         Thread[] more = null;
         if (n > 0) { // several threads waiting on one socket: rare, so a copy is affordable here
@@ -244,14 +255,24 @@ public final class SockLock {
             unparkMoreCount = 0;
         }
         spin.unlock();
-        LockSupport.unpark(first);
+        if (first != null) LockSupport.unpark(first);
         for (int i = 0; i < n; i++) LockSupport.unpark(more[i]);
+        if (notify) runWakeListener();
     }
 
-    /** Wakes every thread in {@link #await}; callable from any thread (takes the short lock if needed). */
+    private void runWakeListener() {
+        Runnable l = wakeListener;
+        if (l != null) l.run();
+    }
+
+    /**
+     * Wakes every thread in {@link #await}, then runs the wake listener; callable from any thread (takes
+     * the short lock if needed).
+     */
     public void wakeUp() {
         if (spin.isHeldByCurrentThread()) {
             wakeLocked();
+            if (wakeListener != null) wakeListenerPending = true;
             return;
         }
         spin.lock();
@@ -260,6 +281,7 @@ public final class SockLock {
         } finally {
             unlock();
         }
+        runWakeListener();
     }
 
     private void wakeLocked() {

@@ -180,6 +180,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
         this.tcp = tcp;
         lock.setProcessor(p -> TcpInput.process(this, p));
         lock.setDeferredWork(flags -> TcpTimers.run(this, flags));
+        lock.setWakeListener(this::notifyReadiness);
         rtoTimer = tcp.ns.timers().newTimer(() -> lock.deferOrRun(DEFER_RTO));
         delackTimer = tcp.ns.timers().newTimer(() -> lock.deferOrRun(DEFER_DELACK));
         keepaliveTimer = tcp.ns.timers().newTimer(() -> lock.deferOrRun(DEFER_KEEPALIVE));
@@ -427,7 +428,6 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
             if (state == TcpState.CLOSED && !connectReported && !accepted) throw new ErrnoException(Errno.ENOTCONN, "shutdown");
             rcvShutdown = true;
             lock.wakeUp();
-            notifyReadiness();
         } finally {
             lock.release();
         }
@@ -458,7 +458,6 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
         } finally {
             lock.release();
         }
-        notifyReadiness();
     }
 
     @Override
@@ -556,10 +555,12 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
         }
     }
 
-    /** Wakes blocked callers and readiness listeners (sk_data_ready / sk_write_space / sk_state_change). */
+    /**
+     * Wakes blocked callers and readiness listeners (sk_data_ready / sk_write_space / sk_state_change); from
+     * the receive path both happen just after the socket's short lock is released.
+     */
     void wakeUp() {
         lock.wakeUp();
-        notifyReadiness();
     }
 
     @Override

@@ -59,6 +59,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         this.tcp = tcp;
         lock.setProcessor(this::process);
         lock.setDeferredWork(f -> { });
+        lock.setWakeListener(this::notifyReadiness);
     }
 
     int localPort() { return localPort; }
@@ -329,7 +330,6 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
             acceptQueue.add(c);
         }
         lock.wakeUp();
-        notifyReadiness();
         // any data on this ACK is dropped; the peer retransmits it to the new connection
         return true;
     }
@@ -352,7 +352,6 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
             acceptQueue.add(c);
         }
         lock.wakeUp();
-        notifyReadiness();
     }
 
     /** A child closed before accept(): forget it if it never completed the handshake. */
@@ -424,6 +423,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
     @Override public void removeReadinessListener(ReadinessListener l) { listeners.remove(l); }
 
     private void notifyReadiness() {
+        if (listeners.isEmpty()) return; // no iterator on the common path
         for (ReadinessListener l : listeners) {
             try {
                 l.readinessChanged(this);
@@ -457,7 +457,6 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
             c.lingerNs = 0; // abortive: RST
             c.close();
         }
-        notifyReadiness();
     }
 
     @Override

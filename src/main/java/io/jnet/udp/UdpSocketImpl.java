@@ -82,6 +82,7 @@ final class UdpSocketImpl implements UdpSocket {
         this.sndbuf = udp.sysctl.wmemDefault.intValue();
         lock.setProcessor(this::enqueue);
         lock.setDeferredWork(this::deferred);
+        lock.setWakeListener(this::notifyReadiness);
     }
 
     // ======================================================================================== API
@@ -317,7 +318,6 @@ final class UdpSocketImpl implements UdpSocket {
         } finally {
             lock.release();
         }
-        notifyReadiness();
     }
 
     @Override
@@ -374,7 +374,6 @@ final class UdpSocketImpl implements UdpSocket {
         queuedDatagrams = receiveQueue.size();
         rmemAlloc = receiveQueue.bytes();
         lock.wakeUp();
-        notifyReadiness();
     }
 
     private void rcvbufDrop() {
@@ -394,13 +393,13 @@ final class UdpSocketImpl implements UdpSocket {
             icmpPending = 0;
             if (e != 0) soError = e;
             lock.wakeUp();
-            notifyReadiness();
         }
     }
 
     // ===================================================================================== helpers
 
     private void notifyReadiness() {
+        if (listeners.isEmpty()) return; // no iterator on the common path
         for (ReadinessListener l : listeners) {
             try {
                 l.readinessChanged(this);

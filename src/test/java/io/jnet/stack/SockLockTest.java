@@ -183,4 +183,24 @@ class SockLockTest {
                 .as("still parked in await, not woken early to block again on the short lock")
                 .containsExactly("Waiter");
     }
+
+    @Test
+    void theWakeListenerRunsAfterTheShortLockIsReleasedOrAtOnceWithoutIt() {
+        SockLock l = new SockLock();
+        List<String> order = new ArrayList<>();
+        l.setWakeListener(() -> order.add("listener"));
+        l.setProcessor(p -> {
+            l.wakeUp();
+            order.add("processed");
+        });
+        l.backlogOrProcess(packet(1, 10), 1000);
+        assertThat(order).as("from the receive path: after processing, before backlogOrProcess returns")
+                .containsExactly("processed", "listener");
+        order.clear();
+        l.lock();
+        l.wakeUp(); // an owner without the short lock (close, shutdown): at once
+        order.add("after wakeUp");
+        l.release();
+        assertThat(order).containsExactly("listener", "after wakeUp");
+    }
 }
