@@ -8,9 +8,12 @@ for j in "${JAVA_HOME:-}" /usr/lib/jvm/*; do
 done
 # no ANSI resets from Maven's console (jansi), no sun.misc.Unsafe warnings when Maven runs on JDK 24+
 mvn_opts="-Djansi.noreset=true"
+java_opts="--enable-native-access=ALL-UNNAMED"
 if "$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow -version >/dev/null 2>&1; then
   mvn_opts="$mvn_opts --sun-misc-unsafe-memory-access=allow"
+  java_opts="$java_opts --sun-misc-unsafe-memory-access=allow" # JMH itself uses sun.misc.Unsafe
 fi
 export MAVEN_OPTS="${MAVEN_OPTS:+$MAVEN_OPTS }$mvn_opts"
 mvn -q -B -ntp -Dstyle.color=never -DskipTests test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test.classpath >&2
-exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "target/test-classes:target/classes:$(cat target/test.classpath)" io.jnet.bench.Bench "$@"
+# JMH's forked JVMs inherit these options
+exec "$JAVA_HOME/bin/java" $java_opts -cp "target/test-classes:target/classes:$(cat target/test.classpath)" io.jnet.bench.Bench "$@"

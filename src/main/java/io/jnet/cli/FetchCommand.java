@@ -35,9 +35,10 @@ import picocli.CommandLine.Spec;
  * that is not an IPv4 literal on the TAP's subnet, or an output file that cannot be written, is refused
  * before the TAP is opened.
  */
-@Command(name = "fetch", mixinStandardHelpOptions = true,
-        description = {"Fetch a URL over a jnet stack attached to a TAP interface; print status,",
-                "bytes, SHA-256 and rate. jnet speaks IPv4 and resolves no names: the URL's",
+@Command(name = "fetch", mixinStandardHelpOptions = true, versionProvider = Version.Provider.class,
+        description = {"Fetch a URL over a jnet stack on a TAP interface.",
+                "",
+                "Prints status, bytes, SHA-256 and rate. jnet speaks IPv4 and resolves no names: the URL's",
                 "host is an IPv4 address on the TAP's subnet (see --address).",
                 "Needs root (CAP_NET_ADMIN) for the TAP device. The kernel side of the TAP",
                 "must be up before the fetch: create it first with",

@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
  * {@code jnet perf}: netperf's TCP tests on jnet and on the host kernel, in alternating pairs, with the
  * figures side by side. Without {@code -t} it runs the default suite.
  */
-@Command(name = "perf", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "perf", mixinStandardHelpOptions = true, versionProvider = Version.Provider.class, sortOptions = false,
         description = {
             "Measure jnet against the host kernel with netperf's TCP tests.",
             "",
@@ -70,6 +70,9 @@ import picocli.CommandLine.Spec;
             "",
             "Exit codes: 0 all tests ran, 1 a test failed, 2 bad usage."})
 public final class PerfCommand implements Callable<Integer> {
+    /** Shortest -l: shorter runs measure timer and start-up noise, not the stack. */
+    static final double MIN_LENGTH_SECONDS = 0.1;
+
 
     @Spec
     CommandSpec spec;
@@ -79,7 +82,7 @@ public final class PerfCommand implements Callable<Integer> {
     String test;
 
     @Option(names = {"-l", "--length"}, paramLabel = "SECS",
-            description = "Length of each run in seconds (default ${DEFAULT-VALUE}; netperf's is 10).",
+            description = "Length of each run in seconds, 0.1 to 86400 (default ${DEFAULT-VALUE}; netperf's is 10).",
             defaultValue = "1.0")
     double lengthSeconds;
 
@@ -174,13 +177,14 @@ public final class PerfCommand implements Callable<Integer> {
                 new CommandLine(extra).parseArgs(afterDashes.toArray(String[]::new));
                 testOptions.overrideWith(extra);
             }
-            if (!(lengthSeconds > 0) || lengthSeconds > 86_400) {
-                throw new IllegalArgumentException("-l must be between 0 and 86400 seconds: " + lengthSeconds);
+            if (!(lengthSeconds >= MIN_LENGTH_SECONDS) || lengthSeconds > 86_400) {
+                throw new IllegalArgumentException("-l must be at least " + MIN_LENGTH_SECONDS
+                        + " and at most 86400 seconds: " + lengthSeconds);
             }
             TestSpec base = spec(PerfPlan.defaultBase().withDuration(Duration.ofNanos(Math.round(lengthSeconds * 1e9))));
             List<TestSpec> tests = test == null ? PerfPlan.defaultSuite(base) : List.of(base.withKind(TestKind.parse(test)));
             Iterations defaults = test == null ? PerfPlan.SUITE_ITERATIONS : PerfPlan.SINGLE_TEST_ITERATIONS;
-            Iterations its = iterations == null ? defaults : Iterations.parse(iterations, defaults);
+            Iterations its = iterations == null ? defaults : parseIterations(iterations, defaults);
             Confidence conf = confidence == null ? Confidence.DEFAULT : Confidence.parse(confidence, Confidence.DEFAULT);
             PathConfig pathConfig = new PathConfig(PathKind.parse(path), parseSysctls(sysctls));
             return new PerfPlan(tests, pathConfig, StackChoice.parse(stack), its, conf);
@@ -190,6 +194,28 @@ public final class PerfCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "after '--' only test-specific options (-m -M -r -s -S -D) are allowed: " + e.getMessage(), e);
         }
+    }
+
+    /** -i with the option named in errors and a note on stderr when netperf's 3..30 clip changed a value. */
+    private Iterations parseIterations(String text, Iterations defaults) {
+        Iterations its;
+        try {
+            its = Iterations.parse(text, defaults);
+        } catch (IllegalArgumentException e) {
+            String m = e.getMessage();
+            throw new IllegalArgumentException(m.startsWith("-i") ? m : "-i " + text + ": " + m, e);
+        }
+        for (String given : text.split(",", -1)) {
+            String t = given.strip();
+            if (t.isEmpty()) continue;
+            int v = Integer.parseInt(t);
+            if (v < Iterations.FLOOR || v > Iterations.CEILING) {
+                err.println("(-i " + text + " clipped to " + its.max() + "," + its.min() + ": netperf's range is "
+                        + Iterations.FLOOR + " to " + Iterations.CEILING + ")");
+                break;
+            }
+        }
+        return its;
     }
 
     /**

@@ -19,8 +19,10 @@ import picocli.CommandLine.Spec;
  * {@code jnet serve}: a jnet namespace on a TAP interface serving HTTP, echo and discard until SIGINT or
  * SIGTERM. Prints what it serves and the {@code ip} commands that set up the kernel side.
  */
-@Command(name = "serve", mixinStandardHelpOptions = true,
-        description = {"Serve HTTP, echo (RFC 862) and discard (RFC 863) on a jnet stack attached to",
+@Command(name = "serve", mixinStandardHelpOptions = true, versionProvider = Version.Provider.class,
+        description = {"Serve HTTP, echo and discard over a jnet stack on a TAP interface.",
+                "",
+                "HTTP, echo (RFC 862) and discard (RFC 863) run on a jnet stack attached to",
                 "a TAP interface. Needs root (CAP_NET_ADMIN) for the TAP device.",
                 "jnet configures only its own side: set up the kernel side of the TAP as",
                 "printed, in a network namespace named jnet-TAP (e.g. jnet-jnet0) or in the",

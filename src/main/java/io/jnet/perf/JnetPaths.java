@@ -5,6 +5,7 @@ import io.jnet.socket.SocketOption;
 import io.jnet.socket.TcpServerSocket;
 import io.jnet.socket.TcpSocket;
 import io.jnet.stack.NetNamespace;
+import io.jnet.stack.Sysctl;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -45,7 +46,7 @@ public final class JnetPaths implements PerfPathFactory {
         try {
             applySysctls(ns, sysctls);
             InetAddress lo = InetAddress.getByAddress(new byte[] {127, 0, 0, 1});
-            return new Path(ns, ns, lo, "127.0.0.1 via lo (one jnet namespace, ports 1024-65535)", List.of(ns));
+            return new Path(ns, ns, lo, "127.0.0.1 via lo (one jnet namespace" + settings(ns, sysctls) + ")", List.of(ns));
         } catch (IOException | RuntimeException e) {
             ns.close();
             throw e;
@@ -66,7 +67,8 @@ public final class JnetPaths implements PerfPathFactory {
             server.addAddress("veth1", "10.0.0.2/24");
             InetAddress serverAddress = InetAddress.getByAddress(new byte[] {10, 0, 0, 2});
             return new Path(client, server, serverAddress,
-                    "10.0.0.1 -> 10.0.0.2 via veth0/veth1 (two jnet namespaces)", List.of(client, server));
+                    "10.0.0.1 -> 10.0.0.2 via veth0/veth1 (two jnet namespaces" + settings(client, sysctls) + ")",
+                    List.of(client, server));
         } catch (IOException | RuntimeException e) {
             client.close();
             if (server != null) server.close();
@@ -81,6 +83,18 @@ public final class JnetPaths implements PerfPathFactory {
      * A --sysctl given by the user overrides it.
      */
     static final String PORT_RANGE = "1024 65535";
+
+    /** For the banner: the ephemeral port range in force, then each --sysctl given, as NAME=VALUE. */
+    private static String settings(NetNamespace ns, Map<String, String> sysctls) {
+        StringBuilder sb = new StringBuilder(", ports ")
+                .append(ns.sysctl().get("net.ipv4.ip_local_port_range").trim().replaceAll("\\s+", "-"));
+        for (String given : sysctls.keySet()) {
+            Sysctl s = ns.sysctl().lookup(given);
+            if (s.name().equals("net.ipv4.ip_local_port_range")) continue;
+            sb.append(", ").append(s.name()).append('=').append(s.get());
+        }
+        return sb.toString();
+    }
 
     private static void applySysctls(NetNamespace ns, Map<String, String> sysctls) {
         ns.sysctl().set("net.ipv4.ip_local_port_range", PORT_RANGE);

@@ -67,7 +67,8 @@ public final class Sysctl {
                 throw new IllegalArgumentException(name + ": not a number: '" + parts[i] + "'");
             }
             if (x < min || x > max)
-                throw new IllegalArgumentException(name + ": " + x + " outside [" + min + ", " + max + "] " + unit);
+                throw new IllegalArgumentException(name + ": " + x + " is outside " + min + ".." + max
+                        + (unit.equals("enum") || unit.equals("boolean") ? "" : " " + unit));
             v[i] = (int) x;
         }
         if (ascending) {

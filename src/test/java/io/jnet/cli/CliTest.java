@@ -237,7 +237,7 @@ class CliTest {
         assertThat(err()).contains("--sysctl foo=bar: unknown sysctl: foo");
         errBuf.reset();
         assertThat(run("perf", "--sysctl", "net.ipv4.tcp_timestamps=7")).isEqualTo(2);
-        assertThat(err()).contains("net.ipv4.tcp_timestamps: 7 outside [0, 2]");
+        assertThat(err()).contains("net.ipv4.tcp_timestamps: 7 is outside 0..2");
         errBuf.reset();
         assertThat(run("perf", "--sysctl", "net.ipv4.tcp_rmem=4096 x 6291456")).isEqualTo(2);
         assertThat(err()).contains("not a number");
@@ -322,5 +322,30 @@ class CliTest {
         assertThat(out()).contains("TCP STREAM TEST").contains("Throughput").contains("Per run")
                 .containsPattern("TCP_STREAM +loopback +\\d+\\.\\d\\d +\\d+\\.\\d\\d +10\\^6bits/s");
         assertThat(err()).contains("TCP_STREAM kernel pair 3");
+    }
+
+    @Test
+    void subcommandsPrintTheVersionToo() {
+        assertThat(run("--version")).isZero();
+        String top = out();
+        assertThat(top).isNotBlank();
+        for (String cmd : new String[] {"perf", "serve", "fetch"}) {
+            outBuf.reset();
+            assertThat(run(cmd, "--version")).as(cmd).isZero();
+            assertThat(out()).as(cmd).isEqualTo(top);
+        }
+    }
+
+    @Test
+    void runLengthAndIterationsAreCheckedAndClipsAreSaid() {
+        assertThat(run("perf", "-l", "0")).isEqualTo(2);
+        assertThat(err()).contains("-l must be at least 0.1 and at most 86400 seconds: 0.0");
+        errBuf.reset();
+        assertThat(run("perf", "-l", "0.001")).isEqualTo(2);
+        errBuf.reset();
+        assertThat(run("perf", "-i", ",")).isEqualTo(2);
+        assertThat(err()).contains("-i ,: empty value");
+        errBuf.reset();
+        assertThat(plan("-t", "TCP_RR", "-i", "50").iterations().max()).isEqualTo(30);
     }
 }
