@@ -67,7 +67,8 @@ public final class TextReport {
     public void printTest(Comparison c) {
         TestSpec spec = c.spec();
         out.println(banner(c));
-        out.println(String.format(Locale.ROOT, "%.2f s per run, %s", spec.durationSeconds(), runsLine(c)));
+        out.println(String.format(Locale.ROOT, "%.2f s per run%s, %s", spec.durationSeconds(),
+                spec.local().noDelay() ? ", TCP_NODELAY on both ends" : "", runsLine(c)));
         out.println();
         List<Series> measured = c.measured();
         if (!measured.isEmpty()) {
@@ -98,6 +99,7 @@ public final class TextReport {
 
     private static String runsLine(Comparison c) {
         int pairs = c.measured().stream().mapToInt(s -> s.runs().size()).max().orElse(0);
+        if (c.failure() != null && pairs == 0) return "no measured run completed";
         boolean both = c.candidate() != null && c.reference() != null;
         return both
                 ? "1 warm-up pair + " + pairs + " measured pairs (" + c.candidate().stack() + ", " + c.reference().stack()

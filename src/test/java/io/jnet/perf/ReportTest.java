@@ -166,4 +166,18 @@ class ReportTest {
         assertThat(depth).isZero();
         assertThat(inString).isFalse();
     }
+
+    @Test
+    void theRunLineSaysTcpNoDelayAndAFailureWithoutMeasuredRuns() {
+        TestSpec d = TestSpec.defaults(TestKind.TCP_RR, ONE_SECOND);
+        SocketSettings nd = new SocketSettings(SocketSettings.SYSTEM_DEFAULT, SocketSettings.SYSTEM_DEFAULT, true);
+        TestSpec noDelay = new TestSpec(d.kind(), d.duration(), d.sendSize(), d.recvSize(), d.requestSize(), d.responseSize(), nd, nd);
+        Comparison ok = new Comparison(noDelay, PathKind.LOOPBACK, Confidence.DEFAULT,
+                Fixtures.series("jnet", TestKind.TCP_RR, 5000, 5000, 5000),
+                Fixtures.series("kernel", TestKind.TCP_RR, 5000, 5000, 5000), List.of(), null);
+        assertThat(capture(ps -> new TextReport(ps, false).printTest(ok))).contains("1.00 s per run, TCP_NODELAY on both ends, 1 warm-up pair");
+        Comparison none = new Comparison(d, PathKind.LOOPBACK, Confidence.DEFAULT, null, null, List.of(), "set-up failed");
+        String text = capture(ps -> new TextReport(ps, false).printTest(none));
+        assertThat(text).contains("1.00 s per run, no measured run completed").doesNotContain("TCP_NODELAY");
+    }
 }
