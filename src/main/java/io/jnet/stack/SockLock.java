@@ -47,7 +47,7 @@ public final class SockLock {
      * a thread unparked earlier would find the lock still held and park a second time on it.
      */
     private Thread unparkFirst;
-    private Thread[] unparkMore = new Thread[2];
+    private Thread[] unparkMore; // made on first need: most sockets never have two waiters
     private int unparkMoreCount;
     /** Called after each {@link #wakeUp()} outside the short lock (readiness listeners, as sk_data_ready's poll wake). */
     private Runnable wakeListener;
@@ -305,7 +305,8 @@ public final class SockLock {
             return;
         }
         for (int i = 0; i < unparkMoreCount; i++) if (unparkMore[i] == t) return;
-        if (unparkMoreCount == unparkMore.length) unparkMore = java.util.Arrays.copyOf(unparkMore, unparkMoreCount * 2);
+        if (unparkMore == null) unparkMore = new Thread[2];
+        else if (unparkMoreCount == unparkMore.length) unparkMore = java.util.Arrays.copyOf(unparkMore, unparkMoreCount * 2);
         unparkMore[unparkMoreCount++] = t;
     }
 

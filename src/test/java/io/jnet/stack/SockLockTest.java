@@ -203,4 +203,37 @@ class SockLockTest {
         l.release();
         assertThat(order).containsExactly("listener", "after wakeUp");
     }
+
+    @Test
+    void oneWakeUpFromTheReceivePathWakesEveryWaiter() throws Exception {
+        SockLock l = new SockLock();
+        l.setProcessor(p -> l.wakeUp());
+        int n = 4; // one first thread and three more: more than the first spare slots
+        CountDownLatch parked = new CountDownLatch(n);
+        List<Boolean> woke = Collections.synchronizedList(new ArrayList<>());
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Thread t = new Thread(() -> {
+                l.lock();
+                try {
+                    parked.countDown();
+                    woke.add(l.await(TimeUnit.SECONDS.toNanos(10)));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } finally {
+                    l.release();
+                }
+            });
+            threads.add(t);
+            t.start();
+        }
+        assertThat(parked.await(5, TimeUnit.SECONDS)).isTrue();
+        for (Thread t : threads) {
+            while (t.getState() != Thread.State.WAITING && t.getState() != Thread.State.TIMED_WAITING) Thread.onSpinWait();
+        }
+        Thread.sleep(50);
+        assertThat(l.backlogOrProcess(packet(1, 10), 1000)).isTrue();
+        for (Thread t : threads) t.join(5000);
+        assertThat(woke).as("each woken by the wake-up, none by its 10 s timeout").containsExactly(true, true, true, true);
+    }
 }
