@@ -87,14 +87,8 @@ public final class FetchCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        TapStack stack;
-        try {
-            stack = TapStack.open(config);
-            if (impairment != null) stack.impair(impairment);
-        } catch (IOException e) {
-            err.println("jnet fetch: " + TapOpenErrors.describe(config.tapName(), e));
-            return Main.EXIT_FAILURE;
-        }
+        TapStack stack = TapOptions.open(config, impairment, "jnet fetch", err);
+        if (stack == null) return Main.EXIT_FAILURE;
         try (stack) {
             OutputStream sink;
             try {

@@ -75,14 +75,8 @@ public final class ServeCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        TapStack stack;
-        try {
-            stack = TapStack.open(config);
-            if (impairment != null) stack.impair(impairment);
-        } catch (IOException e) {
-            err.println("jnet serve: " + TapOpenErrors.describe(config.tapName(), e));
-            return Main.EXIT_FAILURE;
-        }
+        TapStack stack = TapOptions.open(config, impairment, "jnet serve", err);
+        if (stack == null) return Main.EXIT_FAILURE;
         JnetServer server;
         try {
             server = JnetServer.start(stack.namespace(), stack.address(), ports);

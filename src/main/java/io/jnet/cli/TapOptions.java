@@ -69,4 +69,28 @@ public final class TapOptions {
             throw new IllegalArgumentException("--address: " + e.getMessage(), e);
         }
     }
+
+    /**
+     * Opens the TAP stack for {@code config}, with {@code impairment} in front of the device when not null;
+     * on failure prints why to {@code err}, prefixed with {@code command} (e.g. "jnet serve"), and returns null.
+     */
+    static TapStack open(TapStack.Config config, io.jnet.link.impair.ImpairmentConfig impairment, String command,
+            java.io.PrintWriter err) {
+        TapStack stack;
+        try {
+            stack = TapStack.open(config);
+        } catch (java.io.IOException e) {
+            err.println(command + ": " + TapOpenErrors.describe(config.tapName(), e));
+            return null;
+        }
+        if (impairment != null) {
+            try {
+                stack.impair(impairment);
+            } catch (RuntimeException e) {
+                stack.close();
+                throw e;
+            }
+        }
+        return stack;
+    }
 }
