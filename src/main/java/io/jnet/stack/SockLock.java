@@ -239,6 +239,7 @@ public final class SockLock {
      * (only when this is the outermost hold; a nested hold leaves them to the outer release).
      */
     private void unlock() {
+        assert spin.isHeldByCurrentThread();
         if (spin.getHoldCount() > 1 || (unparkFirst == null && !wakeListenerPending)) {
             spin.unlock();
             return;
