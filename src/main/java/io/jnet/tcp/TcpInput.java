@@ -20,6 +20,12 @@ final class TcpInput {
 
     /** RFC 7323 5.5: TS.Recent is invalid after 24 days of idleness. */
     private static final long PAWS_IDLE_NS = 24L * 24 * 3600 * 1_000_000_000L;
+    /**
+     * Linux's TCP_PAWS_WINDOW: a timestamp up to this many ticks (ms) behind TS.Recent still passes PAWS,
+     * so segments reordered within a millisecond (e.g. an ACK and a FIN sent from two threads) are not
+     * taken for old duplicates.
+     */
+    static final int TCP_PAWS_WINDOW = 1;
 
     static void process(TcpConnection c, PacketBuffer pkt) {
         try {
@@ -70,7 +76,7 @@ final class TcpInput {
 
         int segLen = pkt.endSeq - seq;
         // PAWS (RFC 7323 5.3)
-        if (c.tsEnabled && opts.hasTimestamp && c.tsRecentStamp != 0 && opts.tsVal - c.tsRecent < 0
+        if (c.tsEnabled && opts.hasTimestamp && c.tsRecentStamp != 0 && c.tsRecent - opts.tsVal > TCP_PAWS_WINDOW
                 && (flags & Tcp.RST) == 0) {
             if (c.lastRecvNs - c.tsRecentStamp > PAWS_IDLE_NS) {
                 c.tsRecentStamp = 0; // RFC 7323 5.5: ts.recent invalid after 24 days idle

@@ -71,8 +71,8 @@ final class TimeWaitSock extends TcpEndpoint implements TcpProtocol.Binder {
                 pkt.release();
                 return false;
             }
-            boolean paws = hasTimestamps && opts.hasTimestamp && tsRecentStamp != 0 && opts.tsVal - tsRecent < 0
-                    && (flags & Tcp.RST) == 0;
+            boolean paws = hasTimestamps && opts.hasTimestamp && tsRecentStamp != 0
+                    && tsRecent - opts.tsVal > TcpInput.TCP_PAWS_WINDOW && (flags & Tcp.RST) == 0;
             if ((flags & Tcp.SYN) != 0 && (flags & (Tcp.ACK | Tcp.RST)) == 0) {
                 // RFC 6191: a new SYN with a higher sequence number or newer timestamp reopens the tuple
                 boolean newer = hasTimestamps && opts.hasTimestamp ? opts.tsVal - tsRecent > 0 : Tcp.seqGt(pkt.seq, rcvNxt);

@@ -221,14 +221,23 @@ class SocketTransferSuiteTest extends SuiteBase {
         open(path);
         topo.client().sysctl().set("net.ipv4.ip_local_port_range", "40000 40009");
         try (TcpServerSocket srv = listen(PORT, 128)) {
+            // the server closes only after the client's close() returned: a server FIN sent while the client
+            // thread still carries the server's ACK of the client's FIN can overtake that ACK by milliseconds
+            // when the thread is descheduled; TIME-WAIT then answers the ACK's older timestamp (PAWS) with an
+            // ACK, the closed server resets it, and the RST ends TIME-WAIT early (tcp_rfc1337=0, as Linux)
+            java.util.concurrent.Semaphore clientClosed = new java.util.concurrent.Semaphore(0);
             Future<?> server = pool.submit(() -> {
                 while (true) {
                     try (TcpSocket s = srv.accept()) {
                         SocketIo.readToEnd(s);
+                        clientClosed.acquire();
                     }
                 }
             });
-            for (int i = 0; i < 10; i++) connect(PORT).close();
+            for (int i = 0; i < 10; i++) {
+                connect(PORT).close();
+                clientClosed.release();
+            }
             assertThat(SocketIo.await(() -> topo.client().extension(io.jnet.tcp.TcpProtocol.class).timeWaitEntered() == 10, 5000)).isTrue();
             ErrnoException e = catchThrowableOfType(ErrnoException.class, () -> connect(PORT));
             assertThat(e).as("every port is in TIME-WAIT for less than a second").isNotNull();
@@ -239,6 +248,7 @@ class SocketTransferSuiteTest extends SuiteBase {
                     try (TcpSocket c = connect(PORT)) {
                         c.write(new byte[] {1}, 0, 1);
                     }
+                    clientClosed.release();
                 }
                 assertThat(topo.client().mib().get(MibCounter.TcpExtTWRecycled)).isGreaterThanOrEqualTo(10);
             } else {

@@ -339,11 +339,11 @@ class TcpTransitionTest {
             int[] tw = serverInTimeWait(net, srv, cport);
             net.advanceMillis(1000);
 
-            // an old duplicate SYN (TSval older than TS.Recent): PAWS rejects it and TIME-WAIT answers with its ACK
+            // an old duplicate SYN (TSval older than TS.Recent by more than TCP_PAWS_WINDOW): PAWS rejects it and TIME-WAIT answers with its ACK
             net.filter.clearRecording();
             net.filter.dropInbound(f -> true); // the client has no socket: its RST would assassinate TIME-WAIT
             net.filter.injectOutbound(net.craftToServer(cport, VirtualNet.PORT, tw[0] + 1_000_000, 0, Tcp.SYN, 64240,
-                    ts(tw[2] - 1, 0), new byte[0]));
+                    ts(tw[2] - 2, 0), new byte[0]));
             List<TcpFrame> reply = net.filter.frames(false);
             assertThat(reply).singleElement().matches(TcpFrame::isPureAck);
             assertThat(reply.get(0).seq()).isEqualTo(tw[1]);
