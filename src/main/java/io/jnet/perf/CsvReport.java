@@ -37,6 +37,7 @@ public final class CsvReport {
             }
             for (Series s : c.measured()) {
                 ConfidenceInterval ci = s.interval(c.confidence());
+                LatencySummary l = s.latencySummary();
                 out.println(String.join(",",
                         c.spec().kind().name(),
                         c.path().optionName(),
@@ -48,8 +49,8 @@ public final class CsvReport {
                         ci == null ? "" : n(ci.mean()),
                         ci == null ? "" : Integer.toString(c.confidence().levelPercent()),
                         ci == null ? "" : n(ci.widthPercent()),
-                        n(s.latencyMicros(50)),
-                        n(s.latencyMicros(99)),
+                        l == null ? n(Double.NaN) : n(l.p50()),
+                        l == null ? n(Double.NaN) : n(l.p99()),
                         n(c.ratioMedian()),
                         n(c.ratioMin()),
                         n(c.ratioMax()),

@@ -96,17 +96,17 @@ public final class JsonReport {
                     .append(",\"width_percent\":").append(number(ci.widthPercent()))
                     .append(",\"met\":").append(confidence.isMet(ci)).append('}');
         }
-        var h = s.latency();
+        LatencySummary l = s.latencySummary();
         sb.append(",\"latency_us\":");
-        if (h == null) {
+        if (l == null) {
             sb.append("null");
         } else {
-            sb.append("{\"min\":").append(number(s.latencyMinMicros()))
-                    .append(",\"p10\":").append(number(s.latencyMicros(10)))
-                    .append(",\"p50\":").append(number(s.latencyMicros(50)))
-                    .append(",\"mean\":").append(number(s.latencyMeanMicros()))
-                    .append(",\"p99\":").append(number(s.latencyMicros(99)))
-                    .append(",\"max\":").append(number(s.latencyMaxMicros())).append('}');
+            sb.append("{\"min\":").append(number(l.min()))
+                    .append(",\"p10\":").append(number(l.p10()))
+                    .append(",\"p50\":").append(number(l.p50()))
+                    .append(",\"mean\":").append(number(l.mean()))
+                    .append(",\"p99\":").append(number(l.p99()))
+                    .append(",\"max\":").append(number(l.max())).append('}');
         }
         SocketSizes z = s.sizes();
         sb.append(",\"socket_sizes\":{\"local_send\":").append(z.localSend())

@@ -54,27 +54,8 @@ public record Series(String stack, String description, RunResult warmup, List<Ru
         return all;
     }
 
-    /** Latency percentile in microseconds (e.g. 50, 99), or NaN when no latencies were recorded. */
-    public double latencyMicros(double percentile) {
-        Histogram h = latency();
-        return h == null || h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(percentile) / 1000.0;
-    }
-
-    /** Shortest transaction in microseconds, or NaN when no latencies were recorded. */
-    public double latencyMinMicros() {
-        Histogram h = latency();
-        return h == null || h.getTotalCount() == 0 ? Double.NaN : h.getMinValue() / 1000.0;
-    }
-
-    /** Mean transaction time in microseconds (the reciprocal of the rate, per connection), or NaN. */
-    public double latencyMeanMicros() {
-        Histogram h = latency();
-        return h == null || h.getTotalCount() == 0 ? Double.NaN : h.getMean() / 1000.0;
-    }
-
-    /** Longest transaction in microseconds, or NaN when no latencies were recorded. */
-    public double latencyMaxMicros() {
-        Histogram h = latency();
-        return h == null || h.getTotalCount() == 0 ? Double.NaN : h.getMaxValue() / 1000.0;
+    /** The latency figures of all measured runs together, or null for stream tests (or when none was recorded). */
+    public LatencySummary latencySummary() {
+        return LatencySummary.of(latency());
     }
 }

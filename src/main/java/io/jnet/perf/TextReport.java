@@ -150,9 +150,10 @@ public final class TextReport {
         out.println("Transaction latency (usec, all measured runs)");
         line("%-8s %10s %10s %10s %10s %10s %10s", "Stack", "min", "p10", "p50", "mean", "p99", "max");
         for (Series s : measured) {
-            line("%-8s %10s %10s %10s %10s %10s %10s", s.stack(), num(s.latencyMinMicros(), 1), num(s.latencyMicros(10), 1),
-                    num(s.latencyMicros(50), 1), num(s.latencyMeanMicros(), 1), num(s.latencyMicros(99), 1),
-                    num(s.latencyMaxMicros(), 1));
+            LatencySummary l = s.latencySummary();
+            if (l == null) l = new LatencySummary(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+            line("%-8s %10s %10s %10s %10s %10s %10s", s.stack(), num(l.min(), 1), num(l.p10(), 1), num(l.p50(), 1),
+                    num(l.mean(), 1), num(l.p99(), 1), num(l.max(), 1));
         }
         out.println();
     }
