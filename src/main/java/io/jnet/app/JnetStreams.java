@@ -99,7 +99,7 @@ public final class JnetStreams {
     }
 
     /** {@code 3 s}, {@code 2.5 s}, {@code 0.001 s}: a duration in seconds without trailing zeros. */
-    static String seconds(Duration d) {
+    public static String seconds(Duration d) {
         return java.math.BigDecimal.valueOf(d.toNanos(), 9).stripTrailingZeros().toPlainString() + " s";
     }
 

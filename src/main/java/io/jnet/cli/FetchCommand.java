@@ -12,7 +12,6 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
-import java.math.BigDecimal;
 import java.net.Inet4Address;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
@@ -171,7 +170,7 @@ public final class FetchCommand implements Callable<Integer> {
 
     /** {@code 3 s}, {@code 2.5 s}: seconds as given, without trailing zeros. */
     static String formatSeconds(double seconds) {
-        return BigDecimal.valueOf(seconds).stripTrailingZeros().toPlainString() + " s";
+        return io.jnet.app.JnetStreams.seconds(Duration.ofNanos(Math.round(seconds * 1e9)));
     }
 
     private static Duration seconds(String option, double value) {

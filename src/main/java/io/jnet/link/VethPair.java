@@ -47,7 +47,7 @@ public final class VethPair {
         @Override
         public void transmit(PacketBuffer frame) {
             End p = peer;
-            if (closed || p.closed || frame.length() > Math.max(mtu(), GSO_MAX_SIZE) + 14 + 4) {
+            if (closed || p.closed || frame.length() > GSO_MAX_SIZE + 14 + 4) {
                 stats().txDropped.increment();
                 frame.release();
                 return;

@@ -39,7 +39,6 @@ public final class SockLock {
     private int deferredFlags;
     private PacketProcessor processor;
     private DeferredWork deferredWork;
-    private int waiters;
     /** A wake-up arrived while the socket was owned (its owner may be about to wait for exactly that). */
     private boolean pendingWake;
     /**
@@ -194,7 +193,6 @@ public final class SockLock {
             w.queued = true;
             w.next = waitQueue;
             waitQueue = w;
-            waiters++;
         } finally {
             unlock();
         }
@@ -210,7 +208,6 @@ public final class SockLock {
             try {
                 woke = w.signaled;
                 if (w.queued) unlinkWaiter(w);
-                waiters--;
                 w.thread = null;
                 while (owned) ownerFree.awaitUninterruptibly();
                 owned = true;

@@ -27,6 +27,11 @@ final class TcpInput {
      */
     static final int TCP_PAWS_WINDOW = 1;
 
+    /** RFC 7323 5.3 with Linux's window: true when {@code tsVal} is more than TCP_PAWS_WINDOW ticks behind {@code tsRecent}. */
+    static boolean pawsOld(int tsRecent, int tsVal) {
+        return tsRecent - tsVal > TCP_PAWS_WINDOW;
+    }
+
     static void process(TcpConnection c, PacketBuffer pkt) {
         try {
             if (!processSegment(c, pkt)) pkt.release();
@@ -76,7 +81,7 @@ final class TcpInput {
 
         int segLen = pkt.endSeq - seq;
         // PAWS (RFC 7323 5.3)
-        if (c.tsEnabled && opts.hasTimestamp && c.tsRecentStamp != 0 && c.tsRecent - opts.tsVal > TCP_PAWS_WINDOW
+        if (c.tsEnabled && opts.hasTimestamp && c.tsRecentStamp != 0 && pawsOld(c.tsRecent, opts.tsVal)
                 && (flags & Tcp.RST) == 0) {
             if (c.lastRecvNs - c.tsRecentStamp > PAWS_IDLE_NS) {
                 c.tsRecentStamp = 0; // RFC 7323 5.5: ts.recent invalid after 24 days idle

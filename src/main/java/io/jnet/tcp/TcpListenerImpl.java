@@ -180,20 +180,20 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
             tcp.mib.inc(MibCounter.TcpInErrs);
             return;
         }
+        boolean synQueueFull;
         synchronized (acceptQueue) {
             if (acceptQueue.size() > backlog) {
                 tcp.mib.inc(MibCounter.TcpExtListenOverflows);
                 tcp.mib.inc(MibCounter.TcpExtListenDrops);
                 return;
             }
-            if (synQueue >= Math.max(backlog, 1) || synQueue >= tcp.sysctl.tcpMaxSynBacklog.intValue()) {
-                if (!tcp.sysctl.tcpSyncookies.enabled()) {
-                    tcp.mib.inc(MibCounter.TcpExtListenDrops);
-                    return;
-                }
-            }
+            synQueueFull = synQueue >= Math.max(backlog, 1) || synQueue >= tcp.sysctl.tcpMaxSynBacklog.intValue();
         }
-        if (synQueueFull() && tcp.sysctl.tcpSyncookies.enabled()) {
+        if (synQueueFull) {
+            if (!tcp.sysctl.tcpSyncookies.enabled()) {
+                tcp.mib.inc(MibCounter.TcpExtListenDrops);
+                return;
+            }
             // SYN queue full: answer statelessly with a SYN cookie (RFC 4987 3.6, Linux tcp_syncookies=1)
             SynCookies.sendCookie(tcp, pkt, src, dst, rxOpts, txOpts);
             cookiesSent = true;
@@ -235,12 +235,6 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         tcp.mib.inc(MibCounter.TcpPassiveOpens);
         TcpOutput.sendSyn(c, true);
         c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
-    }
-
-    private boolean synQueueFull() {
-        synchronized (acceptQueue) {
-            return synQueue >= Math.max(backlog, 1) || synQueue >= tcp.sysctl.tcpMaxSynBacklog.intValue();
-        }
     }
 
     /** A child connection for a peer, with the listener's inherited options and our MSS/window scale; null without a route. */

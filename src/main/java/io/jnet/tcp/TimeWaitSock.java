@@ -72,7 +72,7 @@ final class TimeWaitSock extends TcpEndpoint implements TcpProtocol.Binder {
                 return false;
             }
             boolean paws = hasTimestamps && opts.hasTimestamp && tsRecentStamp != 0
-                    && tsRecent - opts.tsVal > TcpInput.TCP_PAWS_WINDOW && (flags & Tcp.RST) == 0;
+                    && TcpInput.pawsOld(tsRecent, opts.tsVal) && (flags & Tcp.RST) == 0;
             if ((flags & Tcp.SYN) != 0 && (flags & (Tcp.ACK | Tcp.RST)) == 0) {
                 // RFC 6191: a new SYN with a higher sequence number or newer timestamp reopens the tuple
                 boolean newer = hasTimestamps && opts.hasTimestamp ? opts.tsVal - tsRecent > 0 : Tcp.seqGt(pkt.seq, rcvNxt);

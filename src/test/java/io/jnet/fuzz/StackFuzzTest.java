@@ -280,6 +280,7 @@ class StackFuzzTest {
                 if (k < 0) return false;
                 at += k;
             }
+            assertThat(got).as("the stream after the fuzz carries exactly what was written").isEqualTo(ping);
             return true;
         } catch (ErrnoException e) {
             // closed cleanly: the stack reports a defined error (reset by a fuzzed RST, EPIPE, timeout)

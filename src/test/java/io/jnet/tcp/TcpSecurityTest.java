@@ -79,27 +79,7 @@ class TcpSecurityTest {
     }
 
     @Test
-    void pawsLetsATimestampOneTickBehindThrough() throws Exception {
-        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
-            TcpConnection[] p = net.establish(srv);
-            TcpConnection c = p[0];
-            net.advanceMillis(1000);
-            p[1].write(new byte[] {1}, 0, 1);
-            assertThat(VirtualNet.drain(c, 10)).containsExactly(1);
-            TcpFrame last = lastFromServer(net);
-            int tsVal = last.options().tsVal;
-            net.filter.dropOutbound(f -> true);
-            // Linux's TCP_PAWS_WINDOW: one tick older than TS.Recent is reordering, not an old duplicate
-            byte[] reordered = net.craftToClient(last.srcPort(), last.dstPort(), c.rcvNxt, c.sndNxt, Tcp.ACK | Tcp.PSH,
-                    last.window(), ts(tsVal - 1, last.options().tsEcr), new byte[] {66, 66});
-            net.filter.injectInbound(reordered);
-            assertThat(VirtualNet.drain(c, 10)).containsExactly(66, 66);
-            assertThat(net.a.mib().get(MibCounter.TcpExtPAWSEstab)).isZero();
-        }
-    }
-
-    @Test
-    void pawsDropsASegmentWithAnOldTimestamp() throws Exception {
+    void pawsDropsASegmentWithAnOldTimestampButNotOneTickBehind() throws Exception {
         try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
             TcpConnection[] p = net.establish(srv);
             TcpConnection c = p[0];
@@ -119,6 +99,12 @@ class TcpSecurityTest {
             assertThat(net.a.mib().get(MibCounter.TcpExtPAWSEstab)).isEqualTo(1);
             assertThat(net.filter.frames(true)).as("answered with a duplicate ACK").singleElement().matches(TcpFrame::isPureAck);
             assertThat(c.state()).isEqualTo("ESTAB");
+            // Linux's TCP_PAWS_WINDOW: one tick older than TS.Recent is reordering, not an old duplicate
+            byte[] reordered = net.craftToClient(last.srcPort(), last.dstPort(), c.rcvNxt, c.sndNxt, Tcp.ACK | Tcp.PSH,
+                    last.window(), ts(tsVal - 1, last.options().tsEcr), new byte[] {66, 66});
+            net.filter.injectInbound(reordered);
+            assertThat(VirtualNet.drain(c, 10)).containsExactly(66, 66);
+            assertThat(net.a.mib().get(MibCounter.TcpExtPAWSEstab)).as("not counted again").isEqualTo(1);
             // the same segment with a current timestamp is accepted
             byte[] fresh = net.craftToClient(last.srcPort(), last.dstPort(), c.rcvNxt, c.sndNxt, Tcp.ACK | Tcp.PSH, last.window(),
                     ts(tsVal + 1, last.options().tsEcr), new byte[] {66, 66});

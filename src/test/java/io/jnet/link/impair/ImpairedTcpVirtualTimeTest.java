@@ -31,6 +31,7 @@ class ImpairedTcpVirtualTimeTest {
         System.out.printf("virtual time: 2 x %d bytes in %d virtual ms (%d ms real)%n", SIZE, r.virtualMs, r.realMs);
         System.out.print(r.summary);
         assertThat(r.summary).contains("egress: ").contains("ingress: ");
+        assertThat(r.virtualMs).isPositive().isLessThanOrEqualTo(LIMIT_MS);
     }
 
     @Test
@@ -85,7 +86,10 @@ class ImpairedTcpVirtualTimeTest {
             assertThat(a.internalErrors()).isZero();
             assertThat(b.internalErrors()).isZero();
             ImpairmentCounts e = d.counts(Direction.EGRESS);
-            assertThat(e.dropped() + d.counts(Direction.INGRESS).dropped()).isPositive();
+            ImpairmentCounts in = d.counts(Direction.INGRESS);
+            assertThat(e.dropped() + in.dropped()).isPositive();
+            assertThat(e.duplicated() + in.duplicated()).as("dup= took effect").isPositive();
+            assertThat(e.reordered() + in.reordered()).as("reorder= took effect").isPositive();
             String summary = "egress: " + e.summary() + "\ningress: " + d.counts(Direction.INGRESS).summary()
                     + "\nretransmitted: a " + a.mib().get(MibCounter.TcpRetransSegs) + ", b "
                     + b.mib().get(MibCounter.TcpRetransSegs) + "\n";
