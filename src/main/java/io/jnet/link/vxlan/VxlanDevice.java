@@ -539,8 +539,7 @@ public final class VxlanDevice extends AbstractDevice {
             return;
         }
         if (learning) {
-            InetSocketAddress remote = learnSourcePort ? from : new InetSocketAddress(from.getAddress(), dstPort);
-            switch (fdb.learn(src, remote)) {
+            switch (fdb.learn(src, from.getAddress(), learnSourcePort ? from.getPort() : dstPort)) {
                 case NEW -> vxlanStats.fdbLearned.increment();
                 case MOVED -> vxlanStats.fdbMoved.increment();
                 default -> { }

@@ -82,16 +82,27 @@ public final class VxlanFdb {
     /** Outcome of {@link #learn}. */
     enum Learned { NONE, NEW, MOVED, REFRESHED }
 
+    /** A learned entry younger than this is not rewritten when the same MAC arrives from the same VTEP. */
+    private static final long REFRESH_GRANULARITY_NS = 1_000_000_000L;
+
     /**
-     * Records that a frame from {@code mac} arrived from {@code remote} (Linux {@code vxlan_snoop}):
+     * Records that a frame from {@code mac} arrived from the VTEP at {@code address}:{@code port} (Linux
+     * {@code vxlan_snoop}):
      * adds a learned entry, refreshes it, or moves it when the MAC now appears behind another VTEP.
      * Static entries are left alone. When the table is full, expired entries are swept first; if it is
      * still full nothing is learned.
      */
-    Learned learn(long mac, InetSocketAddress remote) {
+    Learned learn(long mac, java.net.InetAddress address, int port) {
         long now = clock.nanoTime();
         Entry old = entries.get(mac);
         if (old != null && old.isStatic()) return Learned.NONE;
+        // the same MAC from the same VTEP again, refreshed within the last second: nothing to write (no
+        // allocation per frame; ageing counts in seconds)
+        if (old != null && old.remote().getPort() == port && old.remote().getAddress().equals(address)
+                && now - old.updatedNanos() < REFRESH_GRANULARITY_NS && !expired(old, now)) {
+            return Learned.REFRESHED;
+        }
+        InetSocketAddress remote = new InetSocketAddress(address, port);
         if (old == null && maxEntries > 0 && entries.size() >= maxEntries) {
             sweep();
             if (entries.size() >= maxEntries) return Learned.NONE;
