@@ -29,6 +29,8 @@ final class DirectionImpairer {
 
     private final Direction direction;
     private final DirectionConfig cfg;
+    /** Frames passed straight on when {@link #cfg} impairs nothing (each is also delivered). */
+    private final java.util.concurrent.atomic.LongAdder passed = new java.util.concurrent.atomic.LongAdder();
     private final SplittableRandom random;
     private final Consumer<PacketBuffer> sink;
     private final ImpairmentLog log;
@@ -58,7 +60,7 @@ final class DirectionImpairer {
     /** Takes ownership of {@code frame}: drops, alters, holds or passes it (and frames it releases) on. */
     void accept(PacketBuffer frame) {
         if (cfg.isNone()) { // nothing to decide: keep the fast path free of locking
-            count(frame);
+            passed.increment();
             sink.accept(frame);
             return;
         }
@@ -74,16 +76,6 @@ final class DirectionImpairer {
             lock.unlock();
         }
         for (PacketBuffer f : ready) sink.accept(f);
-    }
-
-    private void count(PacketBuffer frame) {
-        lock.lock();
-        try {
-            frames++;
-            delivered++;
-        } finally {
-            lock.unlock();
-        }
     }
 
     private void decide(PacketBuffer frame, long now, List<PacketBuffer> ready) {
@@ -237,7 +229,8 @@ final class DirectionImpairer {
     ImpairmentCounts counts() {
         lock.lock();
         try {
-            return new ImpairmentCounts(frames, delivered, dropped, overlimit, flushed, duplicated, corrupted,
+            long p = passed.sum();
+            return new ImpairmentCounts(frames + p, delivered + p, dropped, overlimit, flushed, duplicated, corrupted,
                     reordered, delayed, held.size() + queue.size());
         } finally {
             lock.unlock();
