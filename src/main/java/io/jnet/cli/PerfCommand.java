@@ -198,24 +198,12 @@ public final class PerfCommand implements Callable<Integer> {
 
     /** -i with the option named in errors and a note on stderr when netperf's 3..30 clip changed a value. */
     private Iterations parseIterations(String text, Iterations defaults) {
-        Iterations its;
         try {
-            its = Iterations.parse(text, defaults);
+            return Iterations.parse(text, defaults, err::println);
         } catch (IllegalArgumentException e) {
             String m = e.getMessage();
             throw new IllegalArgumentException(m.startsWith("-i") ? m : "-i " + text + ": " + m, e);
         }
-        for (String given : text.split(",", -1)) {
-            String t = given.strip();
-            if (t.isEmpty()) continue;
-            int v = Integer.parseInt(t);
-            if (v < Iterations.FLOOR || v > Iterations.CEILING) {
-                err.println("(-i " + text + " clipped to " + its.max() + "," + its.min() + ": netperf's range is "
-                        + Iterations.FLOOR + " to " + Iterations.CEILING + ")");
-                break;
-            }
-        }
-        return its;
     }
 
     /**

@@ -42,13 +42,27 @@ public record Iterations(int max, int min) {
      *     ({@code -i 3,5}: most pairs fewer than fewest is a mistake, not something to repair silently)
      */
     public static Iterations parse(String s, Iterations current) {
+        return parse(s, current, null);
+    }
+
+    /**
+     * As {@link #parse(String, Iterations)}; {@code clippedNote}, when not null, receives a note when
+     * netperf's 3..30 clip changed a value that was given.
+     */
+    public static Iterations parse(String s, Iterations current, java.util.function.Consumer<String> clippedNote) {
         NetperfArgs.Pair p = NetperfArgs.pair(s);
         int max = p.first() == null ? current.max() : parseInt(p.first());
         int min = p.second() == null ? current.min() : parseInt(p.second());
         if (p.first() != null && p.second() != null && max < min) {
             throw new IllegalArgumentException("-i MAX,MIN: MAX (" + max + ") must not be below MIN (" + min + "): '" + s + "'");
         }
-        return clipped(max, min);
+        Iterations its = clipped(max, min);
+        boolean changed = (p.first() != null && clip(max) != max) || (p.second() != null && clip(min) != min);
+        if (changed && clippedNote != null) {
+            clippedNote.accept("(-i " + s + " clipped to " + its.max() + "," + its.min() + ": netperf's range is "
+                    + FLOOR + " to " + CEILING + ")");
+        }
+        return its;
     }
 
     private static int parseInt(String s) {

@@ -57,4 +57,14 @@ class IterationsAndConfidenceTest {
         assertThatThrownBy(() -> Confidence.parse("99,0", Confidence.DEFAULT)).hasMessageContaining("positive");
         assertThatThrownBy(() -> Confidence.parse("99,x", Confidence.DEFAULT)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void aClipIsSaidOnlyWhenItChangedAGivenValue() {
+        java.util.List<String> notes = new java.util.ArrayList<>();
+        assertThat(Iterations.parse("50,2", Iterations.exactly(5), notes::add)).isEqualTo(new Iterations(30, 3));
+        assertThat(notes).containsExactly("(-i 50,2 clipped to 30,3: netperf's range is 3 to 30)");
+        notes.clear();
+        assertThat(Iterations.parse("10", Iterations.exactly(5), notes::add)).isEqualTo(new Iterations(10, 10));
+        assertThat(notes).isEmpty();
+    }
 }
