@@ -102,6 +102,11 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     final PacketQueue oooQueue = new PacketQueue();
     int sndbuf;
     int rcvbuf;
+    /**
+     * A writer found the send buffer full (Linux SOCK_NOSPACE): the ACK path wakes writers only then, and
+     * only once a third of the buffer is free again ({@link TcpOutput#isWriteable}), as sk_stream_write_space.
+     */
+    volatile boolean sndNoSpace;
     boolean sndbufLocked;
     boolean rcvbufLocked;
     /** Receive-buffer autotuning state (Linux rcvq_space): bytes copied since rcvqTime. */
@@ -387,6 +392,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
             copied += n;
             if (copied == len) break;
             // send buffer full: push what we have, then wait for space (sk_stream_wait_memory)
+            sndNoSpace = true;
             TcpOutput.push(this, false);
             if (!blocking) {
                 if (copied > 0) return copied;
@@ -529,7 +535,10 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
         TcpState s = state;
         if (!receiveQueue.isEmpty() || finReceived || rcvShutdown) ev |= Events.POLLIN;
         if (finReceived || rcvShutdown) ev |= Events.POLLRDHUP;
-        if (s.canSend() && !sndShutdown && TcpOutput.sendSpace(this) > sndbuf / 3) ev |= Events.POLLOUT;
+        if (s.canSend() && !sndShutdown) {
+            if (TcpOutput.isWriteable(this)) ev |= Events.POLLOUT;
+            else sndNoSpace = true; // tcp_poll: the next write-space event must notify this poller
+        }
         if (soError != 0) ev |= Events.POLLERR;
         if (s == TcpState.CLOSED && (connectReported || accepted || soError != 0)) ev |= Events.POLLHUP | Events.POLLIN;
         if (sndShutdown && finReceived) ev |= Events.POLLHUP;

@@ -444,7 +444,12 @@ final class TcpInput {
         if (c.sndUna == c.sndMax) c.rtoTimer.cancel();
         else c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
         TcpSocketOptions.expandSndbuf(c);
-        if (TcpOutput.sendSpace(c) > 0) c.wakeUp(); // sk_write_space
+        // tcp_check_space / sk_stream_write_space: wake a writer that ran out of space once a third of the
+        // buffer is free, not on every ACK (each wake-up is a context switch for one segment's worth)
+        if (c.sndNoSpace && TcpOutput.isWriteable(c)) {
+            c.sndNoSpace = false;
+            c.wakeUp();
+        }
     }
 
     private static void duplicateAck(TcpConnection c) {

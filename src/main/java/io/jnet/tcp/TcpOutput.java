@@ -90,6 +90,12 @@ final class TcpOutput {
     static long sendSpace(TcpConnection c) { return c.sndbuf - c.writeQueue.bytes(); }
 
     /**
+     * Linux __sk_stream_is_writeable: free send-buffer space at least half of what is queued (a third of
+     * the buffer free), so a writer woken for space can write a useful amount rather than one segment.
+     */
+    static boolean isWriteable(TcpConnection c) { return sendSpace(c) > c.sndbuf / 3; }
+
+    /**
      * Bytes per write-queue segment (Linux tcp_send_mss size goal): the MSS, or a multiple of it up to
      * the device's GSO limit when the device takes large segments whole.
      */
