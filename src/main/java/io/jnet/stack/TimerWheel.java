@@ -8,8 +8,11 @@ import java.util.function.Consumer;
 /**
  * The per-namespace timer base. Timers live in a binary heap ordered by deadline (an equivalent of
  * Linux's timer wheel with exact expiry), driven by the namespace's {@link Clock}: on a
- * {@link SystemClock} a daemon thread sleeps until the earliest deadline; on a {@link VirtualClock}
- * the test's {@code advance} runs expired timers in its own thread.
+ * {@link SystemClock} a daemon thread sleeps until the earliest deadline, rounded up to the next
+ * {@link #TICK_NANOS 1 ms tick} (Linux's timer wheel runs on jiffies, 1 ms at HZ=1000), so timers that fall
+ * due within one tick expire in one wake-up and arming a timer wakes the thread only when it must fire
+ * before the tick the thread already sleeps until; on a {@link VirtualClock} the test's {@code advance}
+ * runs expired timers in its own thread, at their exact deadlines.
  *
  * <p>Timer actions run outside the wheel lock and must not throw; an exception is caught, counted
  * and reported to the error handler so the timer thread never dies.
@@ -23,6 +26,11 @@ public final class TimerWheel {
     private int size;
     private Thread thread;
     private volatile boolean running;
+    /** The clock time (ns) the timer thread sleeps until; a timer due at or after its tick needs no wake-up. */
+    private long plannedWake = Long.MIN_VALUE;
+
+    /** Granularity of the timer thread's wake-ups: 1 ms, one jiffy at Linux's HZ=1000. */
+    public static final long TICK_NANOS = 1_000_000L;
     private volatile Consumer<Throwable> errorHandler = t -> t.printStackTrace();
     private long errors;
 
@@ -56,7 +64,7 @@ public final class TimerWheel {
                 t.heapIndex = size++;
                 siftUp(t.heapIndex);
             }
-            if (heap[0] == t && thread != null) changed.signal();
+            if (heap[0] == t && thread != null && tickOf(at) < plannedWake) changed.signal();
         } finally {
             lock.unlock();
         }
@@ -173,6 +181,12 @@ public final class TimerWheel {
         }
     }
 
+    /** The first tick boundary at or after {@code at} (clock ns): when the timer thread runs a timer due at {@code at}. */
+    private static long tickOf(long at) {
+        long r = Math.floorMod(at, TICK_NANOS);
+        return r == 0 ? at : at - r + TICK_NANOS;
+    }
+
     private void loop() {
         while (running) {
             long now = clock.nanoTime();
@@ -180,9 +194,11 @@ public final class TimerWheel {
             lock.lock();
             try {
                 if (!running) break;
-                long next = size == 0 ? Long.MAX_VALUE : heap[0].queuedAt;
-                long wait = next == Long.MAX_VALUE ? 1_000_000_000L : next - clock.nanoTime();
-                if (wait > 0) changed.awaitNanos(wait);
+                now = clock.nanoTime();
+                long wakeAt = size == 0 ? now + 1_000_000_000L : tickOf(heap[0].queuedAt);
+                plannedWake = wakeAt;
+                if (wakeAt - now > 0) changed.awaitNanos(wakeAt - now);
+                plannedWake = Long.MIN_VALUE; // awake: arming needs no signal until the next sleep
             } catch (InterruptedException e) {
                 break;
             } finally {
