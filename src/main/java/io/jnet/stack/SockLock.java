@@ -51,6 +51,8 @@ public final class SockLock {
     /** Called after each {@link #wakeUp()} outside the short lock (readiness listeners, as sk_data_ready's poll wake). */
     private Runnable wakeListener;
     private boolean wakeListenerPending;
+    /** Another socket to wake once this short lock is released ({@link #wakeUpAfterRelease}). */
+    private SockLock wakeAfter;
 
     public void setProcessor(PacketProcessor processor) { this.processor = processor; }
     public void setDeferredWork(DeferredWork work) { this.deferredWork = work; }
@@ -61,9 +63,33 @@ public final class SockLock {
      */
     public void setWakeListener(Runnable listener) { this.wakeListener = listener; }
 
+    /** How long a thread spins for the short lock before it parks (ns); see {@link #lockShort}. */
+    static final long SHORT_LOCK_SPIN_NANOS = 5_000;
+    private static final boolean MULTI_CORE = Runtime.getRuntime().availableProcessors() > 1;
+
+    /**
+     * Takes the short lock, spinning briefly first, as Linux's bh_lock_sock spins: it is held only to
+     * queue or process one packet (a few microseconds), while parking and being unparked costs a
+     * context switch each way, and on a machine whose cores are busy, a wait for the scheduler. After
+     * {@link #SHORT_LOCK_SPIN_NANOS} (the holder may have been descheduled) or on a single core it
+     * parks like any lock.
+     */
+    private void lockShort() {
+        if (spin.tryLock()) return;
+        if (MULTI_CORE) {
+            long deadline = System.nanoTime() + SHORT_LOCK_SPIN_NANOS;
+            int i = 0;
+            do {
+                Thread.onSpinWait();
+                if (!spin.isLocked() && spin.tryLock()) return;
+            } while ((++i & 15) != 0 || System.nanoTime() - deadline < 0);
+        }
+        spin.lock();
+    }
+
     /** lock_sock: waits until no other application thread owns the socket, then owns it. */
     public void lock() {
-        spin.lock();
+        lockShort();
         try {
             while (owned) ownerFree.awaitUninterruptibly();
             owned = true;
@@ -74,7 +100,7 @@ public final class SockLock {
 
     /** release_sock: processes the backlog and deferred work, then gives up ownership. */
     public void release() {
-        spin.lock();
+        lockShort();
         try {
             drainLocked();
             owned = false;
@@ -102,7 +128,7 @@ public final class SockLock {
                 }
                 if (flags != 0) deferredWork.run(flags);
             } finally {
-                spin.lock();
+                lockShort();
             }
         }
         return any;
@@ -114,7 +140,7 @@ public final class SockLock {
      * sk_sndbuf); returns false when the packet was dropped for that limit (the caller counts it).
      */
     public boolean backlogOrProcess(PacketBuffer packet, long limitBytes) {
-        spin.lock();
+        lockShort();
         try {
             if (owned) {
                 if (backlog.bytes() + packet.truesize() > limitBytes) {
@@ -133,7 +159,7 @@ public final class SockLock {
 
     /** Timer path: runs {@code work} now with the short lock held, or defers {@code flag} to release(). */
     public void deferOrRun(int flag) {
-        spin.lock();
+        lockShort();
         try {
             if (owned) {
                 deferredFlags |= flag;
@@ -147,7 +173,7 @@ public final class SockLock {
 
     /** Runs {@code r} with the short lock held (no ownership), waiting for a current owner to finish first. */
     public void runExclusive(Runnable r) {
-        spin.lock();
+        lockShort();
         try {
             while (owned) ownerFree.awaitUninterruptibly();
             r.run();
@@ -158,7 +184,7 @@ public final class SockLock {
 
     /** Runs {@code r} with the short lock held if no application owns the socket; false (not run) otherwise. */
     public boolean runIfNotOwned(Runnable r) {
-        spin.lock();
+        lockShort();
         try {
             if (owned) return false;
             r.run();
@@ -179,7 +205,7 @@ public final class SockLock {
         Waiter w = WAITER.get();
         boolean interrupted = false;
         boolean woke;
-        spin.lock();
+        lockShort();
         try {
             // work that arrived while we owned the socket may be what we wait for: let the caller re-check
             if (drainLocked() | pendingWake) {
@@ -204,7 +230,7 @@ public final class SockLock {
         } catch (InterruptedException e) {
             interrupted = true;
         } finally {
-            spin.lock();
+            lockShort();
             try {
                 woke = w.signaled;
                 if (w.queued) unlinkWaiter(w);
@@ -237,10 +263,12 @@ public final class SockLock {
      */
     private void unlock() {
         assert spin.isHeldByCurrentThread();
-        if (spin.getHoldCount() > 1 || (unparkFirst == null && !wakeListenerPending)) {
+        if (spin.getHoldCount() > 1 || (unparkFirst == null && !wakeListenerPending && wakeAfter == null)) {
             spin.unlock();
             return;
         }
+        SockLock after = wakeAfter;
+        wakeAfter = null;
         Thread first = unparkFirst;
         unparkFirst = null;
         boolean notify = wakeListenerPending;
@@ -256,6 +284,7 @@ public final class SockLock {
         if (first != null) LockSupport.unpark(first);
         for (int i = 0; i < n; i++) LockSupport.unpark(more[i]);
         if (notify) runWakeListener();
+        if (after != null) after.wakeUp();
     }
 
     private void runWakeListener() {
@@ -273,13 +302,29 @@ public final class SockLock {
             if (wakeListener != null) wakeListenerPending = true;
             return;
         }
-        spin.lock();
+        lockShort();
         try {
             wakeLocked();
         } finally {
             unlock();
         }
         runWakeListener();
+    }
+
+    /**
+     * Wakes the threads waiting on {@code other} (another socket: a listener whose child this is) once the
+     * calling thread releases this socket's short lock, or at once when it does not hold it. A thread
+     * woken while the short lock is still held (the listener's accept, say) would go straight for this
+     * socket and find it locked for as long as the waker takes to finish: a park and a second wake-up.
+     */
+    public void wakeUpAfterRelease(SockLock other) {
+        if (!spin.isHeldByCurrentThread()) {
+            other.wakeUp();
+            return;
+        }
+        SockLock previous = wakeAfter;
+        wakeAfter = other;
+        if (previous != null && previous != other) previous.wakeUp();
     }
 
     private void wakeLocked() {

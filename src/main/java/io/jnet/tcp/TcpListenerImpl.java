@@ -339,13 +339,14 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         return false;
     }
 
+    /** Runs under the child's socket lock: the accepting thread is woken once the child's short lock is released. */
     void childEstablished(TcpConnection c) {
         synchronized (acceptQueue) {
             synQueue--;
             c.inAcceptQueue = true;
             acceptQueue.add(c);
         }
-        lock.wakeUp();
+        c.lock.wakeUpAfterRelease(lock);
     }
 
     /** A child closed before accept(): forget it if it never completed the handshake. */
