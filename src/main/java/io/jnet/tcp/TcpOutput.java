@@ -358,8 +358,12 @@ final class TcpOutput {
 
     /**
      * After the application read {@code copied} bytes (tcp_cleanup_rbuf): ACK now if a delayed ACK is
-     * pending and a full segment was consumed, or if the window can grow to at least twice what the peer
-     * may send now (window update after a full buffer).
+     * pending and a full segment was consumed, or if the read lets the window open to at least twice what
+     * the peer may send now (a window update: the new window is non-zero, so receiver SWS avoidance has
+     * already passed it, and Linux asks nothing more of it). A window left small by a segment that filled
+     * most of it (loopback: a 65483-byte segment in a 65536-byte window leaves 53 bytes, advertised as 128
+     * with window scale 7) is reopened here, although the read frees less than one more MSS; otherwise the
+     * sender, whose SWS avoidance will not send into the small window, waits for its persist timer.
      */
     static void cleanupRbuf(TcpConnection c, int copied) {
         if (!c.state.isSynchronized() || c.state == TcpState.CLOSED) return;
@@ -369,7 +373,7 @@ final class TcpOutput {
         if (!ack && copied > 0 && !c.finReceived) {
             int cur = c.receiveWindow();
             long next = candidateWindow(c);
-            if (next >= 2L * cur && next - cur >= swsThreshold(c)) ack = true;
+            if (next > 0 && next >= 2L * cur) ack = true;
         }
         if (ack) sendAck(c);
     }
