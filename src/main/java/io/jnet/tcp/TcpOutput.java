@@ -60,6 +60,7 @@ final class TcpOutput {
         c.sndNxt = c.iss + 1;
         c.sndMax = c.sndNxt;
         c.writeSeq = c.iss + 1;
+        c.sndSml = c.iss;
         c.rcvWnd = initialWindow(c);
         c.state = TcpState.SYN_SENT;
         c.retransmits = 0;
@@ -169,7 +170,7 @@ final class TcpOutput {
             }
             // Nagle (RFC 896) with Minshall's refinement as Linux: hold a partial segment only while an
             // earlier partial segment is unacknowledged
-            if (len < c.mss && !fin && seg.next == null && !c.nodelay && inflight > 0 && Tcp.seqGt(c.sndSml, c.sndUna)) break;
+            if (len < c.mss && !fin && seg.next == null && !c.nodelay && inflight > 0 && minshallCheck(c)) break;
             transmitData(c, seg, false);
             c.sendHead = seg.next;
             c.sndNxt = seg.endSeq;
@@ -185,6 +186,17 @@ final class TcpOutput {
             c.persistTimer.schedule(persistTimeoutNs(c));
         }
         return sent;
+    }
+
+    /**
+     * Minshall's check (Linux tcp_minshall_check): a partial segment sent earlier is still in flight, i.e.
+     * {@code sndSml} lies after SND.UNA and not after SND.NXT. {@code sndSml} starts at the initial send
+     * sequence (Linux tcp_connect_init, tcp_create_openreq_child), so no partial segment is in flight until
+     * one is sent (starting at 0 would count one in flight for every ISS in the half of the sequence space
+     * below 0, and hold a large write's partial tail until the peer's delayed ACK).
+     */
+    static boolean minshallCheck(TcpConnection c) {
+        return Tcp.seqGt(c.sndSml, c.sndUna) && Tcp.seqLeq(c.sndSml, c.sndNxt);
     }
 
     static long persistTimeoutNs(TcpConnection c) {
