@@ -57,7 +57,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     int sndMax;
     /** Send window in bytes (already scaled). */
     long sndWnd;
-    /** End of the last small (below MSS) segment sent, for Minshall's Nagle check (Linux snd_sml). */
+    /** End of the last small (below MSS) segment sent, for Minshall's Nagle check (Linux snd_sml); starts at the ISS. */
     int sndSml;
     int sndWl1;
     int sndWl2;

@@ -212,6 +212,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         c.sndNxt = c.iss + 1;
         c.sndMax = c.sndNxt;
         c.writeSeq = c.iss + 1;
+        c.sndSml = c.writeSeq;
         c.sndWnd = Tcp.window(b, off);
         c.sndWl1 = pkt.seq;
         c.maxSndWnd = c.sndWnd;
@@ -306,6 +307,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         c.sndNxt = ack;
         c.sndMax = ack;
         c.writeSeq = ack;
+        c.sndSml = ack;
         c.sndWnd = Tcp.window(b, off);
         c.sndWl1 = pkt.seq;
         c.sndWl2 = ack;

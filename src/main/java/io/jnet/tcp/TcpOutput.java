@@ -60,6 +60,7 @@ final class TcpOutput {
         c.sndNxt = c.iss + 1;
         c.sndMax = c.sndNxt;
         c.writeSeq = c.iss + 1;
+        c.sndSml = c.iss;
         c.rcvWnd = initialWindow(c);
         c.state = TcpState.SYN_SENT;
         c.retransmits = 0;
@@ -175,7 +176,7 @@ final class TcpOutput {
             }
             // Nagle (RFC 896) with Minshall's refinement as Linux: hold a partial segment only while an
             // earlier partial segment is unacknowledged
-            if (len < c.mss && !fin && seg.next == null && !c.nodelay && inflight > 0 && Tcp.seqGt(c.sndSml, c.sndUna)) break;
+            if (len < c.mss && !fin && seg.next == null && !c.nodelay && inflight > 0 && minshallCheck(c)) break;
             transmitData(c, seg, false);
             c.sendHead = seg.next;
             c.sndNxt = seg.endSeq;
@@ -191,6 +192,17 @@ final class TcpOutput {
             c.persistTimer.schedule(persistTimeoutNs(c));
         }
         return sent;
+    }
+
+    /**
+     * Minshall's check (Linux tcp_minshall_check): a partial segment sent earlier is still in flight, i.e.
+     * {@code sndSml} lies after SND.UNA and not after SND.NXT. {@code sndSml} starts at the initial send
+     * sequence (Linux tcp_connect_init, tcp_create_openreq_child), so no partial segment is in flight until
+     * one is sent (starting at 0 would count one in flight for every ISS in the half of the sequence space
+     * below 0, and hold a large write's partial tail until the peer's delayed ACK).
+     */
+    static boolean minshallCheck(TcpConnection c) {
+        return Tcp.seqGt(c.sndSml, c.sndUna) && Tcp.seqLeq(c.sndSml, c.sndNxt);
     }
 
     static long persistTimeoutNs(TcpConnection c) {
@@ -364,8 +376,12 @@ final class TcpOutput {
 
     /**
      * After the application read {@code copied} bytes (tcp_cleanup_rbuf): ACK now if a delayed ACK is
-     * pending and a full segment was consumed, or if the window can grow to at least twice what the peer
-     * may send now (window update after a full buffer).
+     * pending and a full segment was consumed, or if the read lets the window open to at least twice what
+     * the peer may send now (a window update: the new window is non-zero, so receiver SWS avoidance has
+     * already passed it, and Linux asks nothing more of it). A window left small by a segment that filled
+     * most of it (loopback: a 65483-byte segment in a 65536-byte window leaves 53 bytes, advertised as 128
+     * with window scale 7) is reopened here, although the read frees less than one more MSS; otherwise the
+     * sender, whose SWS avoidance will not send into the small window, waits for its persist timer.
      */
     static void cleanupRbuf(TcpConnection c, int copied) {
         if (!c.state.isSynchronized() || c.state == TcpState.CLOSED) return;
@@ -375,7 +391,7 @@ final class TcpOutput {
         if (!ack && copied > 0 && !c.finReceived) {
             int cur = c.receiveWindow();
             long next = candidateWindow(c);
-            if (next >= 2L * cur && next - cur >= swsThreshold(c)) ack = true;
+            if (next > 0 && next >= 2L * cur) ack = true;
         }
         if (ack) sendAck(c);
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jnet.socket.SocketOption;
 import io.jnet.socket.TcpServerSocket;
 import io.jnet.stack.MibCounter;
+import io.jnet.wire.Tcp;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -168,6 +169,41 @@ class TcpAckAndWindowTest {
             assertThat(data).hasSize(2);
             assertThat(data.get(1).payloadLength()).isEqualTo(2);
             assertThat(VirtualNet.drain(p[1], 10)).containsExactly(1, 2, 3);
+        }
+    }
+
+    /**
+     * Minshall's refinement (Linux tcp_minshall_check): Nagle holds a partial segment only while an
+     * earlier partial segment is in flight, so a small write after full-sized segments goes at once, on
+     * connections of every ISS. Before snd_sml started at the ISS it started at 0, which counted as a
+     * partial segment in flight whenever the ISS lay in the half of the sequence space below 0; a 1 MiB
+     * request's 848-byte tail then waited for the peer's delayed ACK (40 ms) on loopback.
+     */
+    @Test
+    void aSmallWriteAfterFullSegmentsIsNotHeldByNagle() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            int issBelowZero = 0;
+            for (int i = 0; i < 8; i++) {
+                TcpConnection[] p = net.establish(srv);
+                TcpConnection c = p[0];
+                if (Tcp.seqGt(0, c.sndUna)) issBelowZero++;
+                net.filter.clearRecording();
+                net.filter.hold(false, true); // no ACK from the server reaches the client
+                c.write(new byte[2 * c.mss], 0, 2 * c.mss);
+                c.write(new byte[] {1}, 0, 1);
+                List<TcpFrame> data = net.filter.frames(true).stream().filter(TcpFrame::isData).toList();
+                assertThat(data.getLast().payloadLength()).as("connection %d: the small write is a segment of its own", i)
+                        .isEqualTo(1);
+                assertThat(data.getLast().seq() + 1).as("connection %d (ISS %d): the small write goes while full"
+                        + " segments are unacknowledged", i, c.sndUna - 1).isEqualTo(c.writeSeq);
+                net.filter.hold(false, false);
+                net.filter.releaseHeld();
+                assertThat(VirtualNet.drain(p[1], 4 * c.mss)).hasSize(2 * c.mss + 1);
+                c.close();
+                p[1].close();
+                net.advanceMillis(1);
+            }
+            assertThat(issBelowZero).as("some connections have an ISS below 0, the case that was held").isPositive();
         }
     }
 
