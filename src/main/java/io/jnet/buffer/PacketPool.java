@@ -15,7 +15,12 @@ package io.jnet.buffer;
  */
 public final class PacketPool implements PacketAllocator {
     private static final int[] CLASS_SIZES = {512, 1792, 16384 + 512, 65536 + 1024};
-    private static final int[] CLASS_LIMITS = {1024, 1024, 256, 128};
+    /**
+     * Free buffers kept per class: the 65 KiB class holds what one loopback stream keeps in flight
+     * (a send buffer autotuned to tcp_wmem's 4 MiB plus a receive buffer autotuned to tcp_rmem's 6 MiB,
+     * about 160 segments) with room for a few such streams; 512 of them is 34 MiB at most.
+     */
+    private static final int[] CLASS_LIMITS = {1024, 2048, 512, 512};
 
     static final boolean DEBUG = Boolean.getBoolean("jnet.pool.debug");
     private final SizeClass[] classes = new SizeClass[CLASS_SIZES.length];
