@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command: builds jnet with a JDK >= 25 and runs the default test suite.
-# Kernel-interop tests need root, iproute2, curl, tshark, socat, python3; they are skipped (and say why) otherwise.
+# Kernel-interop tests need root and iproute2, iputils-ping, ethtool, curl, tshark, python3 (README, .ci/run);
+# without them they are skipped and print "SKIPPED class.method: reason" on the console.
 set -euo pipefail
 cd "$(dirname "$0")"
 if [[ -z "${JAVA_HOME:-}" ]] || ! "$JAVA_HOME/bin/java" -version 2>&1 | grep -qE 'version "(2[5-9]|[3-9][0-9])'; then

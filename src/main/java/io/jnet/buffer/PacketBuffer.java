@@ -54,6 +54,14 @@ public final class PacketBuffer {
     public int flags;
     /** Clock time in ns (TCP: when the segment was last sent; 0 = never). */
     public long when;
+    /**
+     * TCP delivery-rate state recorded when the segment was last sent (Linux's {@code tcp_skb_cb.tx}):
+     * bytes the connection had delivered by then, when that count last grew (ns, 0 = not recorded) and
+     * when the flight this segment belongs to started (ns).
+     */
+    public long txDelivered;
+    public long txDeliveredNs;
+    public long txFirstTxNs;
     /** Next buffer in an intrusive singly linked queue (backlogs, receive and send queues). */
     public PacketBuffer next;
 
@@ -102,6 +110,7 @@ public final class PacketBuffer {
         released = false;
         seq = endSeq = flags = 0;
         when = 0;
+        txDelivered = txDeliveredNs = txFirstTxNs = 0;
         next = null;
         return this;
     }

@@ -27,4 +27,34 @@ public interface TcpServerSocket extends PollableSocket {
     <T> T getOption(SocketOption<T> option) throws IOException;
 
     InetSocketAddress localAddress();
+
+    /**
+     * TCP_INFO of a listener, as Linux reports one (see {@link TcpInfo}): state {@link TcpInfo#TCP_LISTEN}
+     * (or {@link TcpInfo#TCP_CLOSE} before {@link #listen} and after close), {@code unacked} = connections
+     * waiting in the accept queue, {@code sacked} = the backlog given to {@link #listen}, {@code sndCwnd}
+     * 10, {@code reordering} 3, {@code pacingRate} -1; the rest 0.
+     */
+    TcpInfo info();
+
+    /**
+     * ioctl(SIOCINQ): Linux refuses it on a listening socket; before {@link #listen} and after close the
+     * socket has nothing queued and the answer is 0.
+     *
+     * @throws ErrnoException EINVAL while listening (Linux's tcp_ioctl for TCP_LISTEN)
+     */
+    int inq() throws IOException;
+
+    /**
+     * ioctl(SIOCOUTQ): as {@link #inq()}.
+     *
+     * @throws ErrnoException EINVAL while listening
+     */
+    int outq() throws IOException;
+
+    /**
+     * ioctl(SIOCOUTQNSD): as {@link #inq()}.
+     *
+     * @throws ErrnoException EINVAL while listening
+     */
+    int outqNotSent() throws IOException;
 }

@@ -72,8 +72,42 @@ public interface TcpSocket extends PollableSocket {
     /** Current TCP state name as Linux's {@code ss} prints it (ESTAB, SYN-SENT, TIME-WAIT, ...). */
     String state();
 
-    /** Bytes readable right now without blocking (FIONREAD / SIOCINQ). */
+    /** Bytes readable right now without blocking (FIONREAD / SIOCINQ); as {@link #inq()} but never throws. */
     int available();
+
+    /**
+     * A consistent snapshot of the connection's TCP state and counters, taken under the socket lock:
+     * what {@code getsockopt(fd, IPPROTO_TCP, TCP_INFO)} returns on Linux, with Linux's field meanings
+     * and units (see {@link TcpInfo}). Works in every state, also after the connection ended.
+     */
+    TcpInfo info();
+
+    /**
+     * ioctl(SIOCINQ) (also FIONREAD): bytes of in-order data readable now, as Linux's {@code tcp_inq}:
+     * RCV.NXT minus the first unread byte, not counting a received FIN; 0 while the handshake is open
+     * (SYN-SENT, SYN-RECEIVED). jnet has no urgent data, so no urgent mark shortens the count.
+     *
+     * @throws ErrnoException EINVAL on a listening socket (see {@link TcpServerSocket#inq()})
+     */
+    int inq() throws IOException;
+
+    /**
+     * ioctl(SIOCOUTQ) (also TIOCOUTQ): bytes in the send queue not yet acknowledged by the peer, sent or
+     * not, as Linux: {@code write_seq - snd_una} (a queued FIN counts one byte until it is acknowledged);
+     * 0 while the handshake is open.
+     *
+     * @throws ErrnoException EINVAL on a listening socket
+     */
+    int outq() throws IOException;
+
+    /**
+     * ioctl(SIOCOUTQNSD): bytes in the send queue never sent, as Linux's {@code write_seq - snd_nxt}
+     * (Linux never moves {@code snd_nxt} back; jnet's go-back-N after a timeout does, so jnet counts
+     * from the highest sequence number sent). 0 while the handshake is open.
+     *
+     * @throws ErrnoException EINVAL on a listening socket
+     */
+    int outqNotSent() throws IOException;
 
     /** An InputStream view (read -1 at EOF). */
     InputStream inputStream();

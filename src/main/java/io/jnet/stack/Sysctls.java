@@ -66,6 +66,9 @@ public final class Sysctls {
     public final Sysctl tcpModerateRcvbuf = reg("net.ipv4.tcp_moderate_rcvbuf", "boolean", "receive buffer autotuning", 0, 1, 1);
     public final Sysctl tcpSlowStartAfterIdle = reg("net.ipv4.tcp_slow_start_after_idle", "boolean", "collapse cwnd after an idle RTO (RFC 5681 4.1)", 0, 1, 1);
     public final Sysctl tcpEarlyDemux = reg("net.ipv4.tcp_early_demux", "boolean", "early demux for TCP", 0, 1, 1);
+    public final Sysctl tcpPacingSsRatio = reg("net.ipv4.tcp_pacing_ss_ratio", "percent", "pacing rate in slow start, percent of cwnd * mss / srtt (reported in TCP_INFO; jnet does not pace)", 0, 1000, 200);
+    public final Sysctl tcpPacingCaRatio = reg("net.ipv4.tcp_pacing_ca_ratio", "percent", "pacing rate in congestion avoidance, percent of cwnd * mss / srtt", 0, 1000, 120);
+    public final Sysctl tcpMinRttWlen = reg("net.ipv4.tcp_min_rtt_wlen", "seconds", "window of the minimum-RTT filter (TCP_INFO min_rtt)", 0, 86400, 300);
     public final Sysctl tcpAdvWinScale = reg("net.ipv4.tcp_adv_win_scale", "count", "share of the receive buffer advertised as window (1: half)", -31, 31, 1);
 
     // UDP

@@ -10,6 +10,7 @@ import io.jnet.socket.Events;
 import io.jnet.socket.PollableSocket;
 import io.jnet.socket.ReadinessListener;
 import io.jnet.socket.SocketOption;
+import io.jnet.socket.TcpInfo;
 import io.jnet.socket.TcpSocket;
 import io.jnet.stack.MibCounter;
 import io.jnet.stack.SockLock;
@@ -127,6 +128,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     int rttSeq;
     long rttTimeNs;
     boolean rttTiming;
+    /** When data was last sent, retransmissions included (Linux lsndtime), ns; 0 = never. */
     long lastSendNs;
     long lastRecvNs;
     boolean cwndLimited;
@@ -138,6 +140,32 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     long lastSynSentNs;
     /** Set by input processing: ACK this segment at once (out-of-order data, FIN). */
     boolean forceAck;
+
+    // --- what TCP_INFO reports beyond the variables above (Linux tcp_sock statistics; see TcpInfoSnapshot)
+    /** Congestion-avoidance state, TcpInfo.TCP_CA_* (Linux icsk_ca_state). */
+    int caState = TcpInfo.TCP_CA_Open;
+    /** When the connection reached ESTABLISHED, ns; 0 before. */
+    long establishedNs;
+    /** When an acceptable ACK last arrived (Linux rcv_tstamp), ns; 0 = never. */
+    long lastAckRecvNs;
+    /** The path MTU the MSS was computed for (Linux icsk_pmtu_cookie), bytes. */
+    int pmtu;
+    /** The rate Linux would pace at (sk_pacing_rate), bytes/s; -1 (Linux ~0) before an RTT sample. */
+    long pacingRate = -1;
+    long bytesAcked;
+    long bytesReceived;
+    long bytesSent;
+    long bytesRetrans;
+    long segsIn;
+    long segsOut;
+    long dataSegsIn;
+    long dataSegsOut;
+    long totalRetrans;
+    long rcvOoopack;
+    final MinRttFilter minRtt = new MinRttFilter();
+    final DeliveryRate rate = new DeliveryRate();
+    final TcpChrono chrono = new TcpChrono();
+    final RcvRttEstimator rcvRtt = new RcvRttEstimator();
 
     // --- delayed ACK (Linux icsk_ack)
     boolean ackPending;
@@ -367,6 +395,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     private int writeLocked(byte[] b, int off, int len, ByteBuffer bb) throws IOException {
         long deadline = sndTimeoNs > 0 ? tcp.ns.clock().nanoTime() + sndTimeoNs : 0;
         int copied = 0;
+        if (state.canSend()) TcpOutput.checkAppLimited(this);
         while (true) {
             int err = soError;
             if (err != 0) {
@@ -393,6 +422,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
             if (copied == len) break;
             // send buffer full: push what we have, then wait for space (sk_stream_wait_memory)
             sndNoSpace = true;
+            chrono.start(TcpChrono.SNDBUF_LIMITED, tcp.ns.clock().nanoTime());
             TcpOutput.push(this, false);
             if (!blocking) {
                 if (copied > 0) return copied;
@@ -518,6 +548,54 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
             long n = 0;
             for (PacketBuffer p = receiveQueue.peek(); p != null; p = p.next) n += p.length();
             return (int) Math.min(Integer.MAX_VALUE, n);
+        } finally {
+            lock.release();
+        }
+    }
+
+    @Override
+    public TcpInfo info() {
+        lock.lock();
+        try {
+            return TcpInfoSnapshot.of(this, tcp.ns.clock().nanoTime());
+        } finally {
+            lock.release();
+        }
+    }
+
+    @Override
+    public int inq() throws IOException {
+        lock.lock();
+        try {
+            if (state == TcpState.LISTEN) throw new ErrnoException(Errno.EINVAL, "SIOCINQ on a listening socket");
+            if (state == TcpState.SYN_SENT || state == TcpState.SYN_RECEIVED) return 0;
+            long n = 0;
+            for (PacketBuffer p = receiveQueue.peek(); p != null; p = p.next) n += p.length();
+            return (int) Math.min(Integer.MAX_VALUE, n);
+        } finally {
+            lock.release();
+        }
+    }
+
+    @Override
+    public int outq() throws IOException {
+        lock.lock();
+        try {
+            if (state == TcpState.LISTEN) throw new ErrnoException(Errno.EINVAL, "SIOCOUTQ on a listening socket");
+            if (state == TcpState.SYN_SENT || state == TcpState.SYN_RECEIVED) return 0;
+            return writeSeq - sndUna;
+        } finally {
+            lock.release();
+        }
+    }
+
+    @Override
+    public int outqNotSent() throws IOException {
+        lock.lock();
+        try {
+            if (state == TcpState.LISTEN) throw new ErrnoException(Errno.EINVAL, "SIOCOUTQNSD on a listening socket");
+            if (state == TcpState.SYN_SENT || state == TcpState.SYN_RECEIVED) return 0;
+            return Math.max(0, writeSeq - sndMax);
         } finally {
             lock.release();
         }

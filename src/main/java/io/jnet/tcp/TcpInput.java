@@ -3,6 +3,7 @@ package io.jnet.tcp;
 import io.jnet.buffer.PacketBuffer;
 import io.jnet.buffer.PacketQueue;
 import io.jnet.socket.Errno;
+import io.jnet.socket.TcpInfo;
 import io.jnet.stack.MibCounter;
 import io.jnet.wire.Icmp;
 import io.jnet.wire.Tcp;
@@ -26,6 +27,11 @@ final class TcpInput {
      * taken for old duplicates.
      */
     static final int TCP_PAWS_WINDOW = 1;
+    /**
+     * Duplicate ACKs that trigger a fast retransmit (RFC 5681 3.2; Linux's TCP_FASTRETRANS_THRESH, the
+     * default of net.ipv4.tcp_reordering). jnet does not adapt it to reordering as Linux does.
+     */
+    static final int TCP_FASTRETRANS_THRESH = 3;
 
     /** RFC 7323 5.3 with Linux's window: true when {@code tsVal} is more than TCP_PAWS_WINDOW ticks behind {@code tsRecent}. */
     static boolean pawsOld(int tsRecent, int tsVal) {
@@ -58,6 +64,8 @@ final class TcpInput {
         int wnd = Tcp.window(b, off);
         pkt.pull(hl); // data now = payload
         c.lastRecvNs = tcp.ns.clock().nanoTime();
+        c.segsIn++; // tcp_segs_in
+        if (pkt.length() > 0) c.dataSegsIn++;
         if (c.keepalive && c.keepaliveTimer.isPending()) TcpTimers.armKeepalive(c);
 
         switch (c.state) {
@@ -229,6 +237,8 @@ final class TcpInput {
         c.lastAckSent = c.rcvNxt;
         negotiate(c, opts, true);
         if (hasAck) {
+            c.bytesAcked += (ack - c.sndUna) & 0xFFFFFFFFL; // our SYN
+            c.lastAckRecvNs = c.lastRecvNs;
             c.sndUna = ack;
             c.sndWnd = wnd; // window in a SYN is never scaled (RFC 7323 2.2)
             c.sndWl1 = seq;
@@ -237,12 +247,13 @@ final class TcpInput {
             if (c.tsEnabled && opts.hasTimestamp) {
                 c.tsRecent = opts.tsVal;
                 c.tsRecentStamp = c.lastRecvNs;
-                if (opts.tsEcr != 0) c.rtt.sample(Math.max(1, (long) (c.tcp.tsClock() + c.tsOffset - opts.tsEcr) * 1000),
-                        c.tcp.sysctl.tcpRtoMinUs.intValue());
             }
-            if (c.retransmits == 0 && c.rtt.srttUs == 0) {
-                long us = (c.lastRecvNs - c.lastSynSentNs) / 1000;
-                c.rtt.sample(Math.max(1, us), c.tcp.sysctl.tcpRtoMinUs.intValue());
+            // the SYN's own send time gives the RTT unless it was retransmitted (Karn); else the echoed timestamp
+            if (c.retransmits == 0) {
+                rttSample(c, Math.max(1, (c.lastRecvNs - c.lastSynSentNs) / 1000));
+            } else if (c.tsEnabled && opts.hasTimestamp && opts.tsEcr != 0) {
+                long ms = (c.tcp.tsClock() + c.tsOffset - opts.tsEcr) & 0xFFFFFFFFL;
+                if (ms < 600_000) rttSample(c, Math.max(1, ms) * 1000);
             }
             c.rtt.resetBackoff();
             c.rtoTimer.cancel();
@@ -265,6 +276,26 @@ final class TcpInput {
         }
     }
 
+    /** An RTT measurement in µs: feeds the RTO estimator (RFC 6298) and the windowed minimum (tcp_update_rtt_min). */
+    static void rttSample(TcpConnection c, long us) {
+        c.rtt.sample(us, c.tcp.sysctl.tcpRtoMinUs.intValue());
+        c.minRtt.update(c.tcp.ns.clock().nanoTime(), c.tcp.sysctl.tcpMinRttWlen.intValue() * 1_000_000_000L, us);
+    }
+
+    /**
+     * The rate Linux would pace at (tcp_update_pacing_rate): max(cwnd, data in flight) per SRTT, times
+     * net.ipv4.tcp_pacing_ss_ratio percent in slow start (cwnd below half of ssthresh), else
+     * tcp_pacing_ca_ratio percent. Reported in TCP_INFO; jnet does not pace.
+     */
+    static void updatePacingRate(TcpConnection c) {
+        long srtt = c.rtt.srttUs;
+        if (srtt <= 0) return;
+        int ratio = c.cc.cwnd < c.cc.ssthresh / 2
+                ? c.tcp.sysctl.tcpPacingSsRatio.intValue() : c.tcp.sysctl.tcpPacingCaRatio.intValue();
+        long window = Math.max(c.cc.cwnd, (c.sndMax - c.sndUna) & 0xFFFFFFFFL);
+        c.pacingRate = window * ratio * 10_000L / srtt; // bytes * (ratio / 100) * 1e6 / srtt
+    }
+
     /** Applies the peer's SYN options: MSS (floored at tcp_min_snd_mss), window scale, timestamps. */
     static void negotiate(TcpConnection c, TcpOptions opts, boolean active) {
         int peerMss = opts.mss >= 0 ? opts.mss : 536;
@@ -278,7 +309,8 @@ final class TcpInput {
             c.rcvWscale = 0;
         }
         c.tsEnabled = c.tsEnabled && opts.hasTimestamp;
-        int pathMss = TcpOutput.mssForMtu(c.tcp.ip.mtuFor(c.remoteAddr));
+        c.pmtu = c.tcp.ip.mtuFor(c.remoteAddr);
+        int pathMss = TcpOutput.mssForMtu(c.pmtu);
         int m = Math.min(peerMss, pathMss > 0 ? pathMss : peerMss);
         if (c.tsEnabled) m -= 12;
         c.mss = Math.max(m, c.tcp.sysctl.tcpMinSndMss.intValue() - (c.tsEnabled ? 12 : 0));
@@ -289,8 +321,10 @@ final class TcpInput {
 
     static void establish(TcpConnection c) {
         setState(c, TcpState.ESTABLISHED);
+        c.establishedNs = c.tcp.ns.clock().nanoTime();
         c.retransmits = 0;
         c.rtoTimer.cancel();
+        updatePacingRate(c);
         c.rcvqSpace = Math.min(c.rcvbuf, 10L * c.advMss);
         c.rcvqTime = c.tcp.ns.clock().nanoTime();
         c.rcvqCopied = 0;
@@ -377,6 +411,8 @@ final class TcpInput {
             else if (pkt.length() == 0) tcp.mib.inc(MibCounter.TcpExtTCPPureAcks);
         }
         c.probesOut = 0; // the peer answers: probes are not unanswered (Linux icsk_probes_out)
+        c.lastAckRecvNs = c.lastRecvNs;
+        updatePacingRate(c);
         return true;
     }
 
@@ -386,10 +422,15 @@ final class TcpInput {
         long flight = (c.sndMax - c.sndUna) & 0xFFFFFFFFL;
         long now = c.lastRecvNs;
         long rttSampleNs = -1;
+        long deliveredSegments = 0;
+        c.bytesAcked += acked;
+        c.rate.beginAck();
         // clean the retransmission queue (tcp_clean_rtx_queue)
         PacketBuffer seg;
         while ((seg = c.writeQueue.peek()) != null) {
+            if (Tcp.seqLt(seg.seq, ack)) c.rate.delivered(seg);
             if (Tcp.seqLeq(seg.endSeq, ack)) {
+                deliveredSegments += TcpOutput.segmentCount(c, seg);
                 // Karn (RFC 6298 3): no sample once a retransmitted segment is acknowledged; else the oldest
                 if ((seg.flags & TcpOutput.RETRANSMITTED) != 0) rttSampleNs = -2;
                 else if (seg.when != 0 && rttSampleNs == -1) rttSampleNs = now - seg.when;
@@ -398,8 +439,10 @@ final class TcpInput {
                 seg.release();
             } else if (Tcp.seqLt(seg.seq, ack)) {
                 int n = Math.min(ack - seg.seq, seg.length());
+                int before = TcpOutput.segmentCount(c, seg);
                 seg.pull(n);
                 seg.seq = ack;
+                deliveredSegments += before - TcpOutput.segmentCount(c, seg); // tcp_tso_acked
                 break;
             } else {
                 break;
@@ -414,19 +457,20 @@ final class TcpInput {
             }
         }
         // RTT (RFC 6298 with Karn's algorithm; RFC 7323 timestamps when no clean sample)
-        long rtoMin = tcp.sysctl.tcpRtoMinUs.intValue();
         if (rttSampleNs >= 0) {
-            c.rtt.sample(Math.max(1, rttSampleNs / 1000), rtoMin);
+            rttSample(c, Math.max(1, rttSampleNs / 1000));
         } else if (c.tsEnabled && opts.hasTimestamp && opts.tsEcr != 0) {
             long ms = (c.tcp.tsClock() + c.tsOffset - opts.tsEcr) & 0xFFFFFFFFL;
-            if (ms < 600_000) c.rtt.sample(Math.max(1, ms * 1000), rtoMin);
+            if (ms < 600_000) rttSample(c, Math.max(1, ms) * 1000); // at least one tick, as tcp_rtt_tsopt_us
         }
+        c.rate.generate(deliveredSegments, now, c.minRtt.get());
         c.rtt.resetBackoff();
         c.retransmits = 0;
         // congestion control
         if (c.cc.inRecovery) {
             if (Tcp.seqGeq(ack, c.cc.recover)) {
                 c.cc.exitRecovery((c.sndMax - ack) & 0xFFFFFFFFL);
+                c.caState = TcpInfo.TCP_CA_Open;
             } else {
                 // NewReno partial ACK: retransmit the next hole, deflate (RFC 6582 3.2 step 5)
                 PacketBuffer head = c.writeQueue.peek();
@@ -438,12 +482,19 @@ final class TcpInput {
             }
         } else {
             c.cc.onAck(acked, c.cwndLimited || flight + c.mss >= c.cc.cwnd);
+            // Disorder ends with the new ACK; Loss once all that was outstanding at the timeout is acknowledged
+            if (c.caState == TcpInfo.TCP_CA_Disorder
+                    || c.caState == TcpInfo.TCP_CA_Loss && Tcp.seqGeq(ack, c.cc.recover)) {
+                c.caState = TcpInfo.TCP_CA_Open;
+            }
         }
         c.dupAcks = 0;
         // retransmission timer (RFC 6298 5.2/5.3)
         if (c.sndUna == c.sndMax) c.rtoTimer.cancel();
         else c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
         TcpSocketOptions.expandSndbuf(c);
+        if (c.writeQueue.isEmpty()) c.chrono.stop(TcpChrono.BUSY, true, now);
+        if (TcpOutput.sendSpace(c) > 0) c.chrono.stop(TcpChrono.SNDBUF_LIMITED, c.writeQueue.isEmpty(), now);
         // tcp_check_space / sk_stream_write_space: wake a writer that ran out of space once a third of the
         // buffer is free, not on every ACK (each wake-up is a context switch for one segment's worth)
         if (c.sndNoSpace && TcpOutput.isWriteable(c)) {
@@ -460,8 +511,10 @@ final class TcpInput {
             TcpOutput.xmit(c);
             return;
         }
-        if (c.dupAcks == 3 && (!c.recoveredOnce || Tcp.seqGt(c.sndUna, c.cc.recover))) {
+        if (c.caState == TcpInfo.TCP_CA_Open) c.caState = TcpInfo.TCP_CA_Disorder;
+        if (c.dupAcks == TCP_FASTRETRANS_THRESH && (!c.recoveredOnce || Tcp.seqGt(c.sndUna, c.cc.recover))) {
             c.recoveredOnce = true;
+            c.caState = TcpInfo.TCP_CA_Recovery;
             long flight = (c.sndMax - c.sndUna) & 0xFFFFFFFFL;
             c.cc.enterRecovery(flight, c.sndMax);
             tcp.mib.inc(MibCounter.TcpExtTCPRenoRecovery);
@@ -500,6 +553,11 @@ final class TcpInput {
         }
         int len = pkt.length();
         if (len > 0) {
+            TcpOptions opts = c.rxOpts;
+            if (c.tsEnabled && opts.hasTimestamp && opts.tsEcr != 0) {
+                long ageMs = (c.tcp.tsClock() + c.tsOffset - opts.tsEcr) & 0xFFFFFFFFL;
+                c.rcvRtt.timestampEchoed(opts.tsEcr, ageMs, len, c.rcvMss);
+            }
             measureRcvMss(c, len);
             eventDataRecv(c);
         }
@@ -519,6 +577,8 @@ final class TcpInput {
                     kept = true;
                     c.rcvNxt += len;
                 }
+                c.bytesReceived += len;
+                c.rcvRtt.dataReceived(c.rcvNxt, c.rcvWnd, c.lastRecvNs);
             }
             if (fin) finReceived(c);
             if (!c.oooQueue.isEmpty()) {
@@ -536,6 +596,7 @@ final class TcpInput {
             return false;
         }
         tcp.mib.inc(MibCounter.TcpExtTCPOFOQueue);
+        c.rcvOoopack++;
         enterQuickAck(c);
         c.forceAck = true;
         return insertOutOfOrder(c, pkt, flags);
@@ -570,6 +631,7 @@ final class TcpInput {
 
     private static void finReceived(TcpConnection c) {
         c.rcvNxt++;
+        c.bytesReceived++; // as Linux, which advances rcv_nxt to the FIN's end_seq
         c.finReceived = true;
         c.forceAck = true;
         switch (c.state) {
@@ -652,6 +714,7 @@ final class TcpInput {
                 p.release();
             }
             c.rcvNxt += len;
+            c.bytesReceived += len;
             if (fin) {
                 finReceived(c);
                 break;
@@ -766,6 +829,7 @@ final class TcpInput {
             if (mtu >= 68) {
                 int m = TcpOutput.mssForMtu(mtu) - (c.tsEnabled ? 12 : 0);
                 if (m < c.mss && m >= 48) {
+                    c.pmtu = mtu;
                     c.mss = m;
                     c.cc.setMss(m);
                     PacketBuffer head = c.writeQueue.peek();

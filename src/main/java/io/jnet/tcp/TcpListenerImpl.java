@@ -7,6 +7,7 @@ import io.jnet.socket.ErrnoException;
 import io.jnet.socket.Events;
 import io.jnet.socket.ReadinessListener;
 import io.jnet.socket.SocketOption;
+import io.jnet.socket.TcpInfo;
 import io.jnet.socket.TcpServerSocket;
 import io.jnet.socket.TcpSocket;
 import io.jnet.stack.MibCounter;
@@ -222,6 +223,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
             c.tsRecentStamp = now;
         }
         c.lastRecvNs = now;
+        c.segsIn = 1; // the SYN
         c.rcvWnd = TcpOutput.initialWindow(c);
         TcpInput.setState(c, TcpState.SYN_RECEIVED);
         if (tcp.table.insertIfAbsent(c) != null) {
@@ -313,6 +315,8 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         c.sndWl2 = ack;
         c.maxSndWnd = c.sndWnd;
         c.lastRecvNs = tcp.ns.clock().nanoTime();
+        c.segsIn = 1; // the ACK that carried the cookie
+        c.pmtu = tcp.ip.mtuFor(src);
         c.rcvWnd = Math.min(65535, TcpOutput.initialWindow(c));
         TcpSocketOptions.expandSndbuf(c);
         if (tcp.table.insertIfAbsent(c) != null) return true;
@@ -404,6 +408,28 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
 
     @Override
     public InetSocketAddress localAddress() { return new InetSocketAddress(Ipv4.toInet(boundAddress), localPort); }
+
+    @Override
+    public TcpInfo info() {
+        synchronized (acceptQueue) {
+            return TcpInfoSnapshot.ofListener(listening, acceptQueue.size(), backlog);
+        }
+    }
+
+    @Override
+    public int inq() throws IOException { return ioctl("SIOCINQ"); }
+
+    @Override
+    public int outq() throws IOException { return ioctl("SIOCOUTQ"); }
+
+    @Override
+    public int outqNotSent() throws IOException { return ioctl("SIOCOUTQNSD"); }
+
+    /** The queue ioctls of a listening socket fail with EINVAL (Linux tcp_ioctl); otherwise nothing is queued. */
+    private int ioctl(String name) throws ErrnoException {
+        if (listening) throw new ErrnoException(Errno.EINVAL, name + " on a listening socket");
+        return 0;
+    }
 
     @Override public void setBlocking(boolean blocking) { this.blocking = blocking; }
     @Override public boolean isBlocking() { return blocking; }

@@ -3,6 +3,7 @@ package io.jnet.tcp;
 import io.jnet.buffer.PacketBuffer;
 import io.jnet.ip.Route;
 import io.jnet.socket.Errno;
+import io.jnet.socket.TcpInfo;
 import io.jnet.stack.MibCounter;
 import io.jnet.wire.Ipv4;
 import io.jnet.wire.Tcp;
@@ -16,8 +17,12 @@ import java.nio.ByteBuffer;
  * Every method runs with the connection locked (owner or short lock).
  */
 final class TcpOutput {
-    /** Marks a write-queue segment that was retransmitted (Karn's algorithm). */
+    /** Marks a write-queue segment that was retransmitted (Karn's algorithm); stays until it is acknowledged. */
     static final int RETRANSMITTED = 0x100;
+    /** Marks a write-queue segment taken for lost (Linux TCPCB_LOST): at a timeout, or when retransmitted. */
+    static final int LOST = 0x200;
+    /** Marks a retransmission in flight (Linux TCPCB_SACKED_RETRANS); a timeout clears it. */
+    static final int RETRANS_OUT = 0x400;
     /** TCP_TIMEWAIT_LEN. */
     static final long TIMEWAIT_NS = TimeWaitSock.TIMEWAIT_LEN_NS;
 
@@ -124,6 +129,7 @@ final class TcpOutput {
                 continue;
             }
             if (sendSpace(c) <= 0) break;
+            if (c.writeQueue.isEmpty()) c.chrono.start(TcpChrono.BUSY, c.tcp.ns.clock().nanoTime());
             int want = len - copied;
             int cap = Math.min(mss, Math.max(want, Math.min(mss, 2048)));
             PacketBuffer nb = c.tcp.ns.allocator().allocate(0, cap);
@@ -147,6 +153,7 @@ final class TcpOutput {
     /** The send loop (tcp_write_xmit). Returns true when something was sent. */
     static boolean xmit(TcpConnection c) {
         boolean sent = false;
+        boolean rwndLimited = false;
         PacketBuffer seg;
         c.cwndLimited = false;
         int goal = sizeGoal(c);
@@ -171,6 +178,7 @@ final class TcpOutput {
                     len = seg.length();
                     fin = false;
                 } else {
+                    rwndLimited = true;
                     break; // sender SWS avoidance: wait for a useful window
                 }
             }
@@ -184,6 +192,9 @@ final class TcpOutput {
             if (!c.rtoTimer.isPending()) c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
             sent = true;
         }
+        long now = c.tcp.ns.clock().nanoTime();
+        if (rwndLimited) c.chrono.start(TcpChrono.RWND_LIMITED, now);
+        else c.chrono.stop(TcpChrono.RWND_LIMITED, c.writeQueue.isEmpty(), now);
         if (sent && c.persistTimer.isPending()) {
             c.persistTimer.cancel(); // the window opened: probing is over (Linux clears icsk_backoff)
             c.persistBackoff = 0;
@@ -222,6 +233,9 @@ final class TcpOutput {
         tail.endSeq = seg.endSeq;
         tail.flags = seg.flags;
         tail.when = seg.when;
+        tail.txDelivered = seg.txDelivered;
+        tail.txDeliveredNs = seg.txDeliveredNs;
+        tail.txFirstTxNs = seg.txFirstTxNs;
         seg.trim(n);
         seg.endSeq = seg.seq + n;
         seg.flags &= ~(Tcp.FIN | Tcp.PSH);
@@ -237,18 +251,42 @@ final class TcpOutput {
         TcpOptions o = timestampOptions(c);
         long now = c.tcp.ns.clock().nanoTime();
         if (seg.when != 0 || retransmission) {
-            seg.flags |= RETRANSMITTED;
+            // a retransmission is of a segment taken for lost, and is in flight until acknowledged
+            seg.flags |= RETRANSMITTED | LOST | RETRANS_OUT;
             c.tcp.mib.inc(MibCounter.TcpRetransSegs);
+            c.totalRetrans += segmentCount(c, seg);
+            c.bytesRetrans += len;
         } else if (len > 0) {
             c.tcp.mib.inc(MibCounter.TcpExtTCPOrigDataSent);
         }
+        c.rate.sent(seg, now, c.sndUna == c.sndMax);
         seg.when = now;
         if (len < c.mss) c.sndSml = seg.endSeq;
-        if (c.pingpong == 0 && c.ackPending && now - c.lrcvtimeNs < c.atoNs) c.pingpong = 1; // tcp_event_data_sent
-        idleRestart(c, now);
-        c.lastSendNs = now;
+        if (len > 0) { // tcp_event_data_sent
+            if (c.pingpong == 0 && c.ackPending && now - c.lrcvtimeNs < c.atoNs) c.pingpong = 1;
+            idleRestart(c, now);
+            c.lastSendNs = now;
+        }
         emit(c, seg.array(), seg.dataStart(), len, seg.seq, c.rcvNxt, flags, -1, o);
         ackSent(c);
+    }
+
+    /** Segments of at most one MSS that {@code seg} stands for (Linux tcp_skb_pcount); a bare FIN is one. */
+    static int segmentCount(TcpConnection c, PacketBuffer seg) {
+        int len = seg.length();
+        return len <= c.mss ? 1 : (len + c.mss - 1) / c.mss;
+    }
+
+    /**
+     * At the start of a write (tcp_rate_check_app_limited): the connection is app-limited when less than a
+     * segment waits unsent, the congestion window is not full and no loss awaits its retransmission.
+     */
+    static void checkAppLimited(TcpConnection c) {
+        long notSent = (c.writeSeq - c.sndMax) & 0xFFFFFFFFL;
+        int mss = Math.max(1, c.mss);
+        long inFlight = (((c.sndNxt - c.sndUna) & 0xFFFFFFFFL) + mss - 1) / mss;
+        boolean lossesRepaired = c.caState != TcpInfo.TCP_CA_Loss || Tcp.seqGeq(c.sndNxt, c.cc.recover);
+        c.rate.checkAppLimited(notSent, mss, inFlight, c.cc.cwnd / mss, lossesRepaired);
     }
 
     private static void idleRestart(TcpConnection c, long now) {
@@ -282,6 +320,11 @@ final class TcpOutput {
             Tcp.fillChecksum(b, off, hl + plen, c.localAddr, c.remoteAddr);
         }
         c.tcp.mib.inc(MibCounter.TcpOutSegs);
+        c.segsOut++;
+        if (plen > 0) {
+            c.dataSegsOut++;
+            c.bytesSent += plen;
+        }
         if ((flags & Tcp.RST) != 0) c.tcp.mib.inc(MibCounter.TcpOutRsts);
         int err = c.tcp.ip.output(f, c.localAddr, c.remoteAddr, Ipv4.PROTO_TCP, 0, 0, true, c.dst);
         if (err < 0) c.softError = -err;
@@ -407,6 +450,7 @@ final class TcpOutput {
         }
         if (c.finQueued) return;
         c.finQueued = true;
+        if (c.writeQueue.isEmpty()) c.chrono.start(TcpChrono.BUSY, c.tcp.ns.clock().nanoTime());
         PacketBuffer tail = c.writeQueue.peekLast();
         if (tail != null && tail.when == 0 && (tail.flags & Tcp.FIN) == 0) {
             tail.flags |= Tcp.FIN;
@@ -482,6 +526,7 @@ final class TcpOutput {
         }
         c.writeQueue.purge();
         c.sendHead = null;
+        c.chrono.stop(TcpChrono.BUSY, true, c.tcp.ns.clock().nanoTime());
         if (c.userClosed) {
             c.receiveQueue.purge();
         }
@@ -525,6 +570,7 @@ final class TcpOutput {
         }
         c.writeQueue.purge();
         c.sendHead = null;
+        c.chrono.stop(TcpChrono.BUSY, true, c.tcp.ns.clock().nanoTime());
         if (c.userClosed) c.receiveQueue.purge();
         c.oooQueue.purge();
         c.wakeUp();

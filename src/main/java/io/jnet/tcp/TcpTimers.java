@@ -2,6 +2,7 @@ package io.jnet.tcp;
 
 import io.jnet.buffer.PacketBuffer;
 import io.jnet.socket.Errno;
+import io.jnet.socket.TcpInfo;
 import io.jnet.stack.MibCounter;
 
 /**
@@ -38,6 +39,7 @@ final class TcpTimers {
                 }
                 c.rtt.backoff++;
                 tcp.mib.inc(MibCounter.TcpRetransSegs);
+                c.totalRetrans++;
                 TcpOutput.sendSyn(c, false);
                 c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
                 return;
@@ -51,6 +53,7 @@ final class TcpTimers {
                 }
                 c.rtt.backoff++;
                 tcp.mib.inc(MibCounter.TcpRetransSegs);
+                c.totalRetrans++;
                 TcpOutput.sendSyn(c, true);
                 c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
                 return;
@@ -75,6 +78,8 @@ final class TcpTimers {
         c.cc.onRto((c.sndMax - c.sndUna) & 0xFFFFFFFFL);
         c.recoveredOnce = true;
         c.cc.recover = c.sndMax;
+        c.caState = TcpInfo.TCP_CA_Loss;
+        markLost(c);
         c.dupAcks = 0;
         c.rtt.backoff++;
         // go back N: resend from SND.UNA within the (now one-segment) congestion window
@@ -88,6 +93,16 @@ final class TcpTimers {
             c.sndNxt = head.endSeq;
         }
         c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
+    }
+
+    /**
+     * A timeout takes everything sent and unacknowledged for lost, retransmissions included, whose marks
+     * are cleared (Linux tcp_timeout_mark_lost): they are counted again as they go out once more.
+     */
+    private static void markLost(TcpConnection c) {
+        for (PacketBuffer p = c.writeQueue.peek(); p != null && p.when != 0; p = p.next) {
+            p.flags = (p.flags | TcpOutput.LOST) & ~TcpOutput.RETRANS_OUT;
+        }
     }
 
     private static void delackTimer(TcpConnection c) {

@@ -1,8 +1,8 @@
 package io.jnet.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.jnet.testing.Tools;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -32,13 +32,7 @@ class CurlInteropTest {
 
     @BeforeAll
     static void needsCurl() {
-        boolean found;
-        try {
-            found = new ProcessBuilder("curl", "--version").redirectErrorStream(true).start().waitFor(10, TimeUnit.SECONDS);
-        } catch (IOException | InterruptedException e) {
-            found = false;
-        }
-        assumeTrue(found, "curl is not installed");
+        Tools.assumeHas("curl");
     }
 
     @BeforeEach

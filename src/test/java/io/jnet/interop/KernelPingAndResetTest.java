@@ -16,15 +16,13 @@ import org.junit.jupiter.api.Timeout;
 class KernelPingAndResetTest {
 
     @BeforeEach
-    void needsRootAndTools() {
+    void needsRoot() {
         LinuxNetns.assumeAvailable();
-        Tools.assumeHas("ping");
-        Tools.assumeHas("curl");
-        Tools.assumeHas("python3");
     }
 
     @Test
     void kernelPingsJnetWithSmallAndFragmentedEchoes() throws Exception {
+        Tools.assumeHas("ping");
         try (KernelPeer peer = KernelPeer.open(null)) {
             CommandResult small = peer.exec(Duration.ofSeconds(20), "ping", "-n", "-c", "3", "-i", "0.2", "-W", "2", JNET_IP);
             assertThat(small.ok()).as("%s\n%s", small.describe(), peer.counters()).isTrue();
@@ -41,6 +39,8 @@ class KernelPingAndResetTest {
 
     @Test
     void connectToAClosedPortIsRefused() throws Exception {
+        Tools.assumeHas("curl");
+        Tools.assumeHas("python3");
         try (KernelPeer peer = KernelPeer.open(null)) {
             peer.serve();
             CommandResult curl = peer.exec(Duration.ofSeconds(20), "curl", "-sS", "--max-time", "10",

@@ -64,6 +64,21 @@ final class FilterDevice implements NetDevice {
         return out.size() + in.size();
     }
 
+    /** Forwards the oldest frame held in one direction; false when none is held. */
+    boolean releaseNext(boolean outbound) {
+        PacketBuffer f;
+        synchronized (this) {
+            List<PacketBuffer> q = outbound ? heldOut : heldIn;
+            if (q.isEmpty()) return false;
+            f = q.removeFirst();
+        }
+        if (outbound) inner.transmit(f); else deliver(f);
+        return true;
+    }
+
+    /** Frames held so far in one direction. */
+    synchronized int heldCount(boolean outbound) { return (outbound ? heldOut : heldIn).size(); }
+
     /** Every TCP frame seen so far, both directions, in order (dropped ones included). */
     synchronized List<TcpFrame> frames() { return new ArrayList<>(frames); }
 

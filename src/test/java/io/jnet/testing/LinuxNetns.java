@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Assumptions;
 /**
  * A Linux network namespace made for one test ({@code ip netns add jnet-test-PID-XXXX}), where the
  * kernel plays the peer of jnet: the test moves a TAP interface in, gives it an address, sets it up and
- * runs kernel-side commands (ping, curl, socat) inside.
+ * runs kernel-side commands (ping, curl, python3) inside. A command that is not installed skips the
+ * test (JUnit assumption, with the reason) instead of failing it.
  *
  * <p>Safety rules, enforced here: addresses come only from the documentation blocks 192.0.2.0/24
  * (TEST-NET-1) and 198.51.100.0/24 (TEST-NET-2) of RFC 5737, with a prefix of /24 or longer; no
@@ -225,12 +226,30 @@ public final class LinuxNetns implements AutoCloseable {
         execChecked("ip", "link", "set", "dev", checkDevice(dev), "up");
     }
 
-    /** Sets a sysctl inside the namespace, e.g. {@code net.ipv6.conf.jnett0.disable_ipv6 = 1}. */
+    /**
+     * Sets a sysctl inside the namespace, e.g. {@code net.ipv6.conf.jnett0.disable_ipv6 = 1}, by writing
+     * its file under {@code /proc/sys} from a shell in the namespace (no procps needed).
+     */
     public void sysctl(String key, String value) throws IOException {
-        if (!key.matches("[A-Za-z0-9_.%@/-]+") || value.contains("\n")) {
+        execChecked("sh", "-c", "printf '%s\\n' \"$1\" > \"$2\"", "sh", value, procSysPath(key, value).toString());
+    }
+
+    /**
+     * Sets a sysctl of this host's namespace (the one the JVM runs in) by writing its file under
+     * {@code /proc/sys}.
+     *
+     * @throws IOException when the file cannot be written (no such key, not root)
+     */
+    public static void hostSysctl(String key, String value) throws IOException {
+        Files.writeString(procSysPath(key, value), value + "\n");
+    }
+
+    /** {@code /proc/sys/net/ipv4/ip_forward} for {@code net.ipv4.ip_forward} (sysctl(8)'s naming: a key with a '/' is a path). */
+    static Path procSysPath(String key, String value) {
+        if (!key.matches("[A-Za-z0-9_.%@/-]+") || key.contains("..") || value.contains("\n")) {
             throw new IllegalArgumentException("bad sysctl " + key + "=" + value);
         }
-        execChecked("sysctl", "-q", "-w", key + "=" + value);
+        return Path.of("/proc/sys", key.contains("/") ? key : key.replace('.', '/'));
     }
 
     static void checkAddress(String cidr) {
@@ -250,8 +269,9 @@ public final class LinuxNetns implements AutoCloseable {
     private List<String> inside(String... cmd) {
         if (cmd.length == 0) throw new IllegalArgumentException("empty command");
         List<String> full = new ArrayList<>(List.of("ip", "netns", "exec", name));
-        // ip netns exec searches PATH; give it the full path when sbin is not on PATH
-        full.add(Tools.find(cmd[0]).map(Path::toString).orElse(cmd[0]));
+        // ip netns exec searches PATH; give it the full path when sbin is not on PATH (and skip the test,
+        // with the reason, when the command is not installed: ip would start and fail in the background)
+        full.add(Tools.require(cmd[0]).toString());
         full.addAll(List.of(cmd).subList(1, cmd.length));
         return full;
     }

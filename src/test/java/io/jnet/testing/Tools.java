@@ -7,8 +7,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -16,10 +19,28 @@ import org.junit.jupiter.api.Assumptions;
 
 /**
  * Finds and runs the command-line tools that interop tests use (ip, ping, tshark, tcpdump, curl,
- * socat, ...). Tests that need a tool call {@link #assumeHas(String)} so they are skipped, with the
- * reason, where it is not installed.
+ * ethtool, python3, ...). Tests that need a tool call {@link #assumeHas(String)} so they are skipped,
+ * with the reason, where it is not installed; a command that is not installed when {@link #run} or
+ * {@link LinuxNetns} is asked to start it skips the test the same way instead of failing it. The skip
+ * reason shows on the console of {@code ./test.sh} ({@link SkippedTestReporter}).
  */
 public final class Tools {
+
+    /**
+     * The commands the tests run and the Debian package of each: the list {@code .ci/run} installs and
+     * the README's set-up section names ({@code ToolListTest} keeps the three the same). tcpdump is
+     * optional (tshark does the same job) and {@code sh}, {@code bash}, {@code sha256sum}, {@code sleep}
+     * come with every Debian system.
+     */
+    public static final Map<String, String> DEBIAN_PACKAGES = orderedMap(
+            "curl", "curl",
+            "tshark", "tshark",
+            "ip", "iproute2",
+            "bridge", "iproute2",
+            "nstat", "iproute2",
+            "ping", "iputils-ping",
+            "python3", "python3",
+            "ethtool", "ethtool");
 
     /** Directories searched besides {@code PATH}: administration tools live in sbin. */
     private static final List<String> EXTRA_DIRS = List.of("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin");
@@ -49,9 +70,15 @@ public final class Tools {
         return find(cmd).isPresent();
     }
 
-    /** Skips the calling test (JUnit assumption) when {@code cmd} is not installed. */
+    /** Skips the calling test (JUnit assumption) when {@code cmd} is not installed, saying which package has it. */
     public static void assumeHas(String cmd) {
-        Assumptions.assumeTrue(has(cmd), () -> "'" + cmd + "' is not installed; .ci/run installs it");
+        Assumptions.assumeTrue(has(cmd), () -> notInstalled(cmd));
+    }
+
+    /** The skip reason for a missing command. */
+    static String notInstalled(String cmd) {
+        String pkg = DEBIAN_PACKAGES.get(cmd);
+        return "'" + cmd + "' is not installed" + (pkg == null ? "" : " (Debian package " + pkg + "; .ci/run installs it)");
     }
 
     /**
@@ -96,12 +123,28 @@ public final class Tools {
         return new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
     }
 
-    /** Replaces the first word by its full path when it can be found (sbin may be missing from PATH). */
+    /**
+     * Replaces the first word by its full path (sbin may be missing from PATH). A command that is not
+     * installed skips the calling test (JUnit assumption) with the reason.
+     */
     static List<String> resolve(List<String> cmd) {
         if (cmd.isEmpty()) throw new IllegalArgumentException("empty command");
         List<String> command = new ArrayList<>(cmd);
-        find(command.get(0)).ifPresent(p -> command.set(0, p.toString()));
+        command.set(0, require(command.get(0)).toString());
         return command;
+    }
+
+    /** The full path of {@code cmd}; skips the calling test (JUnit assumption) when it is not installed. */
+    static Path require(String cmd) {
+        Optional<Path> p = find(cmd);
+        Assumptions.assumeTrue(p.isPresent(), () -> notInstalled(cmd));
+        return p.orElseThrow();
+    }
+
+    private static Map<String, String> orderedMap(String... kv) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) m.put(kv[i], kv[i + 1]);
+        return Collections.unmodifiableMap(m);
     }
 
     /** Kills a process and everything it started, forcibly, and waits briefly for it to go. */

@@ -65,7 +65,7 @@ public final class VxlanKernelPeer implements AutoCloseable {
 
     private void build(String nsVeth, String jnetName) throws IOException {
         host("ip", "link", "add", hostVeth, "type", "veth", "peer", "name", nsVeth);
-        host("sysctl", "-q", "-w", "net.ipv6.conf." + hostVeth + ".disable_ipv6=1");
+        LinuxNetns.hostSysctl("net.ipv6.conf." + hostVeth + ".disable_ipv6", "1");
         netns.moveLink(nsVeth);
         netns.sysctl("net.ipv6.conf." + nsVeth + ".disable_ipv6", "1");
         host("ip", "address", "add", HOST_UNDERLAY + "/30", "dev", hostVeth);

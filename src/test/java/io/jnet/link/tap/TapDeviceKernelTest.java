@@ -38,9 +38,8 @@ class TapDeviceKernelTest {
     static final int OUR_IP = ipv4(192, 0, 2, 2);
 
     @BeforeEach
-    void needsRootAndPing() {
+    void needsRoot() {
         LinuxNetns.assumeAvailable();
-        Tools.assumeHas("ping");
     }
 
     /** Moves {@code tap} into {@code ns} and gives the kernel side 192.0.2.1/24, IPv6 off, link up. */
@@ -70,6 +69,7 @@ class TapDeviceKernelTest {
 
     @Test
     void kernelPingsAndTheTestAnswersThroughTheTap() throws Exception {
+        Tools.assumeHas("ping");
         try (TapDevice tap = TapDevice.open("jnett%d"); LinuxNetns ns = LinuxNetns.create()) {
             answerOnePing(tap, tap, ns);
             assertThat(tap.stats().txPackets.sum()).isEqualTo(2);
@@ -81,6 +81,7 @@ class TapDeviceKernelTest {
 
     @Test
     void snifferOnTheTapCapturesTheExchangeAndTsharkAgrees(@TempDir Path tmp) throws Exception {
+        Tools.assumeHas("ping");
         Path file = tmp.resolve("tap.pcap");
         try (TapDevice tap = TapDevice.open("jnett%d"); LinuxNetns ns = LinuxNetns.create()) {
             try (PcapSniffer sniffer = new PcapSniffer(tap, PcapWriter.create(file))) {
@@ -146,6 +147,7 @@ class TapDeviceKernelTest {
 
     @Test
     void framesWithoutReceiverAreDroppedAndReceiverExceptionsAreCountedWithoutKillingTheReader() throws Exception {
+        Tools.assumeHas("ping");
         try (TapDevice tap = TapDevice.open("jnett%d"); LinuxNetns ns = LinuxNetns.create()) {
             plugIntoKernel(tap, ns);
             // unanswered pings make the kernel send ARP requests for 192.0.2.2 once a second
