@@ -13,7 +13,7 @@ import java.nio.channels.NonReadableChannelException;
  * The file mapping behind {@link io.jnet.socket.TcpSocket#transferFrom} (Linux sendfile(2)): one read-only
  * window of a file, mapped with {@link FileChannel#map(FileChannel.MapMode, long, long, Arena)} and kept for
  * the next call, so that sending a file in many calls maps it once per window and allocates nothing per
- * call. A window is at most {@link #WINDOW} bytes from an offset aligned to {@link #ALIGN} and never
+ * call. A window is at most {@link #WINDOW} bytes from an offset aligned to {@link #ALIGN} (by default) and never
  * extends past the end of the file as it was when mapped; a call on another file or outside the window
  * unmaps it and maps the one it needs. {@link #release()} unmaps at once (the arena is closed), not when
  * the garbage collector gets to it.
@@ -27,11 +27,27 @@ final class SendFileWindow {
     /** Window start offsets are multiples of this many bytes (a multiple of every page size in use). */
     static final long ALIGN = 2L << 20;
 
+    private final long window;
+    private final long align;
     private FileChannel file;
     private long start;
     private long length;
     private Arena arena;
     private ByteBuffer view;
+
+    /** Windows of {@link #WINDOW} bytes aligned to {@link #ALIGN}. */
+    SendFileWindow() {
+        this(WINDOW, ALIGN);
+    }
+
+    /** Windows of {@code window} bytes from offsets that are multiples of {@code align} (tests use small ones). */
+    SendFileWindow(long window, long align) {
+        if (align <= 0 || window < align || window > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("window " + window + ", align " + align);
+        }
+        this.window = window;
+        this.align = align;
+    }
 
     /**
      * The bytes of {@code src} from file offset {@code position}: the returned buffer (a view of the mapping,
@@ -52,8 +68,8 @@ final class SendFileWindow {
 
     private void remap(FileChannel src, long position, long fileSize) throws ErrnoException {
         release();
-        long s = position - position % ALIGN;
-        long len = Math.min(WINDOW, fileSize - s);
+        long s = position - position % align;
+        long len = Math.min(window, fileSize - s);
         Arena a = Arena.ofShared();
         try {
             view = src.map(FileChannel.MapMode.READ_ONLY, s, len, a).asByteBuffer();

@@ -178,7 +178,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     private InputStream in;
     private OutputStream out;
     /** The file mapping kept between sendfile calls while no call uses it (guarded by the socket lock), or null. */
-    private SendFileWindow sendFileWindow;
+    SendFileWindow sendFileWindow;
 
     TcpConnection(TcpProtocol tcp) {
         this.tcp = tcp;
