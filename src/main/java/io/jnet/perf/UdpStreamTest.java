@@ -2,6 +2,7 @@ package io.jnet.perf;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * UDP_STREAM: the client sends datagrams of {@code -m} bytes for {@code -l} seconds on a socket connected
@@ -12,8 +13,10 @@ import java.util.concurrent.CountDownLatch;
  * messages and rate. The figure of merit is the receiver's rate, 10^6 bits/s of payload received: a
  * stack that drops what it accepted gains nothing from accepting it.
  *
- * <p>The receiver's time runs from the start until the end-of-test datagram ({@link UdpEnds}) arrives
- * behind the last data; it fails the run on a datagram of another size than {@code -m}, and the run fails
+ * <p>The receiver's time runs from the sender's start (the two threads leave the start barrier at
+ * slightly different times, and datagrams sent meanwhile wait in the receive queue) until the end-of-test
+ * datagram ({@link UdpEnds}) arrives behind the last data; the receiver fails the run on a datagram of
+ * another size than {@code -m}, and the run fails
  * if more datagrams arrived than were sent. The sender reads the clock every {@value #CLOCK_EVERY}
  * datagrams, so that small messages measure the stack rather than the clock.
  */
@@ -33,13 +36,13 @@ final class UdpStreamTest implements PerfTest {
         PeerRun run = new PeerRun();
         PerfDatagramSocket server = run.track(UdpEnds.bind(path, spec.remote()));
         CountDownLatch ended = new CountDownLatch(1);
+        AtomicLong start = new AtomicLong();
         PeerRun.Outcome<Receiver, Sender> out = run.run(
                 () -> {
                     int snd = server.sendBufferSize();
                     int rcv = server.receiveBufferSize();
                     ByteBuffer buf = ByteBuffer.allocateDirect(size + 1); // one byte more: a longer datagram shows
                     run.awaitStart(HANG_LIMIT);
-                    long t0 = System.nanoTime();
                     long messages = 0;
                     while (true) {
                         buf.clear();
@@ -51,7 +54,7 @@ final class UdpStreamTest implements PerfTest {
                         if (UdpEnds.isEnd(buf)) break;
                         messages++;
                     }
-                    long elapsed = System.nanoTime() - t0;
+                    long elapsed = System.nanoTime() - start.get(); // the sender set it before its first datagram
                     ended.countDown();
                     return new Receiver(messages, elapsed, snd, rcv);
                 },
@@ -62,6 +65,7 @@ final class UdpStreamTest implements PerfTest {
                     ByteBuffer msg = IoLoops.patterned(size);
                     run.awaitStart(HANG_LIMIT);
                     long t0 = System.nanoTime();
+                    start.set(t0);
                     long deadline = t0 + durationNanos;
                     long sent = 0;
                     long errors = 0;

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * pending connections; UDP sockets are bounded datagram queues that drop what does not fit, as a full
  * receive queue does. Optionally fails: {@code failAfterBytes} makes server-side reads throw once that many
  * bytes went through the server end, {@code unavailable} makes listen and UDP bind throw
- * UnsupportedOperationException, {@link #dropDatagramsAfter} silently drops every datagram after that many.
+ * UnsupportedOperationException, {@link #dropEvery} silently drops every n-th datagram sent on the path.
  */
 final class InMemoryPath implements PerfPath {
 
@@ -31,8 +31,8 @@ final class InMemoryPath implements PerfPath {
     final AtomicInteger connections = new AtomicInteger();
     /** Datagrams sent on this path so far (delivered or dropped). */
     final AtomicLong datagrams = new AtomicLong();
-    /** Datagrams after this many are dropped on the way (loss that no queue explains). */
-    volatile long dropDatagramsAfter = Long.MAX_VALUE;
+    /** When positive, every datagram whose number on the path is a multiple of it is dropped on the way. */
+    volatile long dropEvery;
     private final Map<InetSocketAddress, Udp> udpSockets = new ConcurrentHashMap<>();
     volatile boolean closed;
 
@@ -120,7 +120,9 @@ final class InMemoryPath implements PerfPath {
             byte[] data = new byte[src.remaining()];
             src.get(data);
             Udp dst = udpSockets.get(to);
-            if (datagrams.incrementAndGet() <= dropDatagramsAfter && dst != null && !dst.closed) {
+            long n = datagrams.incrementAndGet();
+            boolean lost = dropEvery > 0 && n % dropEvery == 0;
+            if (!lost && dst != null && !dst.closed) {
                 dst.queue.offer(new Datagram(data, address));
             }
             return data.length;
