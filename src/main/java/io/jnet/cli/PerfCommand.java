@@ -39,7 +39,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "perf", mixinStandardHelpOptions = true, versionProvider = Version.Provider.class, sortOptions = false,
         description = {
-            "Measure jnet against the host kernel with netperf's TCP tests.",
+            "Measure jnet against the host kernel with netperf's TCP and UDP tests.",
             "",
             "Each test runs on jnet and on the kernel (JDK NIO over 127.0.0.1)",
             "alternately: a warm-up run of each, then measured pairs (-i). It prints",
@@ -49,17 +49,26 @@ import picocli.CommandLine.Spec;
             "as with netperf.",
             "",
             "Tests and units:",
-            "  TCP_STREAM  client writes -m bytes per call for -l s, server reads -M;",
-            "              10^6 bits/s received",
-            "  TCP_MAERTS  the reverse (server sends); 10^6 bits/s received",
-            "  TCP_RR      one connection; request of REQ bytes, whole response of",
-            "              RESP bytes; transactions/s, latency (min, p10,",
-            "              p50, mean, p99, max) in usec",
-            "  TCP_CRR     connect, request, response, close per transaction;",
-            "              transactions/s, latency in usec",
+            "  TCP_STREAM    client writes -m bytes per call for -l s, server reads -M;",
+            "                10^6 bits/s received",
+            "  TCP_MAERTS    the reverse (server sends); 10^6 bits/s received",
+            "  TCP_SENDFILE  TCP_STREAM sending a temporary file with sendfile(2),",
+            "                -m bytes per call; 10^6 bits/s received",
+            "  UDP_STREAM    client sends -m-byte datagrams (default 1472, at most",
+            "                65507) for -l s; the send line and the receive line in",
+            "                10^6 bits/s with messages sent, refused and received; the",
+            "                receiver's rate is the figure compared",
+            "  TCP_RR        one connection; request of REQ bytes, whole response of",
+            "                RESP bytes; transactions/s, latency (min, p10,",
+            "                p50, mean, p99, max) in usec",
+            "  TCP_CRR       connect, request, response, close per transaction;",
+            "                transactions/s, latency in usec",
+            "  UDP_RR        TCP_RR with one datagram each way; transactions/s, latency",
+            "                in usec; a lost datagram ends the run with an error after",
+            "                2 s without a response",
             "",
-            "Without -t: the default suite, all four tests with -l 1 and 3 pairs",
-            "each (under a minute).",
+            "Without -t: the default suite, every test but UDP_RR with -l 1 and 3",
+            "pairs each (under a minute).",
             ""},
         footer = {"",
             "Examples:",
@@ -67,6 +76,7 @@ import picocli.CommandLine.Spec;
             "  jnet perf -t TCP_STREAM -l 3 -m 16K",
             "  jnet perf -t TCP_RR -i 10,5 -I 95,2 -- -r 64,1024 -D",
             "  jnet perf -t TCP_CRR --path veth --json",
+            "  jnet perf -t UDP_STREAM -m 64 -- -S 4M",
             "",
             "Exit codes: 0 all tests ran, 1 a test failed, 2 bad usage."})
 public final class PerfCommand implements Callable<Integer> {
@@ -78,7 +88,8 @@ public final class PerfCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = {"-t", "--test"}, paramLabel = "TEST",
-            description = "Test to run: TCP_STREAM, TCP_MAERTS, TCP_RR, TCP_CRR. Default: the whole suite.")
+            description = "Test to run: TCP_STREAM, TCP_MAERTS, TCP_SENDFILE, UDP_STREAM, TCP_RR, TCP_CRR, UDP_RR. "
+                    + "Default: the suite (all but UDP_RR).")
     String test;
 
     @Option(names = {"-l", "--length"}, paramLabel = "SECS",
@@ -136,6 +147,8 @@ public final class PerfCommand implements Callable<Integer> {
 
     private final PrintStream out;
     private final PrintStream err;
+    /** Sizes the last {@link #plan()} clipped to fit a suite's UDP test, one note each. */
+    private final List<String> clipNotes = new ArrayList<>();
 
     /** A command printing to {@code out} (results) and {@code err} (progress, errors). */
     public PerfCommand(PrintStream out, PrintStream err) {
@@ -153,6 +166,7 @@ public final class PerfCommand implements Callable<Integer> {
                 : line -> {};
         TextReport text = machine ? null : new TextReport(out, verbose, warningStyle());
         for (String note : ignoredOptionNotes(plan)) err.println(note);
+        for (String note : clipNotes) err.println(note);
         SuiteResult result = PerfSuite.standard(progress).run(plan, c -> {
             if (text != null) text.printTest(c);
         });
@@ -181,8 +195,11 @@ public final class PerfCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("-l must be at least " + MIN_LENGTH_SECONDS
                         + " and at most 86400 seconds: " + lengthSeconds);
             }
-            TestSpec base = spec(PerfPlan.defaultBase().withDuration(Duration.ofNanos(Math.round(lengthSeconds * 1e9))));
-            List<TestSpec> tests = test == null ? PerfPlan.defaultSuite(base) : List.of(base.withKind(TestKind.parse(test)));
+            Duration length = Duration.ofNanos(Math.round(lengthSeconds * 1e9));
+            List<TestKind> kinds = test == null ? PerfPlan.DEFAULT_SUITE : List.of(TestKind.parse(test));
+            clipNotes.clear();
+            List<TestSpec> tests = new ArrayList<>();
+            for (TestKind k : kinds) tests.add(spec(TestSpec.defaults(k, length)));
             Iterations defaults = test == null ? PerfPlan.SUITE_ITERATIONS : PerfPlan.SINGLE_TEST_ITERATIONS;
             Iterations its = iterations == null ? defaults : parseIterations(iterations, defaults);
             Confidence conf = confidence == null ? Confidence.DEFAULT : Confidence.parse(confidence, Confidence.DEFAULT);
@@ -230,8 +247,9 @@ public final class PerfCommand implements Callable<Integer> {
 
     /**
      * One note per test-specific option the chosen test does not use, e.g. {@code (-m ignored by TCP_RR)}:
-     * -m and -M size STREAM/MAERTS writes and reads, -r sizes RR/CRR messages. The default suite runs
-     * both kinds, so nothing is ignored there.
+     * -m and -M size the stream tests' writes and reads (UDP_STREAM reads whole datagrams, so no -M), -r
+     * sizes the RR tests' messages, -D is a TCP option. The default suite runs every kind, so nothing is
+     * ignored there.
      */
     List<String> ignoredOptionNotes(PerfPlan plan) {
         if (test == null) return List.of();
@@ -239,10 +257,12 @@ public final class PerfCommand implements Callable<Integer> {
         List<String> notes = new ArrayList<>();
         if (kind.isStream()) {
             if (testOptions.requestResponse != null) notes.add("(-r ignored by " + kind + ")");
+            if (kind == TestKind.UDP_STREAM && testOptions.recvSize != null) notes.add("(-M ignored by " + kind + ")");
         } else {
             if (testOptions.sendSize != null) notes.add("(-m ignored by " + kind + ")");
             if (testOptions.recvSize != null) notes.add("(-M ignored by " + kind + ")");
         }
+        if (kind.isUdp() && testOptions.noDelay != null) notes.add("(-D ignored by " + kind + ")");
         return notes;
     }
 
@@ -254,6 +274,12 @@ public final class PerfCommand implements Callable<Integer> {
         int[] rr = o.requestResponse == null
                 ? new int[] {base.requestSize(), base.responseSize()}
                 : NetperfArgs.requestResponse(o.requestResponse, base.requestSize(), base.responseSize());
+        if (test == null && base.kind().isUdp()) {
+            // in the suite, sizes meant for the TCP tests are clipped for the UDP test rather than failing it
+            send = clipToDatagram(base.kind(), "-m", send);
+            rr[0] = clipToDatagram(base.kind(), "-r request", rr[0]);
+            rr[1] = clipToDatagram(base.kind(), "-r response", rr[1]);
+        }
         SocketSettings local = o.localBuffers == null
                 ? new SocketSettings(SocketSettings.SYSTEM_DEFAULT, SocketSettings.SYSTEM_DEFAULT, noDelay)
                 : NetperfArgs.socketBuffers(o.localBuffers, noDelay);
@@ -261,6 +287,17 @@ public final class PerfCommand implements Callable<Integer> {
                 ? new SocketSettings(SocketSettings.SYSTEM_DEFAULT, SocketSettings.SYSTEM_DEFAULT, noDelay)
                 : NetperfArgs.socketBuffers(o.remoteBuffers, noDelay);
         return new TestSpec(base.kind(), base.duration(), send, recv, rr[0], rr[1], local, remote);
+    }
+
+    /** {@code size} capped at one datagram, with a note when that changed it and the test uses it. */
+    private int clipToDatagram(TestKind kind, String option, int size) {
+        if (size <= TestSpec.MAX_DATAGRAM) return size;
+        boolean used = kind == TestKind.UDP_STREAM ? option.equals("-m") : option.startsWith("-r");
+        if (used) {
+            clipNotes.add("(" + option + " " + size + " clipped to " + TestSpec.MAX_DATAGRAM + " for " + kind
+                    + ": one datagram carries at most " + TestSpec.MAX_DATAGRAM + " bytes)");
+        }
+        return TestSpec.MAX_DATAGRAM;
     }
 
     /**

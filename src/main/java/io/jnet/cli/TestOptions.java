@@ -9,17 +9,18 @@ import picocli.CommandLine.Option;
 public final class TestOptions {
 
     @Option(names = "-m", paramLabel = "BYTES",
-            description = "STREAM/MAERTS: bytes per write of the data sender (default 64K). "
+            description = "TCP_STREAM/MAERTS/SENDFILE: bytes per write (sendfile call) of the data sender (default 64K); "
+                    + "UDP_STREAM: bytes per datagram (default 1472, at most 65507). "
                     + "Suffixes K/M/G = 2^10/2^20/2^30, k/m/g = 10^3/10^6/10^9.")
     String sendSize;
 
     @Option(names = "-M", paramLabel = "BYTES",
-            description = "STREAM/MAERTS: bytes per read of the data receiver (default 128K).")
+            description = "TCP_STREAM/MAERTS/SENDFILE: bytes per read of the data receiver (default 128K).")
     String recvSize;
 
     @Option(names = "-r", paramLabel = "REQ[,RESP]",
-            description = "RR/CRR: request and response sizes in bytes (default 1,1). One value sets both; "
-                    + "',RESP' sets only the response.")
+            description = "TCP_RR/CRR, UDP_RR: request and response sizes in bytes (default 1,1; UDP at most 65507). "
+                    + "One value sets both; ',RESP' sets only the response.")
     String requestResponse;
 
     @Option(names = "-s", paramLabel = "SEND[,RECV]",
@@ -31,7 +32,7 @@ public final class TestOptions {
             description = "Server (remote) SO_SNDBUF,SO_RCVBUF in bytes. One value sets both.")
     String remoteBuffers;
 
-    @Option(names = "-D", description = "Set TCP_NODELAY (disable Nagle) on both ends.")
+    @Option(names = "-D", description = "Set TCP_NODELAY (disable Nagle) on both ends of the TCP tests.")
     Boolean noDelay;
 
     /** Overwrites this object's fields with those {@code other} sets. */

@@ -7,17 +7,21 @@ import java.util.stream.Collectors;
 /**
  * The machine-readable report as CSV (RFC 4180), one row per test and stack:
  * <pre>
- * test,path,stack,role,unit,runs,median,mean,ci_level,ci_width_percent,p50_us,p99_us,ratio_median,ratio_min,ratio_max,values,status
+ * test,path,stack,role,unit,runs,median,mean,ci_level,ci_width_percent,p50_us,p99_us,ratio_median,ratio_min,ratio_max,values,status,
+ *   send_median,messages_sent,send_errors,messages_received
  * </pre>
  * {@code values} holds each measured run's figure separated by {@code ;}; the ratio columns (jnet/kernel)
  * repeat on both rows of a test; missing numbers are empty; {@code status} is {@code ok} or the failure.
+ * The last four are UDP_STREAM's (empty for the other tests): the median send rate in the test's unit (the
+ * {@code median} column is the receive rate), and datagrams sent, refused and received over all measured runs.
  * A test that failed before any run gives one row with an empty stack.
  */
 public final class CsvReport {
 
     /** The header line. */
     public static final String HEADER = "test,path,stack,role,unit,runs,median,mean,ci_level,ci_width_percent,"
-            + "p50_us,p99_us,ratio_median,ratio_min,ratio_max,values,status";
+            + "p50_us,p99_us,ratio_median,ratio_min,ratio_max,values,status,"
+            + "send_median,messages_sent,send_errors,messages_received";
 
     private final PrintStream out;
 
@@ -32,12 +36,14 @@ public final class CsvReport {
             String status = c.failure() == null ? "ok" : c.failure();
             if (c.measured().isEmpty()) {
                 out.println(String.join(",", c.spec().kind().name(), c.path().optionName(), "", "",
-                        escape(c.spec().kind().unit().label()), "0", "", "", "", "", "", "", "", "", "", "", escape(status)));
+                        escape(c.spec().kind().unit().label()), "0", "", "", "", "", "", "", "", "", "", "", escape(status),
+                        "", "", "", ""));
                 continue;
             }
             for (Series s : c.measured()) {
                 ConfidenceInterval ci = s.interval(c.confidence());
                 LatencySummary l = s.latencySummary();
+                DatagramSummary d = DatagramSummary.of(s);
                 out.println(String.join(",",
                         c.spec().kind().name(),
                         c.path().optionName(),
@@ -55,7 +61,11 @@ public final class CsvReport {
                         n(c.ratioMin()),
                         n(c.ratioMax()),
                         s.values().stream().map(CsvReport::n).collect(Collectors.joining(";")),
-                        escape(status)));
+                        escape(status),
+                        d == null ? "" : n(d.sendMedian()),
+                        d == null ? "" : Long.toString(d.sent()),
+                        d == null ? "" : Long.toString(d.errors()),
+                        d == null ? "" : Long.toString(d.received())));
             }
         }
     }

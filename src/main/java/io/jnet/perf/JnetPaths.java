@@ -1,15 +1,19 @@
 package io.jnet.perf;
 
 import io.jnet.link.VethPair;
+import io.jnet.socket.Errno;
+import io.jnet.socket.ErrnoException;
 import io.jnet.socket.SocketOption;
 import io.jnet.socket.TcpServerSocket;
 import io.jnet.socket.TcpSocket;
+import io.jnet.socket.UdpSocket;
 import io.jnet.stack.NetNamespace;
 import io.jnet.stack.Sysctl;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.util.List;
 import java.util.Map;
 
@@ -154,6 +158,32 @@ public final class JnetPaths implements PerfPathFactory {
         }
 
         @Override
+        public PerfDatagramSocket bindDatagram(SocketSettings server) throws IOException {
+            UdpSocket s = UdpSocket.open(serverNs);
+            try {
+                apply(s, server);
+                s.bind(new InetSocketAddress(serverAddress, 0));
+                return new Udp(s);
+            } catch (IOException | RuntimeException e) {
+                s.close();
+                throw e;
+            }
+        }
+
+        @Override
+        public PerfDatagramSocket connectDatagram(InetSocketAddress server, SocketSettings client) throws IOException {
+            UdpSocket s = UdpSocket.open(clientNs);
+            try {
+                apply(s, client);
+                s.connect(server);
+                return new Udp(s);
+            } catch (IOException | RuntimeException e) {
+                s.close();
+                throw e;
+            }
+        }
+
+        @Override
         public void close() {
             for (NetNamespace ns : owned) ns.close();
         }
@@ -199,6 +229,11 @@ public final class JnetPaths implements PerfPathFactory {
         public int write(ByteBuffer src) throws IOException { return socket.write(src); }
 
         @Override
+        public long transferFrom(FileChannel file, long position, long count) throws IOException {
+            return socket.transferFrom(file, position, count);
+        }
+
+        @Override
         public void shutdownOutput() throws IOException { socket.shutdownOutput(); }
 
         @Override
@@ -209,6 +244,49 @@ public final class JnetPaths implements PerfPathFactory {
 
         @Override
         public void close() { socket.close(); }
+    }
+
+    /** A jnet UDP socket; ENOBUFS and EAGAIN on send are netperf's send errors (-1), not failures. */
+    private static final class Udp implements PerfDatagramSocket {
+        private final UdpSocket socket;
+
+        Udp(UdpSocket socket) { this.socket = socket; }
+
+        @Override
+        public InetSocketAddress localAddress() { return socket.localAddress(); }
+
+        @Override
+        public int send(ByteBuffer src) throws IOException { return sendTo(src, null); }
+
+        @Override
+        public int sendTo(ByteBuffer src, InetSocketAddress to) throws IOException {
+            try {
+                return socket.send(src, to);
+            } catch (ErrnoException e) {
+                if (e.errno() == Errno.ENOBUFS || e.errno() == Errno.EAGAIN) return -1;
+                throw e;
+            }
+        }
+
+        @Override
+        public int read(ByteBuffer dst) throws IOException { return socket.read(dst); }
+
+        @Override
+        public InetSocketAddress receive(ByteBuffer dst) throws IOException { return socket.receive(dst).sender(); }
+
+        @Override
+        public int sendBufferSize() throws IOException { return socket.getOption(SocketOption.SO_SNDBUF); }
+
+        @Override
+        public int receiveBufferSize() throws IOException { return socket.getOption(SocketOption.SO_RCVBUF); }
+
+        @Override
+        public void close() { socket.close(); }
+    }
+
+    private static void apply(UdpSocket s, SocketSettings settings) throws IOException {
+        if (settings.setsSendBuffer()) s.setOption(SocketOption.SO_SNDBUF, settings.sendBufferBytes());
+        if (settings.setsReceiveBuffer()) s.setOption(SocketOption.SO_RCVBUF, settings.receiveBufferBytes());
     }
 
     private static void apply(TcpSocket s, SocketSettings settings) throws IOException {

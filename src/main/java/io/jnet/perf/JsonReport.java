@@ -13,12 +13,17 @@ import java.util.Locale;
  *               "elapsed_s_median": 1.0, "values": [...], "warmup": 1200.1,
  *               "ci": {"level": 99, "mean": ..., "half_width": ..., "width_percent": ..., "met": true},
  *               "latency_us": {"min": ..., "p10": ..., "p50": ..., "mean": ..., "p99": ..., "max": ...},
- *               "socket_sizes": {"local_send": ..., "local_recv": ..., "remote_send": ..., "remote_recv": ...}}, ...],
+ *               "socket_sizes": {"local_send": ..., "local_recv": ..., "remote_send": ..., "remote_recv": ...},
+ *               "udp_stream": {"send_median": ..., "send_elapsed_s_median": ..., "send_values": [...],
+ *                              "messages_sent": ..., "send_errors": ..., "messages_received": ..., "loss_percent": ...}}, ...],
  *   "ratio": {"median": 0.8, "min": 0.7, "max": 0.9, "values": [...]},
  *   "notes": [...], "failure": null}],
  *  "notes": [...], "succeeded": true}
  * </pre>
  * Figures use the test's unit; numbers that do not exist (no pairs, no latencies) are {@code null}.
+ * {@code udp_stream} is only there for UDP_STREAM, whose {@code median} and {@code values} are the receiver's
+ * rate: it holds netperf's send line (the sender's rate, median and per run, and its time) and the datagram
+ * counts over all measured runs.
  */
 public final class JsonReport {
 
@@ -112,7 +117,19 @@ public final class JsonReport {
         sb.append(",\"socket_sizes\":{\"local_send\":").append(z.localSend())
                 .append(",\"local_recv\":").append(z.localRecv())
                 .append(",\"remote_send\":").append(z.remoteSend())
-                .append(",\"remote_recv\":").append(z.remoteRecv()).append("}}");
+                .append(",\"remote_recv\":").append(z.remoteRecv()).append('}');
+        DatagramSummary d = DatagramSummary.of(s);
+        if (d != null) {
+            sb.append(",\"udp_stream\":{\"send_median\":").append(number(d.sendMedian()))
+                    .append(",\"send_elapsed_s_median\":").append(number(d.sendElapsedMedian()))
+                    .append(",\"send_values\":");
+            numbers(sb, s.runs().stream().map(RunResult::sendValue).toList());
+            sb.append(",\"messages_sent\":").append(d.sent())
+                    .append(",\"send_errors\":").append(d.errors())
+                    .append(",\"messages_received\":").append(d.received())
+                    .append(",\"loss_percent\":").append(number(d.lossPercent())).append('}');
+        }
+        sb.append('}');
     }
 
     private static StringBuilder field(StringBuilder sb, String name, String value) {

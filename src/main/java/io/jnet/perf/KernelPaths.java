@@ -5,11 +5,15 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+import java.nio.channels.FileChannel;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 
 /**
- * The reference: the host kernel's TCP through the JDK's blocking NIO channels over 127.0.0.1.
+ * The reference: the host kernel's TCP and UDP through the JDK's blocking NIO channels
+ * ({@code SocketChannel}, {@code DatagramChannel}) over 127.0.0.1; TCP_SENDFILE uses
+ * {@link FileChannel#transferTo}, which the JDK implements with sendfile(2).
  * Whatever {@link PathKind} is asked for, the kernel side always runs over loopback (the harness does not
  * create kernel namespaces or veth devices); sysctls in the {@link PathConfig} are not applied to the host.
  */
@@ -75,6 +79,32 @@ public final class KernelPaths implements PerfPathFactory {
         }
 
         @Override
+        public PerfDatagramSocket bindDatagram(SocketSettings server) throws IOException {
+            DatagramChannel ch = DatagramChannel.open();
+            try {
+                apply(ch, server);
+                ch.bind(new InetSocketAddress(loopback, 0));
+                return new Udp(ch);
+            } catch (IOException | RuntimeException e) {
+                closeQuietly(ch);
+                throw e;
+            }
+        }
+
+        @Override
+        public PerfDatagramSocket connectDatagram(InetSocketAddress server, SocketSettings client) throws IOException {
+            DatagramChannel ch = DatagramChannel.open();
+            try {
+                apply(ch, client);
+                ch.connect(server);
+                return new Udp(ch);
+            } catch (IOException | RuntimeException e) {
+                closeQuietly(ch);
+                throw e;
+            }
+        }
+
+        @Override
         public void close() {}
     }
 
@@ -120,6 +150,11 @@ public final class KernelPaths implements PerfPathFactory {
         public int write(ByteBuffer src) throws IOException { return channel.write(src); }
 
         @Override
+        public long transferFrom(FileChannel file, long position, long count) throws IOException {
+            return file.transferTo(position, count, channel);
+        }
+
+        @Override
         public void shutdownOutput() throws IOException { channel.shutdownOutput(); }
 
         @Override
@@ -134,6 +169,75 @@ public final class KernelPaths implements PerfPathFactory {
 
         @Override
         public void close() { closeQuietly(channel); }
+    }
+
+    /**
+     * A blocking {@link DatagramChannel}. The JDK reports a failed send as a plain IOException; the one
+     * carrying ENOBUFS's text is netperf's send error (-1), anything else a failure.
+     */
+    private static final class Udp implements PerfDatagramSocket {
+        private static final String ENOBUFS_TEXT = "No buffer space available";
+        private final DatagramChannel channel;
+        private final InetSocketAddress address;
+
+        Udp(DatagramChannel channel) throws IOException {
+            this.channel = channel;
+            this.address = (InetSocketAddress) channel.getLocalAddress();
+        }
+
+        @Override
+        public InetSocketAddress localAddress() { return address; }
+
+        @Override
+        public int send(ByteBuffer src) throws IOException {
+            try {
+                return channel.write(src);
+            } catch (IOException e) {
+                if (ENOBUFS_TEXT.equals(e.getMessage())) return -1;
+                throw e;
+            }
+        }
+
+        @Override
+        public int sendTo(ByteBuffer src, InetSocketAddress to) throws IOException {
+            try {
+                return channel.send(src, to);
+            } catch (IOException e) {
+                if (ENOBUFS_TEXT.equals(e.getMessage())) return -1;
+                throw e;
+            }
+        }
+
+        @Override
+        public int read(ByteBuffer dst) throws IOException {
+            if (channel.isConnected()) return channel.read(dst);
+            int start = dst.position();
+            channel.receive(dst);
+            return dst.position() - start;
+        }
+
+        @Override
+        public InetSocketAddress receive(ByteBuffer dst) throws IOException {
+            return (InetSocketAddress) channel.receive(dst);
+        }
+
+        @Override
+        public int sendBufferSize() throws IOException {
+            return BUFFER_REPORT_FACTOR * channel.getOption(StandardSocketOptions.SO_SNDBUF);
+        }
+
+        @Override
+        public int receiveBufferSize() throws IOException {
+            return BUFFER_REPORT_FACTOR * channel.getOption(StandardSocketOptions.SO_RCVBUF);
+        }
+
+        @Override
+        public void close() { closeQuietly(channel); }
+    }
+
+    private static void apply(DatagramChannel ch, SocketSettings s) throws IOException {
+        if (s.setsSendBuffer()) ch.setOption(StandardSocketOptions.SO_SNDBUF, s.sendBufferBytes());
+        if (s.setsReceiveBuffer()) ch.setOption(StandardSocketOptions.SO_RCVBUF, s.receiveBufferBytes());
     }
 
     private static void apply(SocketChannel ch, SocketSettings s) throws IOException {

@@ -2,6 +2,7 @@ package io.jnet.perf;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 
 /**
  * A connected, blocking TCP stream socket as the perf tests use it, whichever stack is underneath.
@@ -25,6 +26,20 @@ public interface PerfConnection extends AutoCloseable {
      * @throws IOException on a reset, EPIPE after shutdown, or any other socket error
      */
     int write(ByteBuffer src) throws IOException;
+
+    /**
+     * sendfile(2): sends up to {@code count} bytes of {@code file} from offset {@code position}, blocking, the
+     * bytes going from the file to the stack without passing through a user buffer of the caller (jnet:
+     * {@code TcpSocket.transferFrom}, copying once from a mapping of the file into the send queue; the
+     * kernel: {@link FileChannel#transferTo}, which is sendfile(2) itself). The file's position is not changed.
+     *
+     * @return the number of bytes sent (maybe fewer than {@code count}: callers loop), 0 at end of file
+     * @throws IOException                   on a reset, EPIPE after shutdown, or any other socket or file error
+     * @throws UnsupportedOperationException if the stack has no file-to-socket path (the default)
+     */
+    default long transferFrom(FileChannel file, long position, long count) throws IOException {
+        throw new UnsupportedOperationException("no sendfile on this stack");
+    }
 
     /** shutdown(SHUT_WR): sends FIN after the queued data. */
     void shutdownOutput() throws IOException;

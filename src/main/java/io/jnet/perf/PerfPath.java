@@ -1,9 +1,11 @@
 package io.jnet.perf;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 
 /**
- * The network a test runs over: a way to listen and to connect on one stack (jnet or the kernel).
+ * The network a test runs over: a way to listen and to connect on one stack (jnet or the kernel), over TCP
+ * and over UDP.
  * This is the seam between the harness and a stack: the tests see only this interface, so a fake path can
  * stand in for either stack in tests.
  *
@@ -36,6 +38,30 @@ public interface PerfPath extends AutoCloseable {
      * @throws IOException ECONNREFUSED, ETIMEDOUT, EADDRNOTAVAIL (ephemeral ports exhausted) and the like
      */
     PerfConnection connect(PerfListener listener, SocketSettings client) throws IOException;
+
+    /**
+     * Opens the server's UDP socket: bound to the server's address with an ephemeral port, not connected,
+     * with the {@code server} buffer sizes set (netperf's {@code -S}).
+     *
+     * @throws IOException                   if the socket cannot be bound
+     * @throws UnsupportedOperationException if the path has no UDP (the default)
+     */
+    default PerfDatagramSocket bindDatagram(SocketSettings server) throws IOException {
+        throw new UnsupportedOperationException(stack() + " path has no UDP");
+    }
+
+    /**
+     * Opens the client's UDP socket on the client's side, sets the {@code client} buffer sizes (netperf's
+     * {@code -s}) and connects it to {@code server} (connect(2) on UDP: the default destination, and only
+     * datagrams from there are received).
+     *
+     * @param server the address of a socket opened by {@link #bindDatagram} on this path
+     * @throws IOException                   ENETUNREACH and the like
+     * @throws UnsupportedOperationException if the path has no UDP (the default)
+     */
+    default PerfDatagramSocket connectDatagram(InetSocketAddress server, SocketSettings client) throws IOException {
+        throw new UnsupportedOperationException(stack() + " path has no UDP");
+    }
 
     /** Releases the path (namespaces, devices); never throws; idempotent. */
     @Override

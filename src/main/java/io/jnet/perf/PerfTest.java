@@ -9,8 +9,8 @@ public interface PerfTest {
     Duration HANG_LIMIT = Duration.ofSeconds(30);
 
     /**
-     * Runs the test once: opens a listener and connection(s) on {@code path}, runs server and client in two
-     * threads for {@code spec.duration()}, closes everything.
+     * Runs the test once: opens a listener and connection(s) (or two UDP sockets) on {@code path}, runs
+     * server and client in two threads for {@code spec.duration()}, closes everything.
      *
      * @throws StackUnavailableException when the path's stack cannot open sockets at all
      * @throws PerfException             on any socket error, a byte or transaction count mismatch, or a hang
@@ -23,6 +23,9 @@ public interface PerfTest {
             case TCP_STREAM, TCP_MAERTS -> new StreamTest();
             case TCP_RR -> new RequestResponseTest();
             case TCP_CRR -> new ConnectRequestResponseTest();
+            case TCP_SENDFILE -> new SendfileTest();
+            case UDP_STREAM -> new UdpStreamTest();
+            case UDP_RR -> new UdpRequestResponseTest();
         };
     }
 

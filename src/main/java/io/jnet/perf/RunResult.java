@@ -7,23 +7,41 @@ import org.HdrHistogram.Histogram;
  *
  * @param kind           the test
  * @param stack          the stack it ran on ({@code jnet}, {@code kernel})
- * @param elapsedSeconds the measured time in seconds (netperf's "Elapsed Time"): for STREAM/MAERTS from the
- *                       start until the receiver has read everything; for RR/CRR the transaction loop
- * @param bytesSent      payload bytes written by the data sender (STREAM/MAERTS) or by both sides (RR/CRR)
- * @param bytesReceived  payload bytes read by the data receiver (STREAM/MAERTS) or by both sides (RR/CRR)
- * @param transactions   completed transactions (RR/CRR; 0 for the stream tests)
- * @param latencyNanos   round-trip time of each transaction in nanoseconds (RR/CRR), or null
+ * @param elapsedSeconds the measured time in seconds (netperf's "Elapsed Time"): for STREAM/MAERTS/SENDFILE from
+ *                       the start until the receiver has read everything; for UDP_STREAM the receiver's time from
+ *                       the start until the sender's end; for RR/CRR/UDP_RR the transaction loop
+ * @param bytesSent      payload bytes written by the data sender (stream tests) or by both sides (RR/CRR/UDP_RR)
+ * @param bytesReceived  payload bytes read by the data receiver (stream tests) or by both sides (RR/CRR/UDP_RR)
+ * @param transactions   completed transactions (RR/CRR/UDP_RR; 0 for the stream tests)
+ * @param latencyNanos   round-trip time of each transaction in nanoseconds (RR/CRR/UDP_RR), or null
  * @param sizes          socket buffer sizes seen on the (first) connection
+ * @param datagrams      UDP_STREAM's send and receive counts, or null for the other tests
  */
 public record RunResult(TestKind kind, String stack, double elapsedSeconds, long bytesSent, long bytesReceived,
-        long transactions, Histogram latencyNanos, SocketSizes sizes) {
+        long transactions, Histogram latencyNanos, SocketSizes sizes, DatagramCounts datagrams) {
+
+    /** A result without datagram counts (every test but UDP_STREAM). */
+    public RunResult(TestKind kind, String stack, double elapsedSeconds, long bytesSent, long bytesReceived,
+            long transactions, Histogram latencyNanos, SocketSizes sizes) {
+        this(kind, stack, elapsedSeconds, bytesSent, bytesReceived, transactions, latencyNanos, sizes, null);
+    }
 
     /**
      * The figure of merit in the test's {@link TestKind#unit()}: 10^6 bits/s of bytes received for the
-     * stream tests, transactions per second for RR and CRR.
+     * stream tests (for UDP_STREAM the receiver's rate, not the sender's), transactions per second for RR,
+     * CRR and UDP_RR.
      */
     public double value() {
         if (elapsedSeconds <= 0) return 0;
         return kind.isStream() ? bytesReceived * 8.0 / elapsedSeconds / 1e6 : transactions / elapsedSeconds;
+    }
+
+    /**
+     * UDP_STREAM's send rate in 10^6 bits/s (netperf's first line): bytes the sender got accepted over the
+     * sender's time; NaN for other tests.
+     */
+    public double sendValue() {
+        if (datagrams == null || datagrams.sendElapsedSeconds() <= 0) return Double.NaN;
+        return bytesSent * 8.0 / datagrams.sendElapsedSeconds() / 1e6;
     }
 }

@@ -11,7 +11,13 @@ public enum TestKind {
     /** One connection; a transaction is a request written and a full response read. */
     TCP_RR("TCP REQUEST/RESPONSE TEST", Unit.TRANSACTIONS_PER_SECOND),
     /** A transaction is connect, request, response, close. */
-    TCP_CRR("TCP Connect/Request/Response TEST", Unit.TRANSACTIONS_PER_SECOND);
+    TCP_CRR("TCP Connect/Request/Response TEST", Unit.TRANSACTIONS_PER_SECOND),
+    /** TCP_STREAM sending a file with sendfile(2) instead of send(2); throughput of bytes received. */
+    TCP_SENDFILE("TCP SENDFILE TEST", Unit.MEGABITS_PER_SECOND),
+    /** Client sends datagrams, server receives; no flow control: throughput of what the receiver got. */
+    UDP_STREAM("UDP UNIDIRECTIONAL SEND TEST", Unit.MEGABITS_PER_SECOND),
+    /** A transaction is a request datagram sent and a response datagram received. */
+    UDP_RR("UDP REQUEST/RESPONSE TEST", Unit.TRANSACTIONS_PER_SECOND);
 
     /** The unit of a test's figure of merit. */
     public enum Unit {
@@ -42,8 +48,11 @@ public enum TestKind {
     /** The unit of the figure of merit. */
     public Unit unit() { return unit; }
 
-    /** True for the bulk transfer tests (STREAM, MAERTS). */
+    /** True for the bulk transfer tests (TCP_STREAM, TCP_MAERTS, TCP_SENDFILE, UDP_STREAM). */
     public boolean isStream() { return unit == Unit.MEGABITS_PER_SECOND; }
+
+    /** True for the tests over UDP (UDP_STREAM, UDP_RR), whose messages are single datagrams. */
+    public boolean isUdp() { return this == UDP_STREAM || this == UDP_RR; }
 
     /**
      * Parses a netperf test name, case-insensitive ({@code tcp_rr}, {@code TCP_STREAM}).
@@ -54,7 +63,8 @@ public enum TestKind {
         try {
             return valueOf(s.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown test '" + s + "' (expected TCP_STREAM, TCP_MAERTS, TCP_RR or TCP_CRR)", e);
+            throw new IllegalArgumentException("unknown test '" + s
+                    + "' (expected TCP_STREAM, TCP_MAERTS, TCP_SENDFILE, TCP_RR, TCP_CRR, UDP_STREAM or UDP_RR)", e);
         }
     }
 }

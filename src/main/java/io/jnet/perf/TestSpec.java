@@ -8,10 +8,11 @@ import java.util.Objects;
  *
  * @param kind         which test
  * @param duration     how long the timed part runs ({@code -l}); a run always completes what it started
- * @param sendSize     bytes per write of the data sender in STREAM/MAERTS ({@code -m})
- * @param recvSize     bytes per read of the data receiver in STREAM/MAERTS ({@code -M})
- * @param requestSize  request bytes per transaction in RR/CRR ({@code -r req,resp})
- * @param responseSize response bytes per transaction in RR/CRR
+ * @param sendSize     bytes per write of the data sender in STREAM/MAERTS, per sendfile call in SENDFILE, per
+ *                     datagram in UDP_STREAM ({@code -m})
+ * @param recvSize     bytes per read of the data receiver in STREAM/MAERTS/SENDFILE ({@code -M})
+ * @param requestSize  request bytes per transaction in RR/CRR/UDP_RR ({@code -r req,resp})
+ * @param responseSize response bytes per transaction in RR/CRR/UDP_RR
  * @param local        the client's (netperf's "local") socket settings ({@code -s}, {@code -D})
  * @param remote       the server's (netperf's "remote") socket settings ({@code -S}, {@code -D})
  */
@@ -22,8 +23,16 @@ public record TestSpec(TestKind kind, Duration duration, int sendSize, int recvS
     public static final int DEFAULT_SEND_SIZE = 65536;
     /** Default {@code -M}: bytes per read (Linux's default tcp_rmem, which is netperf's usual choice). */
     public static final int DEFAULT_RECV_SIZE = 131072;
+    /**
+     * Default {@code -m} of UDP_STREAM: 1472 bytes, the most one datagram carries in a 1500-byte Ethernet
+     * frame without fragmentation (netperf's default is SO_SNDBUF capped at {@value #MAX_DATAGRAM}, which
+     * measures copying more than packets; {@code -m 65507} gives it, {@code -m 64} the small-packet rate).
+     */
+    public static final int DEFAULT_UDP_SEND_SIZE = 1472;
+    /** The largest UDP payload over IPv4 in bytes: 65535 - 20 (IP header) - 8 (UDP header). */
+    public static final int MAX_DATAGRAM = 65507;
 
-    /** Checks ranges: positive duration and sizes. */
+    /** Checks ranges: positive duration and sizes; UDP messages within {@value #MAX_DATAGRAM} bytes. */
     public TestSpec {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(local, "local");
@@ -35,21 +44,53 @@ public record TestSpec(TestKind kind, Duration duration, int sendSize, int recvS
         requirePositive("receive size (-M)", recvSize);
         requirePositive("request size (-r)", requestSize);
         requirePositive("response size (-r)", responseSize);
+        if (kind == TestKind.UDP_STREAM) requireDatagram(kind, "-m", sendSize);
+        if (kind == TestKind.UDP_RR) {
+            requireDatagram(kind, "-r request", requestSize);
+            requireDatagram(kind, "-r response", responseSize);
+        }
+    }
+
+    private static void requireDatagram(TestKind kind, String what, int v) {
+        if (v > MAX_DATAGRAM) {
+            throw new IllegalArgumentException(kind + ": " + what + " " + v + " bytes does not fit one datagram (at most "
+                    + MAX_DATAGRAM + " bytes, the largest UDP payload over IPv4)");
+        }
+    }
+
+    /** The default {@code -m} of {@code kind}: {@value #DEFAULT_UDP_SEND_SIZE} for UDP_STREAM, {@value #DEFAULT_SEND_SIZE} otherwise. */
+    public static int defaultSendSize(TestKind kind) {
+        return kind == TestKind.UDP_STREAM ? DEFAULT_UDP_SEND_SIZE : DEFAULT_SEND_SIZE;
     }
 
     private static void requirePositive(String what, int v) {
         if (v < 1) throw new IllegalArgumentException(what + " must be at least 1 byte: " + v);
     }
 
-    /** A spec with netperf's defaults for {@code kind}: sizes above, {@code -r 1,1}, no socket options. */
+    /** A spec with netperf's defaults for {@code kind}: sizes above ({@link #defaultSendSize}), {@code -r 1,1}, no socket options. */
     public static TestSpec defaults(TestKind kind, Duration duration) {
-        return new TestSpec(kind, duration, DEFAULT_SEND_SIZE, DEFAULT_RECV_SIZE, 1, 1,
+        return new TestSpec(kind, duration, defaultSendSize(kind), DEFAULT_RECV_SIZE, 1, 1,
                 SocketSettings.defaults(), SocketSettings.defaults());
     }
 
-    /** This spec with another kind. */
+    /**
+     * This spec with another kind.
+     *
+     * @throws IllegalArgumentException for a UDP kind when a message size exceeds one datagram (see {@link #forKind})
+     */
     public TestSpec withKind(TestKind k) {
         return new TestSpec(k, duration, sendSize, recvSize, requestSize, responseSize, local, remote);
+    }
+
+    /**
+     * This spec's settings for another test of a suite: as {@link #withKind}, except that the sizes of a UDP
+     * test are clipped to {@value #MAX_DATAGRAM} bytes, so that a {@code -m} meant for the TCP tests does not
+     * make the suite's UDP test fail.
+     */
+    public TestSpec forKind(TestKind k) {
+        if (!k.isUdp()) return withKind(k);
+        return new TestSpec(k, duration, Math.min(sendSize, MAX_DATAGRAM), recvSize, Math.min(requestSize, MAX_DATAGRAM),
+                Math.min(responseSize, MAX_DATAGRAM), local, remote);
     }
 
     /** This spec with another duration. */

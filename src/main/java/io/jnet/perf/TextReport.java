@@ -8,7 +8,8 @@ import java.util.Locale;
  * The human-readable report: for each test a netperf-style table (the same headings netperf prints, one
  * row per stack with the median over the measured runs), latency percentiles for RR/CRR, netperf's
  * warning when the confidence interval is wider than asked, and a comparison table; after a suite, a
- * summary table of all tests. With {@code verbose} every run's figure is listed too.
+ * summary table of all tests. UDP_STREAM gets netperf's send and receive lines ({@link UdpStreamTable}). With
+ * {@code verbose} every run's figure is listed too.
  */
 public final class TextReport {
 
@@ -72,9 +73,13 @@ public final class TextReport {
         out.println();
         List<Series> measured = c.measured();
         if (!measured.isEmpty()) {
-            if (spec.kind().isStream()) streamTable(spec, measured);
-            else rrTable(spec, measured);
-            out.println();
+            if (spec.kind() == TestKind.UDP_STREAM) {
+                UdpStreamTable.print(out, spec, measured);
+            } else {
+                if (spec.kind().isStream()) streamTable(spec, measured);
+                else rrTable(spec, measured);
+                out.println();
+            }
             if (!spec.kind().isStream()) latency(measured);
             if (warnings == WarningStyle.ONE_LINE) confidenceLine(c, measured);
             for (Series s : measured) confidenceWarning(c, s);
@@ -226,7 +231,7 @@ public final class TextReport {
     public void printComparisonTable(List<Comparison> cs) {
         String aName = cs.stream().map(Comparison::candidate).filter(s -> s != null).map(Series::stack).findFirst().orElse("jnet");
         String bName = cs.stream().map(Comparison::reference).filter(s -> s != null).map(Series::stack).findFirst().orElse("kernel");
-        String fmt = "%-10s  %-8s  %14s  %14s  %-10s  %7s  %s";
+        String fmt = "%-12s  %-8s  %14s  %14s  %-10s  %7s  %s";
         line(fmt, "Test", "Path", aName + " median", bName + " median", "Unit", "Ratio", "Spread");
         for (Comparison c : cs) {
             String spread = Double.isNaN(c.ratioMin()) ? "n/a" : num(c.ratioMin(), 3) + ".." + num(c.ratioMax(), 3);

@@ -1,5 +1,6 @@
 /**
- * A netperf-compatible benchmark harness that measures jnet against the host kernel ({@code jnet perf}).
+ * A netperf-compatible benchmark harness that measures jnet against the host kernel ({@code jnet perf}), over
+ * TCP and UDP.
  *
  * <h2>Tests</h2>
  * The tests, their options and units follow netperf's:
@@ -13,11 +14,29 @@
  *       per-transaction round trip as latency (min, p10, p50, mean, p99, max in microseconds, from an HdrHistogram).</li>
  *   <li><b>TCP_CRR</b>: a transaction is connect, request, response, close. Transactions per second and
  *       latency as for TCP_RR.</li>
+ *   <li><b>TCP_SENDFILE</b>: TCP_STREAM with the client calling sendfile(2) for each {@code -m} bytes of a
+ *       temporary file instead of send(2): netperf's send ring, SO_SNDBUF / {@code -m} + 1 (at least 2)
+ *       slots filled with the fill pattern and sent in turn. jnet sends with
+ *       {@link io.jnet.socket.TcpSocket#transferFrom}, which copies once from a kept read-only mapping of the
+ *       file into the send queue; the kernel with {@link java.nio.channels.FileChannel#transferTo}, which is
+ *       sendfile(2). Throughput in 10^6 bits/s received.</li>
+ *   <li><b>UDP_STREAM</b>: the client sends datagrams of {@code -m} bytes (default 1472, the payload of one
+ *       1500-byte Ethernet frame; at most 65507) as fast as the stack takes them for {@code -l} seconds; UDP
+ *       has no flow control, so some may be dropped. As netperf, it reports the send line (messages sent,
+ *       send errors, the send rate) and the receive line (messages received, the receive rate), both in
+ *       10^6 bits/s, and the loss; the receive rate is the figure compared.</li>
+ *   <li><b>UDP_RR</b>: TCP_RR with one datagram each way (client connected, server answering with sendto).
+ *       Transactions per second and latency as for TCP_RR. UDP does not retransmit: a lost datagram would
+ *       stall the run (netperf's UDP_RR waits for its timer), so after 2 s without a response the run ends
+ *       with an error naming the transaction.</li>
  * </ul>
- * {@code -s}/{@code -S} set SO_SNDBUF/SO_RCVBUF on the client/server before connect/listen, {@code -D}
- * sets TCP_NODELAY on both. Sizes take netperf's suffixes (K = 1024, k = 1000, ...). Each run checks that
- * the receiver got exactly the bytes sent (stream tests) or that the server answered as many requests as
- * the client completed (RR/CRR); a mismatch fails the test.
+ * The default suite ({@link io.jnet.perf.PerfPlan#DEFAULT_SUITE}) runs every test but UDP_RR, which keeps it
+ * under a minute.
+ * {@code -s}/{@code -S} set SO_SNDBUF/SO_RCVBUF on the client/server before connect/listen (or bind, for
+ * UDP), {@code -D} sets TCP_NODELAY on both. Sizes take netperf's suffixes (K = 1024, k = 1000, ...). Each
+ * run checks that the receiver got exactly the bytes sent (TCP stream tests), that it got no more datagrams
+ * than were sent, each of {@code -m} bytes (UDP_STREAM), or that the server answered as many requests as
+ * the client completed (RR/CRR/UDP_RR); a mismatch fails the test.
  *
  * <h2>Comparison</h2>
  * Every test runs on two {@link io.jnet.perf.PerfPath}s: the candidate (jnet, built by
@@ -31,8 +50,8 @@
  * <h2>Structure</h2>
  * {@link io.jnet.perf.PerfSuite} runs a {@link io.jnet.perf.PerfPlan} with a
  * {@link io.jnet.perf.ComparisonRunner} per test; the tests ({@link io.jnet.perf.PerfTest}) see only
- * {@link io.jnet.perf.PerfPath}, {@link io.jnet.perf.PerfListener} and {@link io.jnet.perf.PerfConnection},
- * so any stack, or a fake in tests, can be measured. {@link io.jnet.perf.TextReport},
+ * {@link io.jnet.perf.PerfPath}, {@link io.jnet.perf.PerfListener}, {@link io.jnet.perf.PerfConnection}
+ * and {@link io.jnet.perf.PerfDatagramSocket}, so any stack, or a fake in tests, can be measured. {@link io.jnet.perf.TextReport},
  * {@link io.jnet.perf.JsonReport} and {@link io.jnet.perf.CsvReport} print the results.
  */
 package io.jnet.perf;

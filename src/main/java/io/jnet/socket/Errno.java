@@ -4,6 +4,7 @@ package io.jnet.socket;
 public enum Errno {
     EPERM(1, "Operation not permitted"),
     EINTR(4, "Interrupted system call"),
+    EIO(5, "Input/output error"),
     EBADF(9, "Bad file descriptor"),
     EAGAIN(11, "Resource temporarily unavailable"),
     ENOMEM(12, "Cannot allocate memory"),

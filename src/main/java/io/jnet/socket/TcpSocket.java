@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 
 /**
  * A TCP stream socket in a jnet namespace, shaped after the BSD calls ({@code socket}, {@code bind},
@@ -53,6 +54,32 @@ public interface TcpSocket extends PollableSocket {
 
     /** Writes the buffer's remaining bytes; same results as {@link #write(byte[], int, int)}. */
     int write(ByteBuffer src) throws IOException;
+
+    /**
+     * sendfile(2): queues up to {@code count} bytes of {@code src}, starting at file offset {@code position},
+     * for sending. The bytes are copied once, from a read-only mapping of the file straight into the send
+     * queue's segments; they never pass through a user buffer. The socket keeps the mapping (up to 64 MiB of
+     * the file) for the next call, so that sending a file in many calls maps each part once and allocates
+     * nothing per call; {@link #close()} unmaps it. The file's own position is neither used nor changed (as
+     * sendfile with an offset pointer, or {@link FileChannel#transferTo}); bytes past the end of the file are
+     * not sent. The file must not be truncated during the call (the mapping would fault, as with any
+     * {@link java.nio.MappedByteBuffer}).
+     *
+     * <p>Blocking: returns once all the bytes are queued, or with fewer when SO_SNDTIMEO expires or an error
+     * occurs after some were queued. Non-blocking: queues what the send buffer takes.
+     *
+     * @param src      the file, open for reading
+     * @param position the file offset of the first byte to send, in bytes
+     * @param count    the most bytes to send
+     * @return the number of bytes queued; 0 when {@code count} is 0 or {@code position} is at or past the end
+     *         of the file
+     * @throws ErrnoException EINVAL for a negative {@code position} or {@code count}; EBADF when {@code src}
+     *                        is closed or not open for reading; EAGAIN when non-blocking and the send buffer
+     *                        takes nothing, or when SO_SNDTIMEO expires before any byte was queued; EPIPE after
+     *                        shutdown, close or a reset; ECONNRESET; ENOTCONN; EIO when the file cannot be
+     *                        mapped
+     */
+    long transferFrom(FileChannel src, long position, long count) throws IOException;
 
     /** shutdown(SHUT_WR): sends FIN once queued data is sent. */
     void shutdownOutput() throws IOException;

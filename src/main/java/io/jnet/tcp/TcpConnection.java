@@ -23,6 +23,8 @@ import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
 import java.time.Duration;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -208,6 +210,8 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     private final CopyOnWriteArrayList<ReadinessListener> listeners = new CopyOnWriteArrayList<>();
     private InputStream in;
     private OutputStream out;
+    /** The file mapping kept between sendfile calls while no call uses it (guarded by the socket lock), or null. */
+    SendFileWindow sendFileWindow;
 
     TcpConnection(TcpProtocol tcp) {
         this.tcp = tcp;
@@ -438,6 +442,48 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     }
 
     @Override
+    public long transferFrom(FileChannel src, long position, long count) throws IOException {
+        java.util.Objects.requireNonNull(src, "src");
+        if (position < 0 || count < 0) {
+            throw new ErrnoException(Errno.EINVAL, "sendfile: negative " + (position < 0 ? "offset" : "count"));
+        }
+        if (count == 0) return 0;
+        long size;
+        try {
+            size = src.size();
+        } catch (ClosedChannelException e) {
+            throw new ErrnoException(Errno.EBADF, "sendfile: file closed");
+        }
+        if (position >= size) return 0;
+        long todo = Math.min(count, size - position);
+        lock.lock();
+        // the call owns the window while it runs: a concurrent sendfile (possible while this one waits for
+        // send space with the lock given up) maps its own, and close() cannot unmap bytes being copied
+        SendFileWindow window = sendFileWindow;
+        sendFileWindow = null;
+        if (window == null) window = new SendFileWindow();
+        long done = 0;
+        try {
+            while (done < todo) {
+                ByteBuffer view = window.view(src, position + done, todo - done, size);
+                int chunk = view.remaining();
+                int n = writeLocked(null, 0, chunk, view); // the one copy: mapping -> send queue
+                done += n;
+                if (n < chunk) break; // non-blocking and full, SO_SNDTIMEO, or an error after a partial write
+            }
+            if (done == 0 && !blocking) throw new ErrnoException(Errno.EAGAIN, "sendfile");
+            return done;
+        } catch (IOException e) {
+            if (done > 0) return done; // as Linux: bytes already queued are reported, the error comes next call
+            throw e;
+        } finally {
+            if (sendFileWindow == null && !userClosed) sendFileWindow = window;
+            else window.release();
+            lock.release();
+        }
+    }
+
+    @Override
     public void shutdownOutput() throws IOException {
         lock.lock();
         try {
@@ -476,6 +522,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
             if (userClosed) return;
             userClosed = true;
             rcvShutdown = true;
+            releaseSendFileWindow();
             TcpOutput.closeByUser(this);
             if (lingerNs > 0 && state != TcpState.CLOSED) {
                 long deadline = tcp.ns.clock().nanoTime() + lingerNs;
@@ -499,10 +546,19 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     @Override
     public boolean isClosed() { return userClosed; }
 
+    /** Unmaps the file kept by sendfile, if any (called with the socket owned or exclusive). */
+    private void releaseSendFileWindow() {
+        if (sendFileWindow != null) {
+            sendFileWindow.release();
+            sendFileWindow = null;
+        }
+    }
+
     /** Namespace shutdown: abort without waiting. */
     void abortOnNamespaceClose() {
         io.jnet.stack.SoftIrq.runBottomHalf(() -> lock.runExclusive(() -> {
             userClosed = true;
+            releaseSendFileWindow();
             TcpOutput.abort(this, Errno.ECONNABORTED, false);
         }));
     }

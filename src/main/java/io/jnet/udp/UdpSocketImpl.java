@@ -18,6 +18,7 @@ import io.jnet.wire.Udp;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -153,6 +154,20 @@ final class UdpSocketImpl implements UdpSocket {
     @Override
     public void send(byte[] b, int off, int len, InetSocketAddress to) throws IOException {
         Objects.checkFromIndexSize(off, len, b.length);
+        sendDatagram(b, off, null, len, to);
+    }
+
+    @Override
+    public int send(ByteBuffer src, InetSocketAddress to) throws IOException {
+        int len = src.remaining();
+        if (src.hasArray()) sendDatagram(src.array(), src.arrayOffset() + src.position(), null, len, to);
+        else sendDatagram(null, 0, src, len, to);
+        src.position(src.position() + len);
+        return len;
+    }
+
+    /** Builds and sends one datagram of {@code len} bytes from {@code b} at {@code off}, or from {@code bb}'s position (not moved). */
+    private void sendDatagram(byte[] b, int off, ByteBuffer bb, int len, InetSocketAddress to) throws IOException {
         if (len > Udp.MAX_PAYLOAD) throw new ErrnoException(Errno.EMSGSIZE, "send: " + len + " > " + Udp.MAX_PAYLOAD + " bytes");
         int daddr = to == null ? 0 : address(to, "send");
         lock.lock();
@@ -179,7 +194,8 @@ final class UdpSocketImpl implements UdpSocket {
             int ulen = Udp.HEADER_LENGTH + len;
             PacketBuffer p = udp.ns.allocator().allocate(PacketBuffer.DEFAULT_HEADROOM, ulen);
             int hoff = p.put(ulen);
-            System.arraycopy(b, off, p.array(), hoff + Udp.HEADER_LENGTH, len);
+            if (bb != null) bb.get(bb.position(), p.array(), hoff + Udp.HEADER_LENGTH, len);
+            else System.arraycopy(b, off, p.array(), hoff + Udp.HEADER_LENGTH, len);
             Udp.write(p.array(), hoff, localPort, dport, ulen, saddr, daddr);
             p.setTransportOffset(hoff);
             p.setOwner(this);
@@ -196,30 +212,71 @@ final class UdpSocketImpl implements UdpSocket {
         Objects.checkFromIndexSize(off, len, b.length);
         lock.lock();
         try {
-            long deadline = rcvTimeoNs > 0 ? udp.ns.clock().nanoTime() + rcvTimeoNs : 0;
-            while (true) {
-                if (closed) throw new ErrnoException(Errno.EBADF, "receive");
-                throwPendingError("receive");
-                PacketBuffer p = receiveQueue.poll();
-                if (p != null) return copyOut(p, b, off, len);
-                if (!blocking) return null;
-                if (!waitEvent(deadline)) throw new ErrnoException(Errno.EAGAIN, "receive timed out (SO_RCVTIMEO)");
-            }
+            PacketBuffer p = dequeue();
+            if (p == null) return null;
+            return datagram(p, copyOut(p, b, off, len, null));
         } finally {
             lock.release();
         }
     }
 
-    private Datagram copyOut(PacketBuffer p, byte[] b, int off, int len) {
+    @Override
+    public Datagram receive(ByteBuffer dst) throws IOException {
+        if (dst.isReadOnly()) throw new java.nio.ReadOnlyBufferException();
+        lock.lock();
+        try {
+            PacketBuffer p = dequeue();
+            if (p == null) return null;
+            return datagram(p, copyOut(p, null, 0, dst.remaining(), dst));
+        } finally {
+            lock.release();
+        }
+    }
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        if (dst.isReadOnly()) throw new java.nio.ReadOnlyBufferException();
+        lock.lock();
+        try {
+            PacketBuffer p = dequeue();
+            if (p == null) return -1;
+            int n = copyOut(p, null, 0, dst.remaining(), dst);
+            p.release();
+            return n;
+        } finally {
+            lock.release();
+        }
+    }
+
+    /** The next queued datagram, waiting for one in blocking mode (null when non-blocking and none). Call owning the lock. */
+    private PacketBuffer dequeue() throws IOException {
+        long deadline = rcvTimeoNs > 0 ? udp.ns.clock().nanoTime() + rcvTimeoNs : 0;
+        while (true) {
+            if (closed) throw new ErrnoException(Errno.EBADF, "receive");
+            throwPendingError("receive");
+            PacketBuffer p = receiveQueue.poll();
+            if (p != null) return p;
+            if (!blocking) return null;
+            if (!waitEvent(deadline)) throw new ErrnoException(Errno.EAGAIN, "receive timed out (SO_RCVTIMEO)");
+        }
+    }
+
+    /** Copies up to {@code len} bytes of {@code p} into {@code b} at {@code off}, or into {@code bb} (position advances); returns the count. */
+    private int copyOut(PacketBuffer p, byte[] b, int off, int len, ByteBuffer bb) {
         queuedDatagrams = receiveQueue.size();
         rmemAlloc = receiveQueue.bytes();
-        int full = p.length();
-        int n = Math.min(full, len);
-        System.arraycopy(p.array(), p.dataStart(), b, off, n);
-        InetSocketAddress sender = new InetSocketAddress(Ipv4.toInet(p.seq), p.flags);
-        p.release();
+        int n = Math.min(p.length(), len);
+        if (bb != null) bb.put(p.array(), p.dataStart(), n);
+        else System.arraycopy(p.array(), p.dataStart(), b, off, n);
         udp.mib.inc(MibCounter.UdpInDatagrams);
-        return new Datagram(n, full, sender);
+        return n;
+    }
+
+    /** The result of a receive of {@code copied} bytes from {@code p}, which it releases. */
+    private static Datagram datagram(PacketBuffer p, int copied) {
+        Datagram d = new Datagram(copied, p.length(), new InetSocketAddress(Ipv4.toInet(p.seq), p.flags));
+        p.release();
+        return d;
     }
 
     @Override

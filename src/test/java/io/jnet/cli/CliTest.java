@@ -15,6 +15,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
@@ -67,7 +68,8 @@ class CliTest {
                 .contains("transactions/s").contains("-I=LEVEL[,WIDTH]").contains("--json").contains("Exit codes");
         outBuf.reset();
         assertThat(run("perf", "--help")).isZero();
-        assertThat(out()).contains("-r=REQ[,RESP]");
+        assertThat(out()).contains("-r=REQ[,RESP]").contains("TCP_SENDFILE").contains("UDP_STREAM").contains("UDP_RR")
+                .contains("sendfile(2)").contains("default 1472");
     }
 
     @Test
@@ -174,7 +176,8 @@ class CliTest {
     @Test
     void defaultsGiveTheSuite() {
         PerfPlan p = plan();
-        assertThat(p.tests()).extracting(TestSpec::kind).containsExactly(TestKind.values());
+        assertThat(p.tests()).extracting(TestSpec::kind).containsExactlyElementsOf(PerfPlan.DEFAULT_SUITE);
+        assertThat(PerfPlan.DEFAULT_SUITE).contains(TestKind.TCP_SENDFILE, TestKind.UDP_STREAM).doesNotContain(TestKind.UDP_RR);
         assertThat(p.iterations()).isEqualTo(PerfPlan.SUITE_ITERATIONS);
         assertThat(p.confidence()).isEqualTo(Confidence.DEFAULT);
         assertThat(p.stacks()).isEqualTo(StackChoice.BOTH);
@@ -185,6 +188,28 @@ class CliTest {
         assertThat(s.requestSize()).isEqualTo(1);
         assertThat(s.responseSize()).isEqualTo(1);
         assertThat(s.local()).isEqualTo(SocketSettings.defaults());
+        TestSpec udp = p.tests().stream().filter(t -> t.kind() == TestKind.UDP_STREAM).findFirst().orElseThrow();
+        assertThat(udp.sendSize()).as("UDP_STREAM's -m default: one Ethernet frame's payload").isEqualTo(1472);
+    }
+
+    @Test
+    void udpSizesAreCheckedForASingleTestAndClippedInTheSuite() {
+        assertThat(plan("-t", "udp_stream").tests().getFirst().sendSize()).isEqualTo(1472);
+        assertThat(plan("-t", "UDP_STREAM", "-m", "64").tests().getFirst().sendSize()).isEqualTo(64);
+        assertThat(plan("-t", "UDP_RR", "-r", "64,1472").tests().getFirst().responseSize()).isEqualTo(1472);
+        assertThat(run("perf", "-t", "UDP_STREAM", "-m", "64K")).isEqualTo(2);
+        assertThat(err()).contains("UDP_STREAM: -m 65536 bytes does not fit one datagram (at most 65507 bytes");
+        errBuf.reset();
+        assertThat(run("perf", "-t", "UDP_RR", "-r", "1,70000")).isEqualTo(2);
+        assertThat(err()).contains("UDP_RR: -r response 70000 bytes does not fit one datagram");
+        PerfCommand suite = parsed("-m", "64K", "-r", "100K");
+        PerfPlan p = suite.plan();
+        assertThat(p.tests()).filteredOn(t -> t.kind() == TestKind.UDP_STREAM).singleElement()
+                .satisfies(t -> assertThat(t.sendSize()).isEqualTo(65507));
+        assertThat(p.tests()).filteredOn(t -> t.kind() == TestKind.TCP_STREAM).singleElement()
+                .satisfies(t -> assertThat(t.sendSize()).isEqualTo(65536));
+        assertThat(p.tests()).filteredOn(t -> t.kind() == TestKind.TCP_RR).singleElement()
+                .satisfies(t -> assertThat(t.requestSize()).isEqualTo(102400));
     }
 
     @Test
@@ -273,6 +298,13 @@ class CliTest {
         assertThat(stream.ignoredOptionNotes(stream.plan())).containsExactly("(-r ignored by TCP_STREAM)");
         PerfCommand suite = parsed("-m", "1K", "-r", "64");
         assertThat(suite.ignoredOptionNotes(suite.plan())).isEmpty();
+        PerfCommand udp = parsed("-t", "UDP_STREAM", "-m", "64", "-M", "1K", "-r", "8", "-D");
+        assertThat(udp.ignoredOptionNotes(udp.plan()))
+                .containsExactly("(-r ignored by UDP_STREAM)", "(-M ignored by UDP_STREAM)", "(-D ignored by UDP_STREAM)");
+        PerfCommand udpRr = parsed("-t", "UDP_RR", "-m", "64");
+        assertThat(udpRr.ignoredOptionNotes(udpRr.plan())).containsExactly("(-m ignored by UDP_RR)");
+        PerfCommand sendfile = parsed("-t", "TCP_SENDFILE", "-m", "16K", "-M", "8K", "-D");
+        assertThat(sendfile.ignoredOptionNotes(sendfile.plan())).isEmpty();
     }
 
     @Test
@@ -305,6 +337,25 @@ class CliTest {
         assertThat(out().lines()).hasSize(3);
         assertThat(out().lines().toList().get(1)).startsWith("TCP_MAERTS,loopback,jnet,candidate,10^6bits/s,3,");
         assertThat(out().lines().toList().get(2)).startsWith("TCP_MAERTS,loopback,kernel,reference,10^6bits/s,3,");
+    }
+
+    @Test
+    void theNewTestsRunOnBothStacksFromTheCommandLine() {
+        for (String t : new String[] {"TCP_SENDFILE", "UDP_STREAM", "UDP_RR"}) {
+            outBuf.reset();
+            int rc = run("perf", "-t", t, "-l", "0.1", "-i", "3", "--csv");
+            assertThat(rc).as(t + ": " + err()).isZero();
+            List<String> rows = out().lines().toList();
+            assertThat(rows).as(t).hasSize(3);
+            assertThat(rows.get(1)).startsWith(t + ",loopback,jnet,candidate,");
+            if (t.equals("UDP_STREAM")) assertThat(rows.get(1)).containsPattern(",ok,\\d+\\.\\d{4},\\d+,\\d+,\\d+$");
+            else assertThat(rows.get(1)).endsWith(",ok,,,,");
+            assertThat(rows.get(2)).startsWith(t + ",loopback,kernel,reference,");
+        }
+        outBuf.reset();
+        assertThat(run("perf", "-t", "UDP_STREAM", "-m", "64", "-l", "0.1", "-i", "3")).as(err()).isZero();
+        assertThat(out()).contains("UDP UNIDIRECTIONAL SEND TEST").contains("Okay").contains("Errors").contains("Datagrams lost")
+                .containsPattern("UDP_STREAM +loopback +\\d+\\.\\d\\d +\\d+\\.\\d\\d +10\\^6bits/s");
     }
 
     @Test

@@ -133,8 +133,72 @@ class ReportTest {
                 .contains(",0.5000,0.4500,0.5500,900.0000;1000.0000;1100.0000,ok");
         assertThat(lines.get(2)).startsWith("TCP_STREAM,loopback,kernel,reference,10^6bits/s,3,2000.0000");
         assertThat(lines.get(3)).startsWith("TCP_CRR,loopback,kernel,reference,Trans/s,3,310.0000")
-                .endsWith(",\"TCP_CRR jnet pair 1: server: ECONNRESET, \"\"x\"\"\"");
-        for (String line : lines) assertThat(line.replaceAll("\"[^\"]*(\"\"[^\"]*)*\"", "q").split(",", -1)).hasSize(17);
+                .endsWith(",\"TCP_CRR jnet pair 1: server: ECONNRESET, \"\"x\"\"\",,,,");
+        for (String line : lines) assertThat(line.replaceAll("\"[^\"]*(\"\"[^\"]*)*\"", "q").split(",", -1)).hasSize(21);
+        assertThat(lines.get(1)).as("no datagram counts outside UDP_STREAM").endsWith(",ok,,,,");
+    }
+
+    /** UDP_STREAM of 1000-byte datagrams: jnet loses a tenth of what it sent, the kernel nothing. */
+    private static Comparison udpStream() {
+        TestSpec base = TestSpec.defaults(TestKind.UDP_STREAM, ONE_SECOND);
+        TestSpec spec = new TestSpec(TestKind.UDP_STREAM, ONE_SECOND, 1000, base.recvSize(), 1, 1,
+                base.local(), base.remote());
+        return new Comparison(spec, PathKind.LOOPBACK, Confidence.DEFAULT,
+                Fixtures.udpStream("jnet", 1000, new long[] {100_000, 100_000, 100_000}, new long[] {90_000, 90_000, 90_000}),
+                Fixtures.udpStream("kernel", 1000, new long[] {50_000, 50_000, 50_000}, new long[] {50_000, 50_000, 50_000}),
+                List.of(), null);
+    }
+
+    @Test
+    void udpStreamShowsNetperfsSendAndReceiveLinesAndTheLoss() {
+        String text = capture(ps -> new TextReport(ps, false).printTest(udpStream()));
+        assertThat(text).startsWith("UDP UNIDIRECTIONAL SEND TEST on jnet jnet path vs kernel kernel path");
+        assertThat(text).contains("Socket   Message  Elapsed  Messages" + System.lineSeparator()
+                + "Size     Size     Time     Okay     Errors   Throughput" + System.lineSeparator()
+                + "bytes    bytes    secs     #        #        10^6bits/sec  Stack");
+        // send line: client SO_SNDBUF, -m, sender time, sent, errors, send rate; receive line: server SO_RCVBUF,
+        // receiver time, received, receive rate
+        assertThat(text).containsPattern("212992 +1000 +1\\.00 +100000 +0 +800\\.00 +jnet\\R212992 +1\\.00 +90000 +720\\.00\\R");
+        assertThat(text).containsPattern("212992 +1000 +1\\.00 +50000 +0 +400\\.00 +kernel\\R212992 +1\\.00 +50000 +400\\.00\\R");
+        assertThat(text).contains("Datagrams lost (all measured runs): jnet 30000 of 300000 (10.00%), kernel 0 of 150000 (0.00%)");
+        assertThat(text).as("the receive rates are compared")
+                .containsPattern("UDP_STREAM +loopback +720\\.00 +400\\.00 +10\\^6bits/s +1\\.800");
+    }
+
+    @Test
+    void udpStreamMachineReportsCarryBothLines() {
+        String csv = capture(ps -> new CsvReport(ps).print(suite(udpStream())));
+        List<String> lines = csv.lines().toList();
+        assertThat(lines.get(1)).startsWith("UDP_STREAM,loopback,jnet,candidate,10^6bits/s,3,720.0000,")
+                .endsWith(",ok,800.0000,300000,0,270000");
+        assertThat(lines.get(2)).endsWith(",ok,400.0000,150000,0,150000");
+        String json = capture(ps -> new JsonReport(ps).print(suite(udpStream())));
+        assertThat(json).contains("\"median\":720.0").contains("\"udp_stream\":{\"send_median\":800.0,"
+                + "\"send_elapsed_s_median\":1.0,\"send_values\":[800.0,800.0,800.0],\"messages_sent\":300000,"
+                + "\"send_errors\":0,\"messages_received\":270000,\"loss_percent\":10.0}");
+        assertThat(json).contains("\"messages_received\":150000,\"loss_percent\":0.0}");
+        assertBalanced(json);
+        assertThat(capture(ps -> new JsonReport(ps).print(suite(stream())))).doesNotContain("udp_stream");
+    }
+
+    @Test
+    void sendfileAndUdpRrUseTheirNetperfBannersAndTables() {
+        TestSpec sf = TestSpec.defaults(TestKind.TCP_SENDFILE, ONE_SECOND);
+        Comparison sendfile = new Comparison(sf, PathKind.LOOPBACK, Confidence.DEFAULT,
+                Fixtures.series("jnet", TestKind.TCP_SENDFILE, 1000, 1000, 1000),
+                Fixtures.series("kernel", TestKind.TCP_SENDFILE, 2000, 2000, 2000), List.of(), null);
+        String text = capture(ps -> new TextReport(ps, false).printTest(sendfile));
+        assertThat(text).startsWith("TCP SENDFILE TEST").contains("Recv     Send     Send")
+                .containsPattern("131072 +16384 +65536 +1\\.00 +1000\\.00 +jnet")
+                .containsPattern("TCP_SENDFILE +loopback +1000\\.00 +2000\\.00 +10\\^6bits/s +0\\.500");
+        TestSpec rr = TestSpec.defaults(TestKind.UDP_RR, ONE_SECOND);
+        Comparison udpRr = new Comparison(rr, PathKind.LOOPBACK, Confidence.DEFAULT,
+                Fixtures.series("jnet", TestKind.UDP_RR, 5000, 5000, 5000),
+                Fixtures.series("kernel", TestKind.UDP_RR, 10000, 10000, 10000), List.of(), null);
+        text = capture(ps -> new TextReport(ps, false).printTest(udpRr));
+        assertThat(text).startsWith("UDP REQUEST/RESPONSE TEST").contains("Socket   Size     Request  Resp.    Elapsed  Trans.")
+                .contains("Transaction latency (usec, all measured runs)")
+                .containsPattern("UDP_RR +loopback +5000\\.00 +10000\\.00 +Trans/s +0\\.500");
     }
 
     @Test

@@ -14,6 +14,7 @@ import io.jnet.stack.MibCounter;
 import io.jnet.stack.NetNamespace;
 import io.jnet.wire.Udp;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -365,6 +366,100 @@ class UdpSocketTest {
             assertThat(new String(buf, 2, 10, StandardCharsets.UTF_8)).isEqualTo("0123456789");
             assertThat(buf[12]).isZero();
             assertThat(receiveText(b)).isEqualTo("next");
+        }
+    }
+
+    // ---- ByteBuffer calls -------------------------------------------------------------------------
+
+    @Test
+    void byteBuffersGoOutAndComeInWholeHeapOrDirect() throws Exception {
+        NetNamespace ns = ns("udp-bb");
+        try (UdpSocket a = bound(ns, "127.0.0.1", 0); UdpSocket b = bound(ns, "127.0.0.1", 0)) {
+            ByteBuffer heap = ByteBuffer.wrap("xxheap-datagramyy".getBytes(StandardCharsets.UTF_8), 2, 13);
+            assertThat(a.send(heap, b.localAddress())).isEqualTo(13);
+            assertThat(heap.position()).isEqualTo(15);
+            ByteBuffer direct = ByteBuffer.allocateDirect(32).put("direct".getBytes(StandardCharsets.UTF_8)).flip();
+            assertThat(a.send(direct, b.localAddress())).isEqualTo(6);
+            assertThat(direct.hasRemaining()).isFalse();
+            assertThat(a.send(ByteBuffer.allocate(0), b.localAddress())).isZero();
+
+            ByteBuffer in = ByteBuffer.allocateDirect(64);
+            in.position(3);
+            Datagram d = b.receive(in);
+            assertThat(d.length()).isEqualTo(13);
+            assertThat(d.fullLength()).isEqualTo(13);
+            assertThat(d.sender()).isEqualTo(a.localAddress());
+            assertThat(in.position()).isEqualTo(16);
+            byte[] got = new byte[13];
+            in.get(3, got);
+            assertThat(new String(got, StandardCharsets.UTF_8)).isEqualTo("heap-datagram");
+
+            ByteBuffer small = ByteBuffer.allocate(4);
+            assertThat(b.read(small)).as("a longer datagram is cut to the space given").isEqualTo(4);
+            assertThat(new String(small.array(), StandardCharsets.UTF_8)).isEqualTo("dire");
+            assertThat(b.read(ByteBuffer.allocate(8))).as("the rest was discarded; next is the empty one").isZero();
+            assertThat(ns.mib().get(MibCounter.UdpInDatagrams)).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void readWithoutADatagramIsMinusOneWhenNonBlockingAndEagainOnTimeout() throws Exception {
+        NetNamespace ns = ns("udp-bb-nb");
+        try (UdpSocket s = bound(ns, "127.0.0.1", 0)) {
+            s.setBlocking(false);
+            assertThat(s.read(ByteBuffer.allocate(8))).isEqualTo(-1);
+            assertThat(s.receive(ByteBuffer.allocate(8))).isNull();
+            s.setBlocking(true);
+            s.setOption(SocketOption.SO_RCVTIMEO, Duration.ofMillis(50));
+            assertThatThrownBy(() -> s.read(ByteBuffer.allocate(8)))
+                    .isInstanceOfSatisfying(ErrnoException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EAGAIN));
+        }
+    }
+
+    @Test
+    void aFailedBufferSendLeavesThePositionAndAReadOnlyBufferTakesNoDatagram() throws Exception {
+        NetNamespace ns = ns("udp-bb-err");
+        try (UdpSocket a = bound(ns, "127.0.0.1", 0); UdpSocket b = bound(ns, "127.0.0.1", 0)) {
+            ByteBuffer big = ByteBuffer.allocateDirect(65508);
+            assertThatThrownBy(() -> a.send(big, b.localAddress()))
+                    .isInstanceOfSatisfying(ErrnoException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EMSGSIZE));
+            assertThat(big.position()).isZero();
+            ByteBuffer msg = ByteBuffer.wrap(new byte[] {1, 2, 3});
+            assertThatThrownBy(() -> a.send(msg, addr("198.51.100.1", 9)))
+                    .isInstanceOfSatisfying(ErrnoException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ENETUNREACH));
+            assertThat(msg.position()).isZero();
+            assertThat(a.send(msg, b.localAddress())).isEqualTo(3);
+            assertThatThrownBy(() -> b.read(ByteBuffer.allocate(8).asReadOnlyBuffer()))
+                    .isInstanceOf(java.nio.ReadOnlyBufferException.class);
+            ByteBuffer in = ByteBuffer.allocate(8);
+            assertThat(b.read(in)).as("the datagram is still queued").isEqualTo(3);
+        }
+    }
+
+    @Test
+    void warmBufferSendsAndReadsAllocateNothingPerDatagram() throws Exception {
+        var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        org.assertj.core.api.Assumptions.assumeThat(threads.isThreadAllocatedMemorySupported()
+                && threads.isThreadAllocatedMemoryEnabled()).as("the JVM counts allocated bytes per thread").isTrue();
+        NetNamespace ns = ns("udp-bb-alloc");
+        try (UdpSocket a = UdpSocket.open(ns); UdpSocket b = bound(ns, "127.0.0.1", 0)) {
+            a.connect(b.localAddress());
+            ByteBuffer out = ByteBuffer.allocateDirect(1472);
+            ByteBuffer in = ByteBuffer.allocateDirect(1473);
+            int n = 50_000;
+            for (int i = 0; i < n; i++) { // warm up
+                a.send(out.clear(), null);
+                b.read(in.clear());
+            }
+            long before = threads.getCurrentThreadAllocatedBytes();
+            long bytes = 0;
+            for (int i = 0; i < n; i++) {
+                a.send(out.clear(), null);
+                bytes += b.read(in.clear());
+            }
+            long perDatagram = (threads.getCurrentThreadAllocatedBytes() - before) / n;
+            assertThat(bytes).isEqualTo(1472L * n);
+            assertThat(perDatagram).as("bytes allocated per datagram sent, delivered and read").isLessThan(8);
         }
     }
 

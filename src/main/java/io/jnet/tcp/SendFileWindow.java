@@ -1,0 +1,102 @@
+package io.jnet.tcp;
+
+import io.jnet.socket.Errno;
+import io.jnet.socket.ErrnoException;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.NonReadableChannelException;
+
+/**
+ * The file mapping behind {@link io.jnet.socket.TcpSocket#transferFrom} (Linux sendfile(2)): one read-only
+ * window of a file, mapped with {@link FileChannel#map(FileChannel.MapMode, long, long, Arena)} and kept for
+ * the next call, so that sending a file in many calls maps it once per window and allocates nothing per
+ * call. A window is at most {@link #WINDOW} bytes from an offset aligned to {@link #ALIGN} (by default) and never
+ * extends past the end of the file as it was when mapped; a call on another file or outside the window
+ * unmaps it and maps the one it needs. {@link #release()} unmaps at once (the arena is closed), not when
+ * the garbage collector gets to it.
+ *
+ * <p>Not thread-safe: a socket hands a window to one call at a time, under its lock.
+ */
+final class SendFileWindow {
+
+    /** Largest window mapped at once, in bytes (address space only: pages are read as they are sent). */
+    static final long WINDOW = 64L << 20;
+    /** Window start offsets are multiples of this many bytes (a multiple of every page size in use). */
+    static final long ALIGN = 2L << 20;
+
+    private final long window;
+    private final long align;
+    private FileChannel file;
+    private long start;
+    private long length;
+    private Arena arena;
+    private ByteBuffer view;
+
+    /** Windows of {@link #WINDOW} bytes aligned to {@link #ALIGN}. */
+    SendFileWindow() {
+        this(WINDOW, ALIGN);
+    }
+
+    /** Windows of {@code window} bytes from offsets that are multiples of {@code align} (tests use small ones). */
+    SendFileWindow(long window, long align) {
+        if (align <= 0 || window < align || window > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("window " + window + ", align " + align);
+        }
+        this.window = window;
+        this.align = align;
+    }
+
+    /**
+     * The bytes of {@code src} from file offset {@code position}: the returned buffer (a view of the mapping,
+     * the same object on every call within one window) has its position at {@code position} and its limit
+     * at {@code position + count} or at the end of the window, whichever comes first.
+     *
+     * @param fileSize the file's size as the caller just read it; {@code position} must lie below it and
+     *                 {@code count} must be positive
+     * @throws ErrnoException EBADF when {@code src} is closed or not open for reading, EIO when the mapping
+     *                        fails (address space exhausted, a file system that cannot map)
+     */
+    ByteBuffer view(FileChannel src, long position, long count, long fileSize) throws ErrnoException {
+        if (src != file || position < start || position >= start + length) remap(src, position, fileSize);
+        view.limit((int) Math.min(length, position - start + count));
+        view.position((int) (position - start));
+        return view;
+    }
+
+    private void remap(FileChannel src, long position, long fileSize) throws ErrnoException {
+        release();
+        long s = position - position % align;
+        long len = Math.min(window, fileSize - s);
+        Arena a = Arena.ofShared();
+        try {
+            view = src.map(FileChannel.MapMode.READ_ONLY, s, len, a).asByteBuffer();
+        } catch (ClosedChannelException | NonReadableChannelException e) {
+            a.close();
+            throw new ErrnoException(Errno.EBADF, "sendfile: file " + (e instanceof NonReadableChannelException
+                    ? "not open for reading" : "closed"));
+        } catch (IOException | RuntimeException e) {
+            a.close();
+            ErrnoException x = new ErrnoException(Errno.EIO, "sendfile: cannot map the file: " + e.getMessage());
+            x.initCause(e);
+            throw x;
+        }
+        arena = a;
+        file = src;
+        start = s;
+        length = len;
+    }
+
+    /** Unmaps the window, if any; the next {@link #view} maps anew. Idempotent. */
+    void release() {
+        if (arena == null) return;
+        Arena a = arena;
+        arena = null;
+        view = null;
+        file = null;
+        length = 0;
+        a.close();
+    }
+}

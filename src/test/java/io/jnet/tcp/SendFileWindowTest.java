@@ -1,0 +1,81 @@
+package io.jnet.tcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.jnet.socket.Errno;
+import io.jnet.socket.ErrnoException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SendFileWindowTest {
+
+    @TempDir
+    Path dir;
+
+    private FileChannel file(int size) throws Exception {
+        byte[] b = new byte[size];
+        for (int i = 0; i < size; i++) b[i] = (byte) (i * 31 + (i >>> 8));
+        Path p = Files.createTempFile(dir, "w", ".bin");
+        Files.write(p, b);
+        return FileChannel.open(p, StandardOpenOption.READ);
+    }
+
+    @Test
+    void aViewStartsAtThePositionAndStopsAtTheCountOrTheWindowEnd() throws Exception {
+        SendFileWindow w = new SendFileWindow(8192, 4096);
+        try (FileChannel fc = file(30_000)) {
+            ByteBuffer v = w.view(fc, 5000, 100, fc.size());
+            assertThat(v.remaining()).isEqualTo(100);
+            assertThat(v.get(v.position())).isEqualTo((byte) (5000 * 31 + (5000 >>> 8)));
+            ByteBuffer again = w.view(fc, 6000, 100_000, fc.size());
+            assertThat(again).as("the same window, the same view object").isSameAs(v);
+            assertThat(again.remaining()).as("window [4096, 12288)").isEqualTo(12288 - 6000);
+            ByteBuffer next = w.view(fc, 12288, 100_000, fc.size());
+            assertThat(next).as("outside the window: mapped anew").isNotSameAs(v);
+            assertThat(next.remaining()).isEqualTo(8192);
+            assertThat(next.get(next.position())).isEqualTo((byte) (12288 * 31 + (12288 >>> 8)));
+            ByteBuffer last = w.view(fc, 29_999, 100, fc.size());
+            assertThat(last.remaining()).as("a window ends at the end of the file").isEqualTo(1);
+        } finally {
+            w.release();
+        }
+    }
+
+    @Test
+    void anotherFileOrAReleaseMapsAnew() throws Exception {
+        SendFileWindow w = new SendFileWindow(8192, 4096);
+        try (FileChannel a = file(10_000); FileChannel b = file(10_000)) {
+            ByteBuffer va = w.view(a, 0, 10, a.size());
+            ByteBuffer vb = w.view(b, 0, 10, b.size());
+            assertThat(vb).isNotSameAs(va);
+            assertThatThrownBy(() -> va.get(0)).as("the old window was unmapped").isInstanceOf(IllegalStateException.class);
+            w.release();
+            assertThatThrownBy(() -> vb.get(0)).isInstanceOf(IllegalStateException.class);
+            w.release();
+            assertThat(w.view(b, 0, 10, b.size()).remaining()).isEqualTo(10);
+        } finally {
+            w.release();
+        }
+    }
+
+    @Test
+    void aClosedFileIsEbadf() throws Exception {
+        SendFileWindow w = new SendFileWindow(8192, 4096);
+        FileChannel fc = file(100);
+        fc.close();
+        assertThatThrownBy(() -> w.view(fc, 0, 10, 100)).isInstanceOf(ErrnoException.class)
+                .satisfies(e -> assertThat(((ErrnoException) e).errno()).isEqualTo(Errno.EBADF));
+    }
+
+    @Test
+    void windowsMustHoldTheirAlignment() {
+        assertThatThrownBy(() -> new SendFileWindow(4096, 8192)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new SendFileWindow(1L << 32, 4096)).isInstanceOf(IllegalArgumentException.class);
+    }
+}
