@@ -98,8 +98,8 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     PacketBuffer sendHead;
     /** In-order received data not yet read; the head's data starts at the first unread byte. */
     final PacketQueue receiveQueue = new PacketQueue();
-    /** Out-of-order segments, sorted by sequence number, non-overlapping. */
-    final PacketQueue oooQueue = new PacketQueue();
+    /** Out-of-order segments, in sequence order, disjoint (Linux out_of_order_queue). */
+    final OfoQueue oooQueue = new OfoQueue();
     int sndbuf;
     int rcvbuf;
     boolean sndbufLocked;
