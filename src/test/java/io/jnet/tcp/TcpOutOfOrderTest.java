@@ -7,6 +7,10 @@ import io.jnet.socket.TcpServerSocket;
 import io.jnet.socket.TcpSocket;
 import io.jnet.stack.MibCounter;
 import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -77,6 +81,187 @@ class TcpOutOfOrderTest {
             } else {
                 assertThat(c.rcvbuf).as("SO_RCVBUF stays").isEqualTo(rcvbuf0);
             }
+        }
+    }
+
+    /** The out-of-order queue's spans as stream offsets "from-to" (with "+FIN"), in order. */
+    static List<String> spans(TcpConnection c, CraftedSender peer) {
+        List<String> out = new ArrayList<>();
+        for (var b = c.oooQueue.first(); b != null; b = OfoQueue.next(b)) {
+            out.add((b.seq - peer.base) + "-" + (b.endSeq - peer.base) + ((b.flags & io.jnet.wire.Tcp.FIN) != 0 ? "+FIN" : ""));
+        }
+        return out;
+    }
+
+    /** Stream offsets of the out-of-order queue's one-byte buffers, in order. */
+    static List<Integer> offsets(TcpConnection c, CraftedSender peer) {
+        List<Integer> out = new ArrayList<>();
+        for (var b = c.oooQueue.first(); b != null; b = OfoQueue.next(b)) out.add(b.seq - peer.base);
+        return out;
+    }
+
+    static long mib(VirtualNet net, MibCounter m) { return net.a.mib().get(m); }
+
+    @Test
+    void underPressureTheQueueIsPrunedFromTheHighestSequenceAndANewHighestSegmentIsDropped() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection c = connect(net, srv, 8192);
+            assertThat(c.rcvbuf).isEqualTo(16384);
+            CraftedSender peer = new CraftedSender(net, c);
+            // one-byte segments at every other offset, descending from 400, until the queue is over the buffer
+            int i = 400;
+            while (c.rmemAlloc() <= c.rcvbuf) {
+                peer.sendByte(i);
+                i -= 2;
+            }
+            int lowest = i + 2;
+            int queued = c.oooQueue.size();
+            assertThat(mib(net, MibCounter.TcpExtPruneCalled)).isZero();
+
+            // above everything queued, the newest segment would land last: it is the one dropped
+            peer.sendByte(402);
+            assertThat(mib(net, MibCounter.TcpExtPruneCalled)).isEqualTo(1);
+            assertThat(mib(net, MibCounter.TcpExtTCPOFODrop)).isEqualTo(1);
+            assertThat(mib(net, MibCounter.TcpExtRcvPruned)).isEqualTo(1);
+            assertThat(mib(net, MibCounter.TcpExtOfoPruned)).isZero();
+            assertThat(offsets(c, peer)).hasSize(queued).endsWith(400);
+
+            // below everything queued: room is made by dropping the highest, an eighth of the buffer's worth
+            peer.sendByte(lowest - 2);
+            assertThat(mib(net, MibCounter.TcpExtPruneCalled)).isEqualTo(2);
+            assertThat(mib(net, MibCounter.TcpExtOfoPruned)).isEqualTo(1);
+            assertThat(mib(net, MibCounter.TcpExtTCPOFODrop)).isEqualTo(1);
+            List<Integer> kept = offsets(c, peer);
+            int top = kept.getLast();
+            assertThat(kept).as("the lowest offsets survive, every other one")
+                    .isEqualTo(IntStream.iterate(lowest - 2, o -> o <= top, o -> o + 2).boxed().toList());
+            int prunedBytes = (400 - top) / 2 * peer.maxTruesize;
+            assertThat(prunedBytes).isBetween(c.rcvbuf >> 3, (c.rcvbuf >> 3) + peer.maxTruesize);
+            assertThat(c.rmemAlloc()).isLessThanOrEqualTo(c.rcvbuf);
+
+            // the peer fills in and retransmits what was dropped: the whole stream arrives
+            for (int j = 0; j < lowest - 2; j++) peer.sendByte(j);
+            assertThat(peer.retransmitUntilAcked(403, 100)).isPositive();
+            assertThat(readAll(c)).isEqualTo(CraftedSender.data(0, 403));
+        }
+    }
+
+    @Test
+    void inOrderDataIsTakenWhenOutOfOrderDataFillsTheBuffer() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection c = connect(net, srv, 8192);
+            CraftedSender peer = new CraftedSender(net, c);
+            int i = 2;
+            while (c.rmemAlloc() <= c.rcvbuf) {
+                peer.sendByte(i);
+                i += 2;
+            }
+            assertThat(peer.acked()).isZero();
+            peer.sendByte(0);
+            assertThat(peer.acked()).as("byte 0 is in").isEqualTo(1);
+            assertThat(mib(net, MibCounter.TcpExtOfoPruned)).isEqualTo(1);
+            assertThat(mib(net, MibCounter.TcpExtTCPRcvQDrop)).isZero();
+            assertThat(c.rmemAlloc()).isLessThanOrEqualTo((long) c.rcvbuf + peer.maxTruesize);
+            peer.sendByte(1);
+            assertThat(peer.acked()).as("byte 1 joins the queued byte 2").isEqualTo(3);
+            assertThat(readAll(c)).isEqualTo(CraftedSender.data(0, 3));
+        }
+    }
+
+    @Test
+    void overlappingAndDuplicateSegmentsAreMergedOnce() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection c = connect(net, srv, 0);
+            CraftedSender peer = new CraftedSender(net, c);
+            peer.send(10, 20);
+            peer.send(10, 20); // a duplicate
+            assertThat(mib(net, MibCounter.TcpExtTCPOFOMerge)).isEqualTo(1);
+            peer.send(12, 15); // inside
+            assertThat(mib(net, MibCounter.TcpExtTCPOFOMerge)).isEqualTo(2);
+            assertThat(spans(c, peer)).containsExactly("10-20");
+            peer.send(10, 30); // same start, longer: replaces
+            assertThat(mib(net, MibCounter.TcpExtTCPOFOMerge)).isEqualTo(3);
+            assertThat(spans(c, peer)).containsExactly("10-30");
+            peer.send(5, 40); // covers it from before
+            assertThat(mib(net, MibCounter.TcpExtTCPOFOMerge)).isEqualTo(4);
+            assertThat(spans(c, peer)).containsExactly("5-40");
+            peer.send(38, 50); // overlaps the end: only what is new is kept
+            assertThat(spans(c, peer)).containsExactly("5-40", "40-50");
+            peer.send(60, 70);
+            peer.send(80, 90);
+            peer.send(55, 85); // trimmed at both ends by what it meets, covering 60-70
+            assertThat(mib(net, MibCounter.TcpExtTCPOFOMerge)).isEqualTo(5);
+            assertThat(spans(c, peer)).containsExactly("5-40", "40-50", "55-80", "80-90");
+            peer.send(90, 90, io.jnet.wire.Tcp.FIN); // the FIN right behind the last text
+            assertThat(spans(c, peer)).last().isEqualTo("80-90+FIN");
+            peer.send(95, 99); // text after the FIN is dropped
+            assertThat(spans(c, peer)).last().isEqualTo("80-90+FIN");
+            assertThat(mib(net, MibCounter.TcpExtTCPOFOQueue)).isEqualTo(11);
+            assertThat(mib(net, MibCounter.TcpExtTCPOFODrop)).isZero();
+
+            peer.send(0, 5);
+            peer.send(50, 55);
+            assertThat(c.oooQueue.isEmpty()).isTrue();
+            assertThat(readAll(c)).isEqualTo(CraftedSender.data(0, 90));
+            assertThat(c.state()).isEqualTo("CLOSE-WAIT");
+            assertThat(c.read(new byte[1], 0, 1)).isEqualTo(-1);
+        }
+    }
+
+    @Test
+    void segmentsThatContinueTheirPredecessorAreCopiedIntoItsTailroom() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection c = connect(net, srv, 0);
+            CraftedSender peer = new CraftedSender(net, c);
+            peer.tailroom = 256;
+            for (int i = 10; i < 20; i++) peer.sendByte(i);
+            assertThat(spans(c, peer)).containsExactly("10-20");
+            assertThat(c.oooQueue.bytes()).as("one buffer charged").isEqualTo(peer.maxTruesize);
+            assertThat(mib(net, MibCounter.TcpExtTCPRcvCoalesce)).isEqualTo(9);
+            peer.send(20, 20, io.jnet.wire.Tcp.FIN);
+            assertThat(spans(c, peer)).containsExactly("10-20+FIN");
+            assertThat(mib(net, MibCounter.TcpExtTCPRcvCoalesce)).isEqualTo(10);
+
+            // in order, one byte at a time: each joins the receive queue's last buffer, then so does 10-20
+            for (int i = 0; i < 10; i++) peer.sendByte(i);
+            assertThat(c.receiveQueue.size()).isEqualTo(1);
+            assertThat(c.rmemAlloc()).isEqualTo(peer.maxTruesize);
+            assertThat(mib(net, MibCounter.TcpExtTCPRcvCoalesce)).isEqualTo(20);
+            assertThat(readAll(c)).isEqualTo(CraftedSender.data(0, 20));
+            assertThat(c.state()).isEqualTo("CLOSE-WAIT");
+        }
+    }
+
+    @Test
+    void runsOfAdjacentTinySegmentsAreCollapsedInsteadOfPruned() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection c = connect(net, srv, 8192);
+            CraftedSender peer = new CraftedSender(net, c);
+            peer.checkAfterEachSegment = () -> assertThat(c.rmemAlloc()).isLessThanOrEqualTo((long) c.rcvbuf + peer.maxTruesize);
+            for (int i = 10; i < 4000; i++) peer.sendByte(i);
+            assertThat(mib(net, MibCounter.TcpExtTCPRcvCollapsed)).isPositive();
+            assertThat(mib(net, MibCounter.TcpExtOfoPruned)).isZero();
+            assertThat(mib(net, MibCounter.TcpExtTCPOFODrop)).isZero();
+            assertThat(c.oooQueue.size()).as("compact buffers").isLessThan(10);
+            assertThat(spans(c, peer)).first().asString().startsWith("10-");
+            assertThat(spans(c, peer)).last().asString().endsWith("-4000");
+            for (int i = 0; i < 10; i++) peer.sendByte(i);
+            assertThat(readAll(c)).isEqualTo(CraftedSender.data(0, 4000));
+        }
+    }
+
+    @Test
+    void theReceiveQueueOfAReaderThatDoesNotReadIsCollapsed() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection c = connect(net, srv, 8192);
+            CraftedSender peer = new CraftedSender(net, c);
+            peer.checkAfterEachSegment = () -> assertThat(c.rmemAlloc()).isLessThanOrEqualTo((long) c.rcvbuf + peer.maxTruesize);
+            for (int i = 0; i < 4000; i++) peer.sendByte(i);
+            assertThat(peer.acked()).isEqualTo(4000);
+            assertThat(mib(net, MibCounter.TcpExtTCPRcvCollapsed)).isPositive();
+            assertThat(mib(net, MibCounter.TcpExtTCPRcvQDrop)).isZero();
+            assertThat(c.receiveQueue.size()).isLessThan(10);
+            assertThat(readAll(c)).isEqualTo(CraftedSender.data(0, 4000));
         }
     }
 
