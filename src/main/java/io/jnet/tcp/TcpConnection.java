@@ -27,8 +27,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * One TCP connection: the transmission control block (RFC 9293 3.3.1 variables under their RFC names)
- * and the socket calls on it. Segment processing lives in {@link TcpInput}, transmission in
- * {@link TcpOutput}, timers in {@link TcpTimers}.
+ * and the socket calls on it. Segment processing lives in {@link TcpInput} (out-of-order data in
+ * {@link OfoQueue}, receive-buffer accounting in {@link ReceiveMemory}), transmission in {@link TcpOutput},
+ * timers in {@link TcpTimers}.
  *
  * <p>Locking: application calls own the socket through {@link SockLock} (lock_sock); the receive path
  * processes segments under the lock's short section or queues them to the backlog; timers defer to
