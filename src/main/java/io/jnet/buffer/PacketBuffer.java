@@ -64,6 +64,13 @@ public final class PacketBuffer {
     public long txFirstTxNs;
     /** Next buffer in an intrusive singly linked queue (backlogs, receive and send queues). */
     public PacketBuffer next;
+    /**
+     * Links of the search tree the buffer sits in, null when it is in none (TCP's out-of-order queue keeps
+     * its segments in a tree, as Linux does through {@code skb->rbnode}); the tree's owner manages them.
+     */
+    public PacketBuffer treeLeft, treeRight, treeParent;
+    /** Balancing key of the buffer in that tree (a treap's heap priority). */
+    public int treePriority;
 
     /** Called once when a buffer is released. */
     @FunctionalInterface
@@ -112,6 +119,8 @@ public final class PacketBuffer {
         when = 0;
         txDelivered = txDeliveredNs = txFirstTxNs = 0;
         next = null;
+        treeLeft = treeRight = treeParent = null;
+        treePriority = 0;
         return this;
     }
 
@@ -152,6 +161,21 @@ public final class PacketBuffer {
     public void put(byte[] src, int off, int len) {
         int at = put(len);
         System.arraycopy(src, off, array, at, len);
+    }
+
+    /**
+     * Appends a copy of {@code from}'s data behind this buffer's data when it fits in the tailroom (Linux
+     * skb_try_coalesce, for a linear buffer). The charge ({@link #truesize()}) stays as it is: the room was
+     * allocated, and charged, with this buffer. {@code from} is left untouched; releasing it is the caller's.
+     *
+     * @return true when the data was appended, false when it does not fit (nothing changed)
+     */
+    public boolean tryCoalesce(PacketBuffer from) {
+        int len = from.length();
+        if (len > tailroom()) return false;
+        System.arraycopy(from.array, from.dataStart, array, dataEnd, len);
+        dataEnd += len;
+        return true;
     }
 
     /** Cuts the data to {@code len} bytes (Linux skb_trim). */

@@ -68,6 +68,22 @@ public final class PacketQueue {
         return h;
     }
 
+    /**
+     * Detaches and returns the buffers after {@code prev} (the whole queue when {@code prev} is null), linked
+     * through next; {@code prev} becomes the tail.
+     */
+    public PacketBuffer takeAfter(PacketBuffer prev) {
+        if (prev == null) return takeAll();
+        PacketBuffer h = prev.next;
+        prev.next = null;
+        tail = prev;
+        for (PacketBuffer b = h; b != null; b = b.next) {
+            size--;
+            bytes -= b.truesize();
+        }
+        return h;
+    }
+
     /** Releases every buffer. */
     public void purge() {
         PacketBuffer b;

@@ -22,7 +22,8 @@ public enum MibCounter {
     UdpInDatagrams, UdpNoPorts, UdpInErrors, UdpOutDatagrams, UdpRcvbufErrors, UdpSndbufErrors, UdpInCsumErrors,
     UdpIgnoredMulti,
     // TcpExt (Linux names)
-    TcpExtSyncookiesSent, TcpExtSyncookiesRecv, TcpExtSyncookiesFailed, TcpExtEmbryonicRsts, TcpExtPruneCalled, TcpExtOutOfWindowIcmps, TcpExtTW, TcpExtTWRecycled,
+    TcpExtSyncookiesSent, TcpExtSyncookiesRecv, TcpExtSyncookiesFailed, TcpExtEmbryonicRsts, TcpExtPruneCalled,
+    TcpExtRcvPruned, TcpExtOfoPruned, TcpExtOutOfWindowIcmps, TcpExtTW, TcpExtTWRecycled,
     TcpExtPAWSEstab, TcpExtDelayedACKs, TcpExtDelayedACKLost, TcpExtListenOverflows, TcpExtListenDrops,
     TcpExtTCPHPHits, TcpExtTCPPureAcks, TcpExtTCPHPAcks, TcpExtTCPRenoRecovery, TcpExtTCPRenoReorder,
     TcpExtTCPLossUndo, TcpExtTCPFastRetrans, TcpExtTCPSlowStartRetrans, TcpExtTCPTimeouts, TcpExtTCPRenoFailures,
@@ -32,9 +33,9 @@ public enum MibCounter {
     TcpExtTCPSYNChallenge, TcpExtTCPRcvQDrop, TcpExtTCPZeroWindowDrop, TcpExtTCPToZeroWindowAdv,
     TcpExtTCPFromZeroWindowAdv, TcpExtTCPWantZeroWindowAdv, TcpExtTCPOrigDataSent, TcpExtTCPDelivered,
     TcpExtTCPKeepAlive, TcpExtTCPSpuriousRTOs, TcpExtTCPDSACKRecv, TcpExtTCPDSACKOldSent,
-    TcpExtTCPBacklogCoalesce, TcpExtTCPAckCompressed, TcpExtTCPWinProbe, TcpExtTCPTimeWaitOverflow,
-    TcpExtTCPRetransFail, TcpExtLockDroppedIcmps, TcpExtTCPSpuriousRtxHostQueues, TcpExtTCPACKSkippedSeq,
-    TcpExtTCPACKSkippedPAWS,
+    TcpExtTCPBacklogCoalesce, TcpExtTCPRcvCoalesce, TcpExtTCPAckCompressed, TcpExtTCPWinProbe,
+    TcpExtTCPTimeWaitOverflow, TcpExtTCPRetransFail, TcpExtLockDroppedIcmps, TcpExtTCPSpuriousRtxHostQueues,
+    TcpExtTCPACKSkippedSeq, TcpExtTCPACKSkippedPAWS,
     // ArpExt-like (Linux keeps these in /proc/net/stat/arp_cache: jnet exposes them here)
     ArpInRequests, ArpInReplies, ArpOutRequests, ArpOutReplies, ArpUnresolvedDiscards, ArpInErrors,
     // device-independent link input drops (frames jnet could not parse or has no handler for)

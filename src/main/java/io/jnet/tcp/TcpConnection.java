@@ -30,8 +30,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * One TCP connection: the transmission control block (RFC 9293 3.3.1 variables under their RFC names)
- * and the socket calls on it. Segment processing lives in {@link TcpInput}, transmission in
- * {@link TcpOutput}, timers in {@link TcpTimers}.
+ * and the socket calls on it. Segment processing lives in {@link TcpInput} (out-of-order data in
+ * {@link OfoQueue}, receive-buffer accounting in {@link ReceiveMemory}), transmission in {@link TcpOutput},
+ * timers in {@link TcpTimers}.
  *
  * <p>Locking: application calls own the socket through {@link SockLock} (lock_sock); the receive path
  * processes segments under the lock's short section or queues them to the backlog; timers defer to
@@ -101,8 +102,8 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     PacketBuffer sendHead;
     /** In-order received data not yet read; the head's data starts at the first unread byte. */
     final PacketQueue receiveQueue = new PacketQueue();
-    /** Out-of-order segments, sorted by sequence number, non-overlapping. */
-    final PacketQueue oooQueue = new PacketQueue();
+    /** Out-of-order segments, in sequence order, disjoint (Linux out_of_order_queue). */
+    final OfoQueue oooQueue = new OfoQueue();
     int sndbuf;
     int rcvbuf;
     /**

@@ -1,7 +1,6 @@
 package io.jnet.tcp;
 
 import io.jnet.buffer.PacketBuffer;
-import io.jnet.buffer.PacketQueue;
 import io.jnet.socket.Errno;
 import io.jnet.socket.TcpInfo;
 import io.jnet.stack.MibCounter;
@@ -561,20 +560,22 @@ final class TcpInput {
             measureRcvMss(c, len);
             eventDataRecv(c);
         }
+        boolean fin = (flags & Tcp.FIN) != 0;
         if (seq == c.rcvNxt) {
-            if (len > 0 && !makeRoom(c, pkt)) {
-                tcp.mib.inc(MibCounter.TcpExtTCPRcvQDrop);
-                TcpOutput.sendAck(c);
-                return false;
-            }
-            boolean fin = (flags & Tcp.FIN) != 0;
             boolean kept = false;
             if (len > 0) {
                 if (c.rcvShutdown) {
                     c.rcvNxt += len;
                 } else {
-                    c.receiveQueue.add(pkt);
-                    kept = true;
+                    // in-order data beyond the buffer is taken only when nothing is queued for the reader
+                    // (Linux tcp_data_queue forces the charge then), so that the connection never wedges
+                    if (!ReceiveMemory.schedule(c, pkt) && !c.receiveQueue.isEmpty()) {
+                        tcp.mib.inc(MibCounter.TcpExtTCPRcvQDrop);
+                        c.wakeUp();
+                        TcpOutput.sendAck(c);
+                        return false;
+                    }
+                    kept = queueRcv(c, pkt);
                     c.rcvNxt += len;
                 }
                 c.bytesReceived += len;
@@ -588,10 +589,11 @@ final class TcpInput {
             c.wakeUp();
             return kept;
         }
-        // out of order: beyond rcvNxt
-        if (len == 0 && (flags & Tcp.FIN) == 0) return false;
-        if (!makeRoom(c, pkt)) {
+        // out of order: beyond rcvNxt (tcp_data_queue_ofo)
+        if (len == 0 && !fin) return false;
+        if (!ReceiveMemory.schedule(c, pkt)) {
             tcp.mib.inc(MibCounter.TcpExtTCPOFODrop);
+            c.wakeUp();
             TcpOutput.sendAck(c);
             return false;
         }
@@ -599,34 +601,21 @@ final class TcpInput {
         c.rcvOoopack++;
         enterQuickAck(c);
         c.forceAck = true;
-        return insertOutOfOrder(c, pkt, flags);
+        return c.oooQueue.queue(pkt, fin, tcp.mib);
     }
 
-    /** Memory check before queueing (tcp_try_rmem_schedule): compact the queue once, else refuse. */
-    private static boolean makeRoom(TcpConnection c, PacketBuffer pkt) {
-        if (c.rmemAlloc() + pkt.truesize() <= c.rcvbuf) return true;
-        c.tcp.mib.inc(MibCounter.TcpExtPruneCalled);
-        collapse(c);
-        return c.rmemAlloc() + pkt.truesize() <= (long) c.rcvbuf + Math.max(pkt.truesize(), c.rcvbuf / 4)
-                && pkt.length() <= c.rcvbuf - c.rmemAlloc() + c.rcvbuf / 4;
-    }
-
-    /** Copies the in-order receive queue into one compact buffer (tcp_collapse). */
-    private static void collapse(TcpConnection c) {
-        if (c.receiveQueue.size() < 2) return;
-        long total = 0;
-        for (PacketBuffer p = c.receiveQueue.peek(); p != null; p = p.next) total += p.length();
-        if (total > Integer.MAX_VALUE - 64) return;
-        PacketBuffer big = c.tcp.ns.allocator().allocate(0, (int) total);
-        int firstSeq = c.receiveQueue.peek().seq;
-        PacketBuffer p;
-        while ((p = c.receiveQueue.poll()) != null) {
-            big.put(p.array(), p.dataStart(), p.length());
-            p.release();
+    /**
+     * Appends in-order text to the receive queue (tcp_queue_rcv): copied into the last buffer's tailroom
+     * when it fits (tcp_try_coalesce, TcpExtTCPRcvCoalesce). Returns true when {@code pkt} itself was queued.
+     */
+    private static boolean queueRcv(TcpConnection c, PacketBuffer pkt) {
+        PacketBuffer tail = c.receiveQueue.peekLast();
+        if (tail != null && tail.tryCoalesce(pkt)) {
+            c.tcp.mib.inc(MibCounter.TcpExtTCPRcvCoalesce);
+            return false;
         }
-        big.seq = firstSeq;
-        c.receiveQueue.add(big);
-        c.tcp.mib.inc(MibCounter.TcpExtTCPRcvCollapsed);
+        c.receiveQueue.add(pkt);
+        return true;
     }
 
     private static void finReceived(TcpConnection c) {
@@ -634,6 +623,7 @@ final class TcpInput {
         c.bytesReceived++; // as Linux, which advances rcv_nxt to the FIN's end_seq
         c.finReceived = true;
         c.forceAck = true;
+        c.oooQueue.purge(); // nothing may follow the FIN (Linux tcp_fin drops it)
         switch (c.state) {
             case SYN_RECEIVED, ESTABLISHED -> setState(c, TcpState.CLOSE_WAIT);
             case FIN_WAIT_1 -> {
@@ -654,50 +644,13 @@ final class TcpInput {
         c.wakeUp();
     }
 
-    /** Inserts into the sorted out-of-order queue, trimming overlaps; returns true when kept. */
-    private static boolean insertOutOfOrder(TcpConnection c, PacketBuffer pkt, int flags) {
-        pkt.flags = flags & Tcp.FIN;
-        pkt.endSeq = pkt.seq + pkt.length();
-        PacketQueue q = c.oooQueue;
-        PacketBuffer prev = null;
-        for (PacketBuffer p = q.peek(); p != null; prev = p, p = p.next) {
-            if (Tcp.seqGeq(p.seq, pkt.seq)) break;
-        }
-        // overlap with prev: trim our front
-        if (prev != null && Tcp.seqGt(prev.endSeq, pkt.seq)) {
-            int cut = prev.endSeq - pkt.seq;
-            if (cut >= pkt.length()) {
-                if ((pkt.flags & Tcp.FIN) != 0 && (prev.flags & Tcp.FIN) == 0 && prev.endSeq == pkt.endSeq) prev.flags |= Tcp.FIN;
-                return false; // fully covered
-            }
-            pkt.pull(cut);
-            pkt.seq += cut;
-        }
-        // overlap with following segments: drop those fully covered, trim ours at the first partial
-        PacketBuffer nxt = prev == null ? q.peek() : prev.next;
-        while (nxt != null && Tcp.seqLt(nxt.seq, pkt.endSeq)) {
-            if (Tcp.seqLeq(nxt.endSeq, pkt.endSeq)) {
-                PacketBuffer after = nxt.next;
-                q.removeAfter(prev, nxt);
-                nxt.release();
-                nxt = after;
-            } else {
-                pkt.trim(nxt.seq - pkt.seq);
-                pkt.endSeq = nxt.seq;
-                pkt.flags &= ~Tcp.FIN;
-                break;
-            }
-        }
-        if (prev == null) q.addFirst(pkt); else q.insertAfter(prev, pkt);
-        return true;
-    }
-
     /** Moves now-contiguous out-of-order segments to the receive queue (tcp_ofo_queue). */
     private static void drainOutOfOrder(TcpConnection c) {
         PacketBuffer p;
-        while ((p = c.oooQueue.peek()) != null && Tcp.seqLeq(p.seq, c.rcvNxt)) {
-            c.oooQueue.poll();
-            if (Tcp.seqLeq(p.endSeq, c.rcvNxt) && !((p.flags & Tcp.FIN) != 0 && p.endSeq == c.rcvNxt)) {
+        while ((p = c.oooQueue.first()) != null && Tcp.seqLeq(p.seq, c.rcvNxt)) {
+            c.oooQueue.pollFirst();
+            boolean fin = (p.flags & Tcp.FIN) != 0;
+            if (Tcp.seqLeq(p.endSeq, c.rcvNxt) && !(fin && p.endSeq == c.rcvNxt)) {
                 p.release();
                 continue;
             }
@@ -706,13 +659,8 @@ final class TcpInput {
                 p.pull(Math.min(cut, p.length()));
                 p.seq = c.rcvNxt;
             }
-            boolean fin = (p.flags & Tcp.FIN) != 0;
             int len = p.length();
-            if (len > 0 && !c.rcvShutdown) {
-                c.receiveQueue.add(p);
-            } else {
-                p.release();
-            }
+            if (len == 0 || c.rcvShutdown || !queueRcv(c, p)) p.release();
             c.rcvNxt += len;
             c.bytesReceived += len;
             if (fin) {

@@ -100,6 +100,17 @@ final class FilterDevice implements NetDevice {
     /** Hands a crafted frame to the namespace as if the wrapped device had received it. */
     void injectInbound(byte[] frame) { deliver(PacketBuffer.copyOf(frame, 0, frame.length, 0)); }
 
+    /**
+     * Hands a crafted frame to the namespace in a buffer shaped as a device makes it: {@code headroom}
+     * bytes in front (a TAP device reserves {@link PacketBuffer#DEFAULT_HEADROOM}) and {@code tailroom}
+     * spare bytes behind, so that the buffer's charge (truesize) and its room to coalesce into are realistic.
+     */
+    void injectInbound(byte[] frame, int headroom, int tailroom) {
+        PacketBuffer b = PacketBuffer.allocate(headroom, frame.length + tailroom);
+        b.put(frame, 0, frame.length);
+        deliver(b);
+    }
+
     private void deliver(PacketBuffer frame) {
         FrameReceiver r = receiver;
         if (r == null) {

@@ -1,0 +1,253 @@
+package io.jnet.tcp;
+
+import io.jnet.buffer.PacketBuffer;
+import io.jnet.buffer.PacketQueue;
+import io.jnet.stack.MibCounter;
+import io.jnet.wire.Tcp;
+
+/**
+ * Keeps the memory a connection's receive queues are charged (the truesize of their buffers, in bytes)
+ * within its receive buffer {@code rcvbuf} (SO_RCVBUF), as Linux's tcp_try_rmem_schedule and
+ * tcp_prune_queue: a segment is queued while the queues are within the buffer; past it, the buffer first
+ * grows where autotuning may (tcp_clamp_window), then runs of bloated buffers (much more charge than text,
+ * such as one-byte segments) are copied into compact ones (tcp_collapse_ofo_queue, tcp_collapse), and last
+ * out-of-order data is dropped from the highest sequence down (tcp_prune_ofo_queue), so that in-order data
+ * always finds room before out-of-order data keeps it.
+ *
+ * <p>Runs under the socket lock. Counters: TcpExtPruneCalled, TcpExtTCPRcvCollapsed, TcpExtOfoPruned,
+ * TcpExtRcvPruned.
+ */
+final class ReceiveMemory {
+    /** Most bytes a collapse copies into one buffer (Linux copies into buffers of about a page). */
+    static final int COLLAPSE_CHUNK = 16384;
+    /**
+     * Least charge of a buffer a collapse makes, in bytes: a small buffer still costs an object and an
+     * array, as Linux charges sk_buff and skb_shared_info with every buffer. A run is only collapsed when
+     * that lowers its charge, so tiny runs (two one-byte segments) are left to pruning.
+     */
+    static final int MIN_COLLAPSED_TRUESIZE = 512;
+
+    private ReceiveMemory() {}
+
+    /** True while the queues are within the receive buffer (Linux tcp_can_ingest): one more buffer may come. */
+    static boolean canIngest(TcpConnection c) {
+        return c.rmemAlloc() <= c.rcvbuf;
+    }
+
+    /**
+     * Makes room for {@code in}, a segment about to be queued (Linux tcp_try_rmem_schedule).
+     *
+     * @return true when it may be queued; false when the queues stay over the buffer (TcpExtRcvPruned)
+     */
+    static boolean schedule(TcpConnection c, PacketBuffer in) {
+        return canIngest(c) || pruneQueue(c, in);
+    }
+
+    /**
+     * Linux tcp_prune_queue: grow the buffer where allowed, collapse both queues, then prune the
+     * out-of-order queue above {@code in}. Returns true when the queues are within the buffer again.
+     */
+    static boolean pruneQueue(TcpConnection c, PacketBuffer in) {
+        c.tcp.mib.inc(MibCounter.TcpExtPruneCalled);
+        clampWindow(c);
+        if (canIngest(c)) return true;
+        collapseOfoQueue(c);
+        collapseReceiveQueue(c);
+        if (canIngest(c)) return true;
+        pruneOfoQueue(c, in);
+        if (canIngest(c)) return true;
+        c.tcp.mib.inc(MibCounter.TcpExtRcvPruned);
+        return false;
+    }
+
+    /**
+     * Linux tcp_clamp_window: the queues outgrew the buffer, so their segments carry more overhead than the
+     * window allowed for. Unless SO_RCVBUF fixed it, the buffer grows to what is charged, up to
+     * net.ipv4.tcp_rmem[2] (Linux also requires no global TCP memory pressure; jnet keeps no global account).
+     * Quick ACKs stop.
+     */
+    static void clampWindow(TcpConnection c) {
+        c.quickAcks = 0;
+        int max = c.tcp.sysctl.tcpRmem.intValue(2);
+        if (c.rcvbuf < max && !c.rcvbufLocked) c.rcvbuf = (int) Math.max(c.rcvbuf, Math.min(c.rmemAlloc(), max));
+    }
+
+    /**
+     * Linux tcp_prune_ofo_queue: drops out-of-order buffers from the highest sequence down, an eighth of the
+     * buffer at a time, until the queues are within the buffer; never a buffer below where {@code in} would
+     * go (the newest arrival lands last, so it is the one to drop). Counts TcpExtOfoPruned when it dropped
+     * anything.
+     *
+     * @return true when it dropped anything
+     */
+    static boolean pruneOfoQueue(TcpConnection c, PacketBuffer in) {
+        OfoQueue q = c.oooQueue;
+        long goal = c.rcvbuf >> 3;
+        boolean pruned = false;
+        for (PacketBuffer p = q.last(); p != null; ) {
+            if (Tcp.seqGt(in.seq, p.seq)) break;
+            PacketBuffer prev = OfoQueue.previous(p);
+            q.remove(p);
+            goal -= p.truesize();
+            p.release();
+            pruned = true;
+            if (prev == null || goal <= 0) {
+                if (canIngest(c)) break;
+                goal = c.rcvbuf >> 3;
+            }
+            p = prev;
+        }
+        if (pruned) c.tcp.mib.inc(MibCounter.TcpExtOfoPruned);
+        return pruned;
+    }
+
+    /**
+     * Linux tcp_collapse_ofo_queue: copies each run of adjacent out-of-order buffers (no hole between them)
+     * into compact buffers, from its first bloated buffer on, when that lowers its charge. A run of one
+     * small buffer is not worth it; after an eighth of the receive buffer of such runs the scan stops
+     * (a peer sending one-byte segments with holes between them gets them pruned instead).
+     */
+    static void collapseOfoQueue(TcpConnection c) {
+        OfoQueue q = c.oooQueue;
+        long sumTiny = 0;
+        PacketBuffer head = q.first();
+        while (head != null) {
+            PacketBuffer next = OfoQueue.next(head);
+            // compact buffers at the start of a run stay as they are
+            while (next != null && !bloated(head) && next.seq == head.endSeq && (head.flags & Tcp.FIN) == 0) {
+                head = next;
+                next = OfoQueue.next(head);
+            }
+            int count = 1;
+            long charge = head.truesize();
+            PacketBuffer p = head;
+            while (next != null && next.seq == p.endSeq && (p.flags & Tcp.FIN) == 0) {
+                count++;
+                charge += next.truesize();
+                p = next;
+                next = OfoQueue.next(p);
+            }
+            int len = p.endSeq - head.seq;
+            if ((count > 1 || len >= COLLAPSE_CHUNK) && collapsedCharge(len) < charge) {
+                collapseRun(c, head, next, len);
+            } else {
+                sumTiny += charge;
+                if (sumTiny > c.rcvbuf >> 3) return;
+            }
+            head = next;
+        }
+    }
+
+    /** Copies the run from {@code head} up to {@code stop} (exclusive), {@code len} bytes, into compact buffers. */
+    private static void collapseRun(TcpConnection c, PacketBuffer head, PacketBuffer stop, int len) {
+        OfoQueue q = c.oooQueue;
+        PacketBuffer src = head;
+        int seq = head.seq;
+        while (len > 0) {
+            int n = Math.min(COLLAPSE_CHUNK, len);
+            PacketBuffer chunk = newChunk(c, n);
+            chunk.seq = seq;
+            int fin = 0;
+            while (chunk.length() < n) {
+                int k = Math.min(n - chunk.length(), src.length());
+                chunk.put(src.array(), src.dataStart(), k);
+                if (k < src.length()) {
+                    src.pull(k);
+                    src.seq += k; // still after the chunk: the tree's order holds
+                } else {
+                    PacketBuffer nx = OfoQueue.next(src);
+                    fin = src.flags & Tcp.FIN;
+                    q.remove(src);
+                    src.release();
+                    c.tcp.mib.inc(MibCounter.TcpExtTCPRcvCollapsed);
+                    src = nx;
+                }
+            }
+            seq += n;
+            len -= n;
+            // buffers without text left at the end of the run (a FIN on its own) go into the last chunk
+            while (len == 0 && src != stop && src.length() == 0) {
+                PacketBuffer nx = OfoQueue.next(src);
+                fin |= src.flags & Tcp.FIN;
+                q.remove(src);
+                src.release();
+                c.tcp.mib.inc(MibCounter.TcpExtTCPRcvCollapsed);
+                src = nx;
+            }
+            chunk.endSeq = seq;
+            chunk.flags = fin;
+            q.insert(chunk);
+        }
+    }
+
+    /**
+     * Linux tcp_collapse on the receive queue: copies the unread data, from the first bloated buffer on,
+     * into compact buffers when that lowers its charge.
+     */
+    static void collapseReceiveQueue(TcpConnection c) {
+        PacketQueue q = c.receiveQueue;
+        PacketBuffer prev = null;
+        PacketBuffer p = q.peek();
+        while (p != null && !bloated(p)) {
+            prev = p;
+            p = p.next;
+        }
+        if (p == null || p.next == null) return;
+        long len = 0;
+        long charge = 0;
+        for (PacketBuffer b = p; b != null; b = b.next) {
+            len += b.length();
+            charge += b.truesize();
+        }
+        if (collapsedCharge(len) >= charge) return;
+        PacketBuffer src = q.takeAfter(prev);
+        int seq = src.seq;
+        while (len > 0) {
+            int n = (int) Math.min(COLLAPSE_CHUNK, len);
+            PacketBuffer chunk = newChunk(c, n);
+            chunk.seq = seq;
+            while (chunk.length() < n) {
+                int k = Math.min(n - chunk.length(), src.length());
+                chunk.put(src.array(), src.dataStart(), k);
+                if (k < src.length()) {
+                    src.pull(k);
+                    src.seq += k;
+                } else {
+                    PacketBuffer nx = src.next;
+                    src.next = null;
+                    src.release();
+                    c.tcp.mib.inc(MibCounter.TcpExtTCPRcvCollapsed);
+                    src = nx;
+                }
+            }
+            seq += n;
+            len -= n;
+            q.add(chunk);
+        }
+        while (src != null) { // buffers without text, if any
+            PacketBuffer nx = src.next;
+            src.next = null;
+            src.release();
+            src = nx;
+        }
+    }
+
+    /**
+     * True when a buffer holds less text than half its charge (Linux: tcp_win_from_space(truesize) &gt; len,
+     * with jnet's window of half the free buffer).
+     */
+    static boolean bloated(PacketBuffer b) {
+        return b.truesize() > 2L * b.length();
+    }
+
+    /** What the compact buffers for {@code len} bytes are charged. */
+    static long collapsedCharge(long len) {
+        long full = len / COLLAPSE_CHUNK * COLLAPSE_CHUNK;
+        long rest = len - full;
+        return full + (rest == 0 ? 0 : Math.max(rest, MIN_COLLAPSED_TRUESIZE));
+    }
+
+    private static PacketBuffer newChunk(TcpConnection c, int n) {
+        return c.tcp.ns.allocator().allocate(0, Math.max(n, MIN_COLLAPSED_TRUESIZE));
+    }
+}
