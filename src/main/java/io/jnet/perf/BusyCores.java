@@ -13,8 +13,8 @@ import java.util.concurrent.TimeUnit;
  * shares the cores between them and the run as it would with any other busy program.
  *
  * <p>Each spinner is {@code /bin/sh} running a busy loop of shell built-ins (no fork per iteration) that also
- * checks, every hundred thousand iterations, that this JVM is still alive ({@code kill -0}), and exits when it
- * is not: spinners do not outlive a JVM that was killed outright. {@link #close()} kills them (SIGKILL) and
+ * checks, every hundred thousand iterations (about a tenth of a second), that this JVM is still its parent, and
+ * exits when it is not: spinners do not outlive a JVM that was killed outright ({@code kill -9}). {@link #close()} kills them (SIGKILL) and
  * waits for them; a shutdown hook does the same if the JVM exits first (Ctrl-C, {@link System#exit}).
  */
 public final class BusyCores implements AutoCloseable {
@@ -48,7 +48,7 @@ public final class BusyCores implements AutoCloseable {
         checkCount(count);
         List<Process> started = new ArrayList<>(count);
         try {
-            for (int i = 0; i < count; i++) started.add(spin(ProcessHandle.current().pid()));
+            for (int i = 0; i < count; i++) started.add(spin());
         } catch (IOException | RuntimeException e) {
             killAll(started);
             throw e;
@@ -69,15 +69,23 @@ public final class BusyCores implements AutoCloseable {
     }
 
     /**
-     * One spinner: a shell busy loop that exits once process {@code watchedPid} is gone.
+     * The spinner's shell script: a busy loop of built-ins (no fork per iteration) that every 100000
+     * iterations reads its parent from {@code /proc/$$/stat} and stops once that is no longer the process
+     * that started it, i.e. once that process has died and the spinner was handed to init or a subreaper
+     * (checking the parent rather than {@code kill -0 PID}, which a dead but unreaped parent still passes).
+     */
+    static final String SPIN_SCRIPT = "read -r _ _ _ parent _ < /proc/$$/stat;"
+            + " while read -r _ _ _ ppid _ < /proc/$$/stat && [ \"$ppid\" = \"$parent\" ]; do"
+            + " i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done;"
+            + " done";
+
+    /**
+     * One spinner, a child of this JVM running {@link #SPIN_SCRIPT}.
      *
      * @throws IOException if the shell cannot be started
      */
-    static Process spin(long watchedPid) throws IOException {
-        String loop = "while kill -0 " + watchedPid + " 2>/dev/null; do"
-                + " i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done;"
-                + " done";
-        return new ProcessBuilder("/bin/sh", "-c", loop)
+    static Process spin() throws IOException {
+        return new ProcessBuilder("/bin/sh", "-c", SPIN_SCRIPT)
                 .redirectInput(new File("/dev/null"))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.DISCARD)

@@ -87,16 +87,22 @@ class BusyCoresTest {
     }
 
     @Test
-    void aSpinnerExitsByItselfWhenTheProcessItWatchesIsGone() throws Exception {
-        Process watched = new ProcessBuilder("sleep", "60").start();
-        Process spinner = BusyCores.spin(watched.pid());
+    void aSpinnerExitsByItselfWhenTheProcessThatStartedItIsGone() throws Exception {
+        // an intermediate shell starts the spinner, prints its pid and waits; killing it orphans the spinner
+        Process parent = new ProcessBuilder("/bin/sh", "-c", "/bin/sh -c \"$1\" & echo $!; exec sleep 60", "spin",
+                BusyCores.SPIN_SCRIPT).redirectErrorStream(true).start();
+        long spinner = -1;
         try {
-            assertThat(spinner.isAlive()).isTrue();
-            watched.destroyForcibly().waitFor();
-            assertThat(spinner.waitFor(20, TimeUnit.SECONDS)).as("spinner exited after its watched process").isTrue();
+            String line = new java.io.BufferedReader(new java.io.InputStreamReader(parent.getInputStream())).readLine();
+            spinner = Long.parseLong(line.trim());
+            assertThat(state(spinner)).as("spinner alive while its parent is").isIn("R", "S");
+            parent.destroyForcibly().waitFor();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!List.of("gone", "Z").contains(state(spinner)) && System.nanoTime() < deadline) Thread.sleep(20);
+            assertThat(state(spinner)).as("spinner exited after its parent").isIn("gone", "Z");
         } finally {
-            spinner.destroyForcibly();
-            watched.destroyForcibly();
+            parent.destroyForcibly();
+            if (spinner > 0) ProcessHandle.of(spinner).ifPresent(ProcessHandle::destroyForcibly);
         }
     }
 }
