@@ -1,5 +1,6 @@
 package io.jnet.cli;
 
+import io.jnet.perf.BusyCores;
 import io.jnet.perf.Confidence;
 import io.jnet.perf.CsvReport;
 import io.jnet.perf.Iterations;
@@ -16,6 +17,7 @@ import io.jnet.perf.TestKind;
 import io.jnet.perf.TestSpec;
 import io.jnet.perf.TextReport;
 import io.jnet.stack.Sysctls;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -77,6 +79,7 @@ import picocli.CommandLine.Spec;
             "  jnet perf -t TCP_RR -i 10,5 -I 95,2 -- -r 64,1024 -D",
             "  jnet perf -t TCP_CRR --path veth --json",
             "  jnet perf -t UDP_STREAM -m 64 -- -S 4M",
+            "  jnet perf -t TCP_RR --busy-cores 1         with one core kept busy",
             "",
             "Exit codes: 0 all tests ran, 1 a test failed, 2 bad usage."})
 public final class PerfCommand implements Callable<Integer> {
@@ -126,6 +129,11 @@ public final class PerfCommand implements Callable<Integer> {
                     + "names and values are checked before any test runs. Repeatable.")
     List<String> sysctls = new ArrayList<>();
 
+    @Option(names = "--busy-cores", paramLabel = "N", defaultValue = "0",
+            description = "Keeps N cores busy with spinning processes for the whole run; reproduces a loaded machine "
+                    + "(0 to the number of cores, default ${DEFAULT-VALUE}). The reports say how many.")
+    int busyCores;
+
     @Option(names = {"-v", "--verbose"}, description = "Also print every run's figure, the confidence intervals and progress.")
     boolean verbose;
 
@@ -167,11 +175,21 @@ public final class PerfCommand implements Callable<Integer> {
         TextReport text = machine ? null : new TextReport(out, verbose, warningStyle());
         for (String note : ignoredOptionNotes(plan)) err.println(note);
         for (String note : clipNotes) err.println(note);
-        SuiteResult result = PerfSuite.standard(progress).run(plan, c -> {
-            if (text != null) text.printTest(c);
-        });
-        if (format != null && format.json) new JsonReport(out).print(result);
-        else if (format != null && format.csv) new CsvReport(out).print(result);
+        SuiteResult result;
+        try (BusyCores busy = BusyCores.start(busyCores)) {
+            if (text != null && busy.count() > 0) {
+                out.println(busy.description());
+                out.println();
+            }
+            result = PerfSuite.standard(progress).run(plan, c -> {
+                if (text != null) text.printTest(c);
+            });
+        } catch (IOException e) {
+            err.println("jnet perf: cannot start the --busy-cores processes: " + e.getMessage());
+            return Main.EXIT_FAILURE;
+        }
+        if (format != null && format.json) new JsonReport(out, busyCores).print(result);
+        else if (format != null && format.csv) new CsvReport(out, busyCores).print(result);
         else text.printSummary(result);
         out.flush();
         return result.succeeded() ? Main.EXIT_OK : Main.EXIT_FAILURE;
@@ -194,6 +212,11 @@ public final class PerfCommand implements Callable<Integer> {
             if (!(lengthSeconds >= MIN_LENGTH_SECONDS) || lengthSeconds > 86_400) {
                 throw new IllegalArgumentException("-l must be at least " + MIN_LENGTH_SECONDS
                         + " and at most 86400 seconds: " + lengthSeconds);
+            }
+            try {
+                BusyCores.checkCount(busyCores);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--busy-cores: " + e.getMessage(), e);
             }
             Duration length = Duration.ofNanos(Math.round(lengthSeconds * 1e9));
             List<TestKind> kinds = test == null ? PerfPlan.DEFAULT_SUITE : List.of(TestKind.parse(test));

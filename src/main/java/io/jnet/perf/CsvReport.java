@@ -8,25 +8,34 @@ import java.util.stream.Collectors;
  * The machine-readable report as CSV (RFC 4180), one row per test and stack:
  * <pre>
  * test,path,stack,role,unit,runs,median,mean,ci_level,ci_width_percent,p50_us,p99_us,ratio_median,ratio_min,ratio_max,values,status,
- *   send_median,messages_sent,send_errors,messages_received
+ *   send_median,messages_sent,send_errors,messages_received,busy_cores
  * </pre>
  * {@code values} holds each measured run's figure separated by {@code ;}; the ratio columns (jnet/kernel)
  * repeat on both rows of a test; missing numbers are empty; {@code status} is {@code ok} or the failure.
  * The last four are UDP_STREAM's (empty for the other tests): the median send rate in the test's unit (the
  * {@code median} column is the receive rate), and datagrams sent, refused and received over all measured runs.
- * A test that failed before any run gives one row with an empty stack.
+ * {@code busy_cores} repeats on every row the number of cores kept busy by spinning processes during the run
+ * ({@code --busy-cores}, {@link BusyCores}). A test that failed before any run gives one row with an empty stack.
  */
 public final class CsvReport {
 
     /** The header line. */
     public static final String HEADER = "test,path,stack,role,unit,runs,median,mean,ci_level,ci_width_percent,"
             + "p50_us,p99_us,ratio_median,ratio_min,ratio_max,values,status,"
-            + "send_median,messages_sent,send_errors,messages_received";
+            + "send_median,messages_sent,send_errors,messages_received,busy_cores";
 
     private final PrintStream out;
+    private final int busyCores;
 
+    /** A report of a run without busy cores. */
     public CsvReport(PrintStream out) {
+        this(out, 0);
+    }
+
+    /** A report of a run during which {@code busyCores} cores were kept busy ({@link BusyCores}). */
+    public CsvReport(PrintStream out, int busyCores) {
         this.out = out;
+        this.busyCores = busyCores;
     }
 
     /** Prints the header and the rows. */
@@ -37,7 +46,7 @@ public final class CsvReport {
             if (c.measured().isEmpty()) {
                 out.println(String.join(",", c.spec().kind().name(), c.path().optionName(), "", "",
                         escape(c.spec().kind().unit().label()), "0", "", "", "", "", "", "", "", "", "", "", escape(status),
-                        "", "", "", ""));
+                        "", "", "", "", Integer.toString(busyCores)));
                 continue;
             }
             for (Series s : c.measured()) {
@@ -65,7 +74,8 @@ public final class CsvReport {
                         d == null ? "" : n(d.sendMedian()),
                         d == null ? "" : Long.toString(d.sent()),
                         d == null ? "" : Long.toString(d.errors()),
-                        d == null ? "" : Long.toString(d.received())));
+                        d == null ? "" : Long.toString(d.received()),
+                        Integer.toString(busyCores)));
             }
         }
     }

@@ -18,19 +18,28 @@ import java.util.Locale;
  *                              "messages_sent": ..., "send_errors": ..., "messages_received": ..., "loss_percent": ...}}, ...],
  *   "ratio": {"median": 0.8, "min": 0.7, "max": 0.9, "values": [...]},
  *   "notes": [...], "failure": null}],
- *  "notes": [...], "succeeded": true}
+ *  "busy_cores": 0, "notes": [...], "succeeded": true}
  * </pre>
  * Figures use the test's unit; numbers that do not exist (no pairs, no latencies) are {@code null}.
  * {@code udp_stream} is only there for UDP_STREAM, whose {@code median} and {@code values} are the receiver's
  * rate: it holds netperf's send line (the sender's rate, median and per run, and its time) and the datagram
- * counts over all measured runs.
+ * counts over all measured runs. {@code busy_cores} is the number of cores kept busy by spinning processes
+ * during the run ({@code --busy-cores}, {@link BusyCores}).
  */
 public final class JsonReport {
 
     private final PrintStream out;
+    private final int busyCores;
 
+    /** A report of a run without busy cores. */
     public JsonReport(PrintStream out) {
+        this(out, 0);
+    }
+
+    /** A report of a run during which {@code busyCores} cores were kept busy ({@link BusyCores}). */
+    public JsonReport(PrintStream out, int busyCores) {
         this.out = out;
+        this.busyCores = busyCores;
     }
 
     /** Prints the document followed by a newline. */
@@ -43,7 +52,8 @@ public final class JsonReport {
             first = false;
             comparison(sb, c);
         }
-        sb.append("],\"notes\":");
+        sb.append("],\"busy_cores\":").append(busyCores);
+        sb.append(",\"notes\":");
         strings(sb, result.notes());
         sb.append(",\"succeeded\":").append(result.succeeded()).append('}');
         out.println(sb);

@@ -348,14 +348,44 @@ class CliTest {
             List<String> rows = out().lines().toList();
             assertThat(rows).as(t).hasSize(3);
             assertThat(rows.get(1)).startsWith(t + ",loopback,jnet,candidate,");
-            if (t.equals("UDP_STREAM")) assertThat(rows.get(1)).containsPattern(",ok,\\d+\\.\\d{4},\\d+,\\d+,\\d+$");
-            else assertThat(rows.get(1)).endsWith(",ok,,,,");
+            if (t.equals("UDP_STREAM")) assertThat(rows.get(1)).containsPattern(",ok,\\d+\\.\\d{4},\\d+,\\d+,\\d+,0$");
+            else assertThat(rows.get(1)).endsWith(",ok,,,,,0");
             assertThat(rows.get(2)).startsWith(t + ",loopback,kernel,reference,");
         }
         outBuf.reset();
         assertThat(run("perf", "-t", "UDP_STREAM", "-m", "64", "-l", "0.1", "-i", "3")).as(err()).isZero();
         assertThat(out()).contains("UDP UNIDIRECTIONAL SEND TEST").contains("Okay").contains("Errors").contains("Datagrams lost")
                 .containsPattern("UDP_STREAM +loopback +\\d+\\.\\d\\d +\\d+\\.\\d\\d +10\\^6bits/s");
+    }
+
+    @Test
+    void busyCoresAreCheckedDocumentedAndReported() {
+        int cores = Runtime.getRuntime().availableProcessors();
+        assertThat(run("perf", "--busy-cores", Integer.toString(cores + 1))).isEqualTo(2);
+        assertThat(err()).contains("--busy-cores: busy cores must be 0 to " + cores);
+        errBuf.reset();
+        assertThat(run("perf", "--busy-cores", "-1")).isEqualTo(2);
+        assertThat(run("perf", "--busy-cores", "lots")).isEqualTo(2);
+        assertThat(plan("-t", "TCP_RR", "--busy-cores", "1").tests()).hasSize(1);
+        assertThat(run("perf", "--help")).isZero();
+        assertThat(out().replaceAll("\\s+", " ")).contains("--busy-cores=N Keeps N cores busy with spinning processes "
+                + "for the whole run; reproduces a loaded machine");
+
+        java.util.Set<Long> childrenBefore = ProcessHandle.current().children().map(ProcessHandle::pid)
+                .collect(java.util.stream.Collectors.toSet());
+        outBuf.reset();
+        int rc = run("perf", "-t", "TCP_RR", "-l", "0.1", "-i", "3", "--stack", "kernel", "--busy-cores", "1");
+        assertThat(rc).as(err()).isZero();
+        assertThat(out()).startsWith("busy cores: 1 (spinning processes)" + System.lineSeparator());
+        outBuf.reset();
+        rc = run("perf", "-t", "TCP_RR", "-l", "0.1", "-i", "3", "--stack", "kernel", "--busy-cores", "1", "--json");
+        assertThat(rc).as(err()).isZero();
+        assertThat(out()).contains("\"busy_cores\":1,");
+        assertThat(ProcessHandle.current().children().map(ProcessHandle::pid))
+                .as("spinners are gone after the run").allMatch(childrenBefore::contains);
+        outBuf.reset();
+        assertThat(run("perf", "-t", "TCP_RR", "-l", "0.1", "-i", "3", "--stack", "kernel")).as(err()).isZero();
+        assertThat(out()).as("nothing said without busy cores").doesNotContain("busy cores");
     }
 
     @Test

@@ -119,7 +119,7 @@ class ReportTest {
         assertThat(json).contains("\"failure\":\"TCP_CRR jnet pair 1: server: ECONNRESET, \\\"x\\\"\"");
         // HdrHistogram reports the highest value equivalent at 3 significant digits
         assertThat(json).containsPattern("\"latency_us\":\\{\"min\":10\\.0\\d*,\"p10\":10\\.0\\d*,\"p50\":10\\.0\\d*,\"mean\":15\\.0\\d*,\"p99\":20\\.0\\d*,\"max\":20\\.0\\d*}");
-        assertThat(json.trim()).endsWith("\"notes\":[\"suite note\"],\"succeeded\":false}");
+        assertThat(json.trim()).endsWith("\"busy_cores\":0,\"notes\":[\"suite note\"],\"succeeded\":false}");
         assertBalanced(json);
     }
 
@@ -133,9 +133,19 @@ class ReportTest {
                 .contains(",0.5000,0.4500,0.5500,900.0000;1000.0000;1100.0000,ok");
         assertThat(lines.get(2)).startsWith("TCP_STREAM,loopback,kernel,reference,10^6bits/s,3,2000.0000");
         assertThat(lines.get(3)).startsWith("TCP_CRR,loopback,kernel,reference,Trans/s,3,310.0000")
-                .endsWith(",\"TCP_CRR jnet pair 1: server: ECONNRESET, \"\"x\"\"\",,,,");
-        for (String line : lines) assertThat(line.replaceAll("\"[^\"]*(\"\"[^\"]*)*\"", "q").split(",", -1)).hasSize(21);
-        assertThat(lines.get(1)).as("no datagram counts outside UDP_STREAM").endsWith(",ok,,,,");
+                .endsWith(",\"TCP_CRR jnet pair 1: server: ECONNRESET, \"\"x\"\"\",,,,,0");
+        for (String line : lines) assertThat(line.replaceAll("\"[^\"]*(\"\"[^\"]*)*\"", "q").split(",", -1)).hasSize(22);
+        assertThat(lines.get(1)).as("no datagram counts outside UDP_STREAM").endsWith(",ok,,,,,0");
+    }
+
+    @Test
+    void machineReportsCarryTheBusyCores() {
+        String json = capture(ps -> new JsonReport(ps, 2).print(suite(stream())));
+        assertThat(json).contains("],\"busy_cores\":2,\"notes\":");
+        assertBalanced(json);
+        List<String> csv = capture(ps -> new CsvReport(ps, 2).print(suite(stream(), failed()))).lines().toList();
+        assertThat(csv.getFirst()).endsWith(",busy_cores");
+        for (String row : csv.subList(1, csv.size())) assertThat(row).endsWith(",2");
     }
 
     /** UDP_STREAM of 1000-byte datagrams: jnet loses a tenth of what it sent, the kernel nothing. */
@@ -170,8 +180,8 @@ class ReportTest {
         String csv = capture(ps -> new CsvReport(ps).print(suite(udpStream())));
         List<String> lines = csv.lines().toList();
         assertThat(lines.get(1)).startsWith("UDP_STREAM,loopback,jnet,candidate,10^6bits/s,3,720.0000,")
-                .endsWith(",ok,800.0000,300000,0,270000");
-        assertThat(lines.get(2)).endsWith(",ok,400.0000,150000,0,150000");
+                .endsWith(",ok,800.0000,300000,0,270000,0");
+        assertThat(lines.get(2)).endsWith(",ok,400.0000,150000,0,150000,0");
         String json = capture(ps -> new JsonReport(ps).print(suite(udpStream())));
         assertThat(json).contains("\"median\":720.0").contains("\"udp_stream\":{\"send_median\":800.0,"
                 + "\"send_elapsed_s_median\":1.0,\"send_values\":[800.0,800.0,800.0],\"messages_sent\":300000,"
