@@ -69,13 +69,14 @@ public final class BusyCores implements AutoCloseable {
     }
 
     /**
-     * The spinner's shell script: a busy loop of built-ins (no fork per iteration) that every 100000
-     * iterations reads its parent from {@code /proc/$$/stat} and stops once that is no longer the process
-     * that started it, i.e. once that process has died and the spinner was handed to init or a subreaper
-     * (checking the parent rather than {@code kill -0 PID}, which a dead but unreaped parent still passes).
+     * The spinner's shell script, given the pid of the process that starts it as {@code $1}: a busy loop of
+     * built-ins (no fork per iteration) that every 100000 iterations reads its parent from
+     * {@code /proc/$$/stat} and stops once that is no longer {@code $1}, i.e. once the starter has died and the
+     * spinner was handed to init or a subreaper (checking the parent rather than {@code kill -0 PID}, which a
+     * dead but unreaped starter still passes; and taking the pid as an argument rather than reading it at
+     * start, which would be too late if the starter died first).
      */
-    static final String SPIN_SCRIPT = "read -r _ _ _ parent _ < /proc/$$/stat;"
-            + " while read -r _ _ _ ppid _ < /proc/$$/stat && [ \"$ppid\" = \"$parent\" ]; do"
+    static final String SPIN_SCRIPT = "while read -r _ _ _ ppid _ < /proc/$$/stat && [ \"$ppid\" = \"$1\" ]; do"
             + " i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done;"
             + " done";
 
@@ -85,7 +86,7 @@ public final class BusyCores implements AutoCloseable {
      * @throws IOException if the shell cannot be started
      */
     static Process spin() throws IOException {
-        return new ProcessBuilder("/bin/sh", "-c", SPIN_SCRIPT)
+        return new ProcessBuilder("/bin/sh", "-c", SPIN_SCRIPT, "spin", Long.toString(ProcessHandle.current().pid()))
                 .redirectInput(new File("/dev/null"))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.DISCARD)

@@ -53,5 +53,7 @@
  * {@link io.jnet.perf.PerfPath}, {@link io.jnet.perf.PerfListener}, {@link io.jnet.perf.PerfConnection}
  * and {@link io.jnet.perf.PerfDatagramSocket}, so any stack, or a fake in tests, can be measured. {@link io.jnet.perf.TextReport},
  * {@link io.jnet.perf.JsonReport} and {@link io.jnet.perf.CsvReport} print the results.
+ * {@link io.jnet.perf.BusyCores} keeps cores busy with spinning processes during a run ({@code --busy-cores}),
+ * and {@link io.jnet.perf.plot.SizePlot} draws figures against message size.
  */
 package io.jnet.perf;

@@ -89,7 +89,7 @@ class BusyCoresTest {
     @Test
     void aSpinnerExitsByItselfWhenTheProcessThatStartedItIsGone() throws Exception {
         // an intermediate shell starts the spinner, prints its pid and waits; killing it orphans the spinner
-        Process parent = new ProcessBuilder("/bin/sh", "-c", "/bin/sh -c \"$1\" & echo $!; exec sleep 60", "spin",
+        Process parent = new ProcessBuilder("/bin/sh", "-c", "/bin/sh -c \"$1\" spin $$ & echo $!; exec sleep 60", "spin",
                 BusyCores.SPIN_SCRIPT).redirectErrorStream(true).start();
         long spinner = -1;
         try {

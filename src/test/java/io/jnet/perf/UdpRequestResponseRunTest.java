@@ -93,6 +93,6 @@ class UdpRequestResponseRunTest {
             assertThat(l.p50()).isLessThanOrEqualTo(l.max());
         }
         assertThat(r.json()).contains("\"latency_us\":{\"min\":");
-        assertThat(r.csv().get(1)).endsWith(",ok,,,,");
+        assertThat(r.csv().get(1)).endsWith(",ok,,,,,0");
     }
 }
