@@ -1,21 +1,26 @@
 package io.jnet.cli;
 
-import io.jnet.perf.BusyCores;
 import io.jnet.perf.Confidence;
+import io.jnet.perf.BusyCores;
 import io.jnet.perf.CsvReport;
 import io.jnet.perf.Iterations;
 import io.jnet.perf.JsonReport;
 import io.jnet.perf.NetperfArgs;
-import io.jnet.perf.PathConfig;
-import io.jnet.perf.PathKind;
+import io.jnet.perf.CompareResult;
+import io.jnet.perf.Measurement;
+import io.jnet.perf.PathRegistry;
 import io.jnet.perf.PerfPlan;
 import io.jnet.perf.PerfSuite;
+import io.jnet.perf.ProgressMeter;
+import io.jnet.perf.SizeTable;
+import io.jnet.perf.Sizes;
 import io.jnet.perf.SocketSettings;
 import io.jnet.perf.StackChoice;
 import io.jnet.perf.SuiteResult;
 import io.jnet.perf.TestKind;
 import io.jnet.perf.TestSpec;
 import io.jnet.perf.TextReport;
+import io.jnet.perf.Warmup;
 import io.jnet.stack.Sysctls;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -25,7 +30,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -44,11 +48,24 @@ import picocli.CommandLine.Spec;
             "Measure jnet against the host kernel with netperf's TCP and UDP tests.",
             "",
             "Each test runs on jnet and on the kernel (JDK NIO over 127.0.0.1)",
-            "alternately: a warm-up run of each, then measured pairs (-i). It prints",
-            "netperf's table with each stack's median, then the median and min..max",
-            "of the per-pair ratio jnet/kernel. Client and server are two threads of",
-            "this JVM. Test-specific options (-m -M -r -s -S -D) may also follow '--'",
-            "as with netperf.",
+            "alternately: a warm-up on each (--warmup), then measured pairs (-i) whose",
+            "order rotates. It prints netperf's table with each stack's median, then",
+            "the median and min..max of the per-pair ratio jnet/kernel. Client and",
+            "server are two threads of this JVM. Test-specific options (-m -M -r -s",
+            "-S -D) may also follow '--' as with netperf.",
+            "",
+            "--compare PATHS measures several paths side by side and prints one table",
+            "per test: a row per size (--sizes or --sweep), a column per path, then",
+            "p1, p2, ...: the first path's figure over each other path's, as medians",
+            "of per-pair ratios. Paths: jnet:loopback, jnet:veth, kernel:tcp (JDK",
+            "SocketChannel over 127.0.0.1), kernel:unix (AF_UNIX stream sockets; TCP",
+            "tests only, no -D: such cells show n/a). The size sets -m and -M (unless",
+            "-M is given) of the stream tests and -r size,size of the others; UDP",
+            "tests skip sizes above 65507.",
+            "",
+            "A progress line (test, path, pair, elapsed of the estimated total) is",
+            "redrawn on stderr when it is a terminal; -v prints one line per run",
+            "instead, -q nothing. It never goes to stdout.",
             "",
             "Tests and units:",
             "  TCP_STREAM    client writes -m bytes per call for -l s, server reads -M;",
@@ -79,6 +96,8 @@ import picocli.CommandLine.Spec;
             "  jnet perf -t TCP_RR -i 10,5 -I 95,2 -- -r 64,1024 -D",
             "  jnet perf -t TCP_CRR --path veth --json",
             "  jnet perf -t UDP_STREAM -m 64 -- -S 4M",
+            "  jnet perf -t TCP_RR --compare jnet:loopback,kernel:tcp,kernel:unix --sizes 1,1K,64K",
+            "  jnet perf -t TCP_STREAM --compare jnet:loopback,kernel:tcp --sweep -l 0.5 -i 3",
             "  jnet perf -t TCP_RR --busy-cores 1         with one core kept busy",
             "",
             "Exit codes: 0 all tests ran, 1 a test failed, 2 bad usage."})
@@ -124,6 +143,32 @@ public final class PerfCommand implements Callable<Integer> {
             description = "Stacks to measure: jnet alone, the kernel alone, or both side by side (default ${DEFAULT-VALUE}).")
     String stack;
 
+    @Option(names = "--compare", paramLabel = "PATHS",
+            description = "Compare these paths, comma-separated, first path first: jnet:loopback, jnet:veth, kernel:tcp, "
+                    + "kernel:unix. Prints one table per test with a row per size and the first path's figure over "
+                    + "each other's. Replaces --path and --stack.")
+    String compare;
+
+    @Option(names = "--sizes", paramLabel = "LIST",
+            description = "Sizes in bytes for the --compare table, e.g. 1,64,1K,64K (suffixes as -m). Without --compare "
+                    + "the jnet path and kernel:tcp are compared.")
+    String sizes;
+
+    @Option(names = "--sweep", description = "Sizes 1, 2, 4, ... 1M bytes (21 rows); see --sizes.")
+    boolean sweep;
+
+    @Option(names = "--plot", paramLabel = "FILE.png|FILE.svg",
+            description = "Also draw the --compare/--sizes/--sweep figures against message size (log scale), one line "
+                    + "per path, to FILE (PNG or SVG by its extension); with several tests, one file per test named "
+                    + "FILE-TEST.png.")
+    java.nio.file.Path plot;
+
+    @Option(names = "--warmup", paramLabel = "SECS",
+            description = "Warm-up budget per path before the first measured pair: short runs until the rate stops "
+                    + "rising, at most SECS for a path's first test and SECS/4 for each later one (default "
+                    + "${DEFAULT-VALUE}; 0: no warm-up).", defaultValue = "1.0")
+    double warmupSeconds;
+
     @Option(names = "--sysctl", paramLabel = "NAME=VALUE",
             description = "Set a sysctl in the jnet namespaces before the test, e.g. net.ipv4.tcp_timestamps=0; "
                     + "names and values are checked before any test runs. Repeatable.")
@@ -134,8 +179,12 @@ public final class PerfCommand implements Callable<Integer> {
                     + "(0 to the number of cores, default ${DEFAULT-VALUE}). The reports say how many.")
     int busyCores;
 
-    @Option(names = {"-v", "--verbose"}, description = "Also print every run's figure, the confidence intervals and progress.")
+    @Option(names = {"-v", "--verbose"},
+            description = "Also print every run's figure and the confidence intervals; progress one line per run.")
     boolean verbose;
+
+    @Option(names = {"-q", "--quiet"}, description = "No progress line and no estimate on stderr.")
+    boolean quiet;
 
     @ArgGroup(exclusive = true)
     Format format;
@@ -145,7 +194,8 @@ public final class PerfCommand implements Callable<Integer> {
         @Option(names = "--json", description = "Print one JSON document instead of the tables.")
         boolean json;
 
-        @Option(names = "--csv", description = "Print CSV rows (one per test and stack) instead of the tables.")
+        @Option(names = "--csv",
+                description = "Print CSV rows (one per test and stack, or per test, size and path) instead of the tables.")
         boolean csv;
     }
 
@@ -155,6 +205,7 @@ public final class PerfCommand implements Callable<Integer> {
 
     private final PrintStream out;
     private final PrintStream err;
+    private final PathRegistry registry = PathRegistry.standard();
     /** Sizes the last {@link #plan()} clipped to fit a suite's UDP test, one note each. */
     private final List<String> clipNotes = new ArrayList<>();
 
@@ -168,31 +219,87 @@ public final class PerfCommand implements Callable<Integer> {
     public Integer call() {
         PerfPlan plan = plan();
         boolean machine = format != null && (format.json || format.csv);
-        boolean terminal = System.console() != null && System.console().isTerminal();
-        Consumer<String> progress = (verbose || (!machine && terminal))
-                ? line -> err.println("  " + line)
-                : line -> {};
-        TextReport text = machine ? null : new TextReport(out, verbose, warningStyle());
+        PerfSuite estimator = new PerfSuite(registry, io.jnet.perf.Progress.NONE);
+        double expected = estimator.estimateSeconds(plan, plan.iterations().min());
+        double most = estimator.estimateSeconds(plan, plan.iterations().max());
+        ProgressMeter meter = new ProgressMeter(err, progressMode(), expected, System::nanoTime);
+        if (!quiet) {
+            err.println("estimated total " + ProgressMeter.duration(expected)
+                    + (most > expected ? " (up to " + ProgressMeter.duration(most) + " if every test needs "
+                            + plan.iterations().max() + " pairs)" : ""));
+        }
         for (String note : ignoredOptionNotes(plan)) err.println(note);
         for (String note : clipNotes) err.println(note);
-        SuiteResult result;
+        boolean ok;
         try (BusyCores busy = BusyCores.start(busyCores)) {
-            if (text != null && busy.count() > 0) {
+            if (!machine && busy.count() > 0) {
                 out.println(busy.description());
                 out.println();
             }
-            result = PerfSuite.standard(progress).run(plan, c -> {
-                if (text != null) text.printTest(c);
-            });
+            PerfSuite suite = new PerfSuite(registry, meter);
+            if (plan.compare()) {
+                SizeTable table = machine ? null : new SizeTable(out);
+                List<Measurement> group = new ArrayList<>();
+                CompareResult result = suite.compare(plan, m -> {
+                    if (table == null) return;
+                    if (!group.isEmpty() && group.getFirst().spec().kind() != m.spec().kind()) {
+                        meter.clear();
+                        table.printTable(plan, group);
+                        group.clear();
+                    }
+                    group.add(m);
+                });
+                meter.clear();
+                if (format != null && format.json) new JsonReport(out, busyCores).print(result);
+                else if (format != null && format.csv) new CsvReport(out, busyCores).print(result);
+                else {
+                    if (!group.isEmpty()) table.printTable(plan, group);
+                    for (String n : result.notes()) out.println("Note: " + n);
+                }
+                ok = result.succeeded();
+                if (plot != null) ok &= writePlot(result);
+            } else {
+                TextReport text = machine ? null : new TextReport(out, verbose, warningStyle());
+                SuiteResult result = suite.run(plan, c -> {
+                    if (text == null) return;
+                    meter.clear();
+                    text.printTest(c);
+                });
+                meter.clear();
+                if (format != null && format.json) new JsonReport(out, busyCores).print(result);
+                else if (format != null && format.csv) new CsvReport(out, busyCores).print(result);
+                else text.printSummary(result);
+                ok = result.succeeded();
+            }
         } catch (IOException e) {
             err.println("jnet perf: cannot start the --busy-cores processes: " + e.getMessage());
             return Main.EXIT_FAILURE;
         }
-        if (format != null && format.json) new JsonReport(out, busyCores).print(result);
-        else if (format != null && format.csv) new CsvReport(out, busyCores).print(result);
-        else text.printSummary(result);
         out.flush();
-        return result.succeeded() ? Main.EXIT_OK : Main.EXIT_FAILURE;
+        return ok ? Main.EXIT_OK : Main.EXIT_FAILURE;
+    }
+
+    /** Writes the {@code --plot} file(s); false (and a message on stderr) when that fails. */
+    private boolean writePlot(CompareResult result) {
+        try {
+            List<java.nio.file.Path> files = io.jnet.perf.plot.SizePlot.write(plot, io.jnet.perf.CompareCharts.of(result));
+            if (!quiet) for (java.nio.file.Path f : files) err.println("plot written to " + f);
+            return true;
+        } catch (IOException | RuntimeException e) {
+            err.println("jnet perf: cannot write the plot " + plot + ": " + e.getMessage());
+            return false;
+        }
+    }
+
+    /**
+     * {@code -q}: nothing; {@code -v}: one line per run; otherwise the line redrawn in place when stderr is
+     * a terminal, nothing when it is not (a log or a pipe).
+     */
+    ProgressMeter.Mode progressMode() {
+        if (quiet) return ProgressMeter.Mode.OFF;
+        if (verbose) return ProgressMeter.Mode.LINES;
+        boolean terminal = System.console() != null && System.console().isTerminal();
+        return terminal ? ProgressMeter.Mode.REDRAW : ProgressMeter.Mode.OFF;
     }
 
     /**
@@ -226,14 +333,64 @@ public final class PerfCommand implements Callable<Integer> {
             Iterations defaults = test == null ? PerfPlan.SUITE_ITERATIONS : PerfPlan.SINGLE_TEST_ITERATIONS;
             Iterations its = iterations == null ? defaults : parseIterations(iterations, defaults);
             Confidence conf = confidence == null ? Confidence.DEFAULT : Confidence.parse(confidence, Confidence.DEFAULT);
-            PathConfig pathConfig = new PathConfig(PathKind.parse(path), parseSysctls(sysctls));
-            return new PerfPlan(tests, pathConfig, StackChoice.parse(stack), its, conf);
+            Warmup warm = new Warmup(warmupSeconds);
+            if (sweep && sizes != null) throw new IllegalArgumentException("--sizes and --sweep exclude each other");
+            List<Integer> sizeList = sweep ? Sizes.sweep() : sizes == null ? List.of() : Sizes.parse(sizes);
+            boolean comparing = compare != null || !sizeList.isEmpty();
+            if (plot != null) {
+                if (!comparing) throw new IllegalArgumentException("--plot draws figures against size: it needs --compare, --sizes or --sweep");
+                io.jnet.perf.plot.SizePlot.Format.of(plot); // the extension, checked before any test runs
+            }
+            String topology = path.trim().toLowerCase(java.util.Locale.ROOT);
+            if (!topology.equals("loopback") && !topology.equals("veth")) {
+                throw new IllegalArgumentException("unknown path '" + path + "' (expected loopback or veth)");
+            }
+            List<String> paths;
+            if (compare != null) {
+                if (matched("--path") || matched("--stack")) {
+                    throw new IllegalArgumentException("--compare names the paths itself; --path and --stack do not apply");
+                }
+                paths = registry.parseList(compare).stream().map(PathRegistry.Entry::id).toList();
+            } else {
+                String jnet = "jnet:" + topology;
+                paths = switch (StackChoice.parse(stack)) {
+                    case BOTH -> List.of(jnet, PathRegistry.KERNEL_TCP);
+                    case JNET -> List.of(jnet);
+                    case KERNEL -> List.of(PathRegistry.KERNEL_TCP);
+                };
+            }
+            List<String> planNotes = new ArrayList<>();
+            List<PerfPlan.Cell> cells = new ArrayList<>();
+            for (TestSpec t : tests) {
+                if (sizeList.isEmpty()) {
+                    cells.add(new PerfPlan.Cell(t, -1));
+                    continue;
+                }
+                List<Integer> skipped = new ArrayList<>();
+                for (int size : sizeList) {
+                    if (t.kind().isUdp() && size > TestSpec.MAX_DATAGRAM) skipped.add(size);
+                    else cells.add(new PerfPlan.Cell(t.withMessageSize(size, testOptions.recvSize != null), size));
+                }
+                if (!skipped.isEmpty()) {
+                    planNotes.add(t.kind() + " skips sizes above " + TestSpec.MAX_DATAGRAM + " bytes (" + skipped.stream()
+                            .map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))
+                            + "): one datagram carries at most " + TestSpec.MAX_DATAGRAM + " bytes");
+                }
+            }
+            if (cells.isEmpty()) throw new IllegalArgumentException("no size fits " + kinds.getFirst() + ": " + planNotes.getFirst());
+            return new PerfPlan(cells, paths, topology, parseSysctls(sysctls), its, conf, warm, comparing, planNotes);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         } catch (CommandLine.ParameterException e) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "after '--' only test-specific options (-m -M -r -s -S -D) are allowed: " + e.getMessage(), e);
         }
+    }
+
+    /** True when {@code option} was given on the command line (not just defaulted). */
+    private boolean matched(String option) {
+        CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+        return parsed != null && parsed.hasMatchedOption(option);
     }
 
     /** -i with the option named in errors and a note on stderr when netperf's 3..30 clip changed a value. */
@@ -275,6 +432,13 @@ public final class PerfCommand implements Callable<Integer> {
      * ignored there.
      */
     List<String> ignoredOptionNotes(PerfPlan plan) {
+        if (sweep || sizes != null) {
+            List<String> notes = new ArrayList<>();
+            String by = sweep ? "--sweep" : "--sizes";
+            if (testOptions.sendSize != null) notes.add("(-m ignored: " + by + " sets the message size)");
+            if (testOptions.requestResponse != null) notes.add("(-r ignored: " + by + " sets request and response sizes)");
+            return notes;
+        }
         if (test == null) return List.of();
         TestKind kind = plan.tests().getFirst().kind();
         List<String> notes = new ArrayList<>();

@@ -1,117 +1,190 @@
 package io.jnet.perf;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.function.Consumer;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
- * Runs one test on a candidate path and a reference path alternately, A B A B, so that drift in the
- * machine (frequency scaling, other load) hits both alike: one warm-up run of each (not counted), then at
- * least {@code min} measured pairs, continuing up to {@code max} pairs while either stack's confidence
- * interval is wider than asked (netperf's {@code -i}/{@code -I} loop).
+ * Runs one test on N paths ("lanes") in pairs whose order rotates, A B C, B C A, C A B, ..., so that drift
+ * in the machine (frequency scaling, other load) and the position within a pair hit every path alike. The
+ * two-stack mode is N = 2 (A B, B A, ...).
  *
- * <p>If the candidate's stack turns out not to be available ({@link StackUnavailableException}) while a
- * reference is there, the reference runs alone and a note says why. Any other failure stops the comparison and is recorded.
+ * <p>Before the first pair each path warms up ({@link Warmup}): short unmeasured runs until its rate stops
+ * rising or its budget is spent; the first test a path runs under this runner gets the full budget, later
+ * ones a quarter. Then at least {@code min} measured pairs, continuing up to {@code max} while any path's
+ * confidence interval is wider than asked (netperf's {@code -i}/{@code -I} loop).
+ *
+ * <p>A path whose stack turns out not to be available ({@link StackUnavailableException}) is dropped with a
+ * note while another path still runs; alone, that is a failure. Any other failure stops the measurement and
+ * is recorded. A lane marked not applicable does not run.
  */
 public final class ComparisonRunner {
 
+    /**
+     * One path of a measurement.
+     *
+     * @param label         what reports and progress call it
+     * @param path          the path, or null when {@code notApplicable} is given
+     * @param notApplicable why the path cannot run this test, or null
+     */
+    public record Lane(String label, PerfPath path, String notApplicable) {
+
+        /** A lane that runs. */
+        public Lane(String label, PerfPath path) {
+            this(label, path, null);
+        }
+
+        public Lane {
+            if (path == null && notApplicable == null) throw new IllegalArgumentException("lane " + label + " has no path");
+        }
+    }
+
     private final Iterations iterations;
     private final Confidence confidence;
-    private final Consumer<String> progress;
+    private final Warmup warmup;
+    private final Progress progress;
     private final Function<TestKind, PerfTest> tests;
+    /** Paths that ran a warm-up under this runner: later tests get a quarter of the budget. */
+    private final Set<PerfPath> warmed = Collections.newSetFromMap(new IdentityHashMap<>());
 
     /**
      * @param iterations how many pairs
      * @param confidence when to stop early past {@code iterations.min()}
-     * @param progress   receives one short line per run as it finishes (for a terminal); may ignore them
+     * @param warmup     the warm-up budget
+     * @param progress   hears of every run
      */
-    public ComparisonRunner(Iterations iterations, Confidence confidence, Consumer<String> progress) {
-        this(iterations, confidence, progress, PerfTest::of);
+    public ComparisonRunner(Iterations iterations, Confidence confidence, Warmup warmup, Progress progress) {
+        this(iterations, confidence, warmup, progress, PerfTest::of);
     }
 
     /** As above, with the test implementations supplied (tests script results with it). */
-    ComparisonRunner(Iterations iterations, Confidence confidence, Consumer<String> progress,
+    ComparisonRunner(Iterations iterations, Confidence confidence, Warmup warmup, Progress progress,
             Function<TestKind, PerfTest> tests) {
         this.iterations = iterations;
         this.confidence = confidence;
+        this.warmup = warmup;
         this.progress = progress;
         this.tests = tests;
     }
 
     /**
-     * Runs the comparison.
+     * The two-stack comparison: candidate (jnet) and reference (kernel), either of which may be absent.
      *
-     * @param candidate the stack under test, or null to run the reference alone
-     * @param reference the reference stack, or null to run the candidate alone
+     * @param path        the path name reports show ({@code loopback})
+     * @param candidate   the stack under test, or null to run the reference alone
+     * @param reference   the reference stack, or null to run the candidate alone
      * @param unavailable why the candidate is missing when it is null (shown as a note), or null
      */
-    public Comparison run(TestSpec spec, PathKind kind, PerfPath candidate, PerfPath reference, String unavailable) {
+    public Comparison run(TestSpec spec, String path, PerfPath candidate, PerfPath reference, String unavailable) {
         if (candidate == null && reference == null) throw new IllegalArgumentException("no path to run on");
-        PerfTest test = tests.apply(spec.kind());
+        List<Lane> lanes = new ArrayList<>();
+        if (candidate != null) lanes.add(new Lane(candidate.stack(), candidate));
+        if (reference != null) lanes.add(new Lane(reference.stack(), reference));
+        Measurement m = measure(spec, -1, lanes);
         List<String> notes = new ArrayList<>();
         if (candidate == null && unavailable != null) notes.add(unavailable);
-        Lane a = candidate == null ? null : new Lane(candidate, reference != null);
-        Lane b = reference == null ? null : new Lane(reference, false);
+        notes.addAll(m.notes());
+        Series a = candidate == null ? null : m.lanes().getFirst().series();
+        Series b = reference == null ? null : m.lanes().getLast().series();
+        return new Comparison(spec, path, confidence, a, b, notes, m.failure());
+    }
+
+    /**
+     * Measures {@code spec} on every lane.
+     *
+     * @param size the swept size for reports and progress, or -1
+     */
+    public Measurement measure(TestSpec spec, int size, List<Lane> lanes) {
+        PerfTest test = tests.apply(spec.kind());
+        List<String> notes = new ArrayList<>();
+        List<State> states = lanes.stream().map(State::new).toList();
+        List<State> live = new ArrayList<>(states.stream().filter(s -> s.lane.notApplicable() == null).toList());
+        if (live.isEmpty()) throw new IllegalArgumentException("no lane can run " + spec.kind());
         String failure = null;
         try {
-            for (int pair = 0; pair <= iterations.max(); pair++) {
-                if (a != null && !a.dropped) runOnce(test, spec, a, pair, notes);
-                if (b != null) runOnce(test, spec, b, pair, notes);
-                if (pair >= iterations.min() && confident(a) && confident(b)) break;
+            for (State s : List.copyOf(live)) warmUp(test, spec, size, s, live, notes);
+            for (int pair = 1; pair <= iterations.max() && !live.isEmpty(); pair++) {
+                List<State> order = new ArrayList<>(live);
+                Collections.rotate(order, -((pair - 1) % order.size()));
+                for (State s : order) {
+                    if (!live.contains(s)) continue;
+                    RunResult r = runOnce(test, spec, size, s, pair, live, notes);
+                    if (r != null) s.runs.add(r);
+                }
+                if (pair >= iterations.min() && live.stream().allMatch(this::confident)) break;
             }
         } catch (PerfException e) {
             failure = e.getMessage();
         }
-        return new Comparison(spec, kind, confidence, series(a), series(b), notes, failure);
+        List<Measurement.LaneResult> results = new ArrayList<>();
+        for (State s : states) {
+            Series series = s.dropped && s.runs.isEmpty() || s.lane.notApplicable() != null ? null
+                    : new Series(s.lane.label(), s.lane.path().description(), s.warmup, s.runs);
+            results.add(new Measurement.LaneResult(s.lane.label(), series, s.lane.notApplicable()));
+        }
+        return new Measurement(spec, size, confidence, results, notes, failure);
     }
 
-    private void runOnce(PerfTest test, TestSpec spec, Lane lane, int pair, List<String> notes) throws PerfException {
+    /** Short runs until the rate stops rising or the budget is spent; the last one is kept as the warm-up. */
+    private void warmUp(PerfTest test, TestSpec spec, int size, State s, List<State> live, List<String> notes)
+            throws PerfException {
+        double budget = warmup.budgetSeconds(warmed.add(s.lane.path()));
+        if (budget <= 0) return;
+        TestSpec shortSpec = spec.withDuration(java.time.Duration.ofNanos(
+                Math.round(Warmup.runSeconds(budget, spec.durationSeconds()) * 1e9)));
+        long deadline = System.nanoTime() + Math.round(budget * 1e9);
+        double best = 0;
+        for (int n = 1; ; n++) {
+            RunResult r = runOnce(test, shortSpec, size, s, 0, live, notes);
+            if (r == null) return;
+            s.warmup = r;
+            boolean rising = Warmup.rising(r.value(), best);
+            best = Math.max(best, r.value());
+            if (System.nanoTime() >= deadline || (n >= 2 && !rising)) return;
+        }
+    }
+
+    /** One run; null when the lane was dropped as not available. */
+    private RunResult runOnce(PerfTest test, TestSpec spec, int size, State s, int pair, List<State> live,
+            List<String> notes) throws PerfException {
         String label = pair == 0 ? "warm-up" : "pair " + pair;
+        Progress.Run run = new Progress.Run(spec.kind(), size, s.lane.label(), pair, iterations.max(),
+                pair > iterations.min(), spec.durationSeconds());
+        progress.starting(run);
         RunResult r;
         try {
-            r = test.run(lane.path, spec);
+            r = test.run(s.lane.path(), spec);
         } catch (StackUnavailableException e) {
-            if (!lane.optional) {
-                throw new PerfException(lane.path.stack() + " not available: " + e.getMessage(), e);
-            }
-            lane.dropped = true;
-            notes.add(lane.path.stack() + " not available: " + e.getMessage());
-            progress.accept(spec.kind() + " " + lane.path.stack() + " " + label + ": not available");
-            return;
+            String why = s.lane.label() + " not available: " + e.getMessage();
+            progress.failed(run, "not available");
+            if (live.size() == 1) throw new PerfException(why, e);
+            live.remove(s);
+            s.dropped = true;
+            notes.add(why);
+            return null;
         } catch (PerfException e) {
-            throw new PerfException(spec.kind() + " " + lane.path.stack() + " " + label + ": " + e.getMessage(), e);
+            progress.failed(run, e.getMessage());
+            throw new PerfException(spec.kind() + " " + s.lane.label() + " " + label + ": " + e.getMessage(), e);
         }
-        if (pair == 0) lane.warmup = r;
-        else lane.runs.add(r);
-        progress.accept(String.format("%s %s %s: %.2f %s", spec.kind(), lane.path.stack(), label, r.value(),
-                spec.kind().unit().label()));
+        progress.finished(run, r.value());
+        return r;
     }
 
-    private boolean confident(Lane lane) {
-        if (lane == null || lane.dropped) return true;
-        if (lane.runs.size() < 2) return false;
-        return confidence.isMet(ConfidenceInterval.of(lane.runs.stream().map(RunResult::value).toList(),
-                confidence.level()));
+    private boolean confident(State s) {
+        if (s.runs.size() < 2) return false;
+        return confidence.isMet(ConfidenceInterval.of(s.runs.stream().map(RunResult::value).toList(), confidence.level()));
     }
 
-    private static Series series(Lane lane) {
-        if (lane == null || (lane.dropped && lane.runs.isEmpty())) return null;
-        return new Series(lane.path.stack(), lane.path.description(), lane.warmup, lane.runs);
-    }
-
-    /** One stack's state during the comparison. */
-    private static final class Lane {
-        final PerfPath path;
-        /** True when the comparison goes on without this stack if it is not available. */
-        final boolean optional;
+    /** One lane's state during the measurement. */
+    private static final class State {
+        final Lane lane;
         final List<RunResult> runs = new ArrayList<>();
         RunResult warmup;
         boolean dropped;
 
-        Lane(PerfPath path, boolean optional) {
-            this.path = path;
-            this.optional = optional;
-        }
+        State(Lane lane) { this.lane = lane; }
     }
 }

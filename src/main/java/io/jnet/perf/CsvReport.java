@@ -7,11 +7,14 @@ import java.util.stream.Collectors;
 /**
  * The machine-readable report as CSV (RFC 4180), one row per test and stack:
  * <pre>
- * test,path,stack,role,unit,runs,median,mean,ci_level,ci_width_percent,p50_us,p99_us,ratio_median,ratio_min,ratio_max,values,status,
+ * test,path,stack,role,unit,runs,median,mean,ci_level,ci_width_percent,ci_half_width,ci_met,p50_us,p99_us,ratio_median,ratio_min,ratio_max,values,status,
  *   send_median,messages_sent,send_errors,messages_received,busy_cores
  * </pre>
  * {@code values} holds each measured run's figure separated by {@code ;}; the ratio columns (jnet/kernel)
- * repeat on both rows of a test; missing numbers are empty; {@code status} is {@code ok} or the failure.
+ * repeat on both rows of a test; missing numbers are empty; {@code ci_half_width} is in the test's unit and
+ * {@code ci_met} is {@code true} when the interval is no wider than {@code -I} asks ({@code false} when it
+ * is wider or there are fewer than two runs); {@code status} is {@code ok} when the test ran to the end (even
+ * with {@code ci_met} false) or the failure.
  * The last four are UDP_STREAM's (empty for the other tests): the median send rate in the test's unit (the
  * {@code median} column is the receive rate), and datagrams sent, refused and received over all measured runs.
  * {@code busy_cores} repeats on every row the number of cores kept busy by spinning processes during the run
@@ -20,7 +23,7 @@ import java.util.stream.Collectors;
 public final class CsvReport {
 
     /** The header line. */
-    public static final String HEADER = "test,path,stack,role,unit,runs,median,mean,ci_level,ci_width_percent,"
+    public static final String HEADER = "test,path,stack,role,unit,runs,median,mean,ci_level,ci_width_percent,ci_half_width,ci_met,"
             + "p50_us,p99_us,ratio_median,ratio_min,ratio_max,values,status,"
             + "send_median,messages_sent,send_errors,messages_received,busy_cores";
 
@@ -44,8 +47,8 @@ public final class CsvReport {
         for (Comparison c : result.comparisons()) {
             String status = c.failure() == null ? "ok" : c.failure();
             if (c.measured().isEmpty()) {
-                out.println(String.join(",", c.spec().kind().name(), c.path().optionName(), "", "",
-                        escape(c.spec().kind().unit().label()), "0", "", "", "", "", "", "", "", "", "", "", escape(status),
+                out.println(String.join(",", c.spec().kind().name(), c.path(), "", "",
+                        escape(c.spec().kind().unit().label()), "0", "", "", "", "", "", "false", "", "", "", "", "", "", escape(status),
                         "", "", "", "", Integer.toString(busyCores)));
                 continue;
             }
@@ -55,7 +58,7 @@ public final class CsvReport {
                 DatagramSummary d = DatagramSummary.of(s);
                 out.println(String.join(",",
                         c.spec().kind().name(),
-                        c.path().optionName(),
+                        c.path(),
                         escape(s.stack()),
                         s == c.candidate() ? "candidate" : "reference",
                         escape(c.spec().kind().unit().label()),
@@ -64,6 +67,8 @@ public final class CsvReport {
                         ci == null ? "" : n(ci.mean()),
                         ci == null ? "" : Integer.toString(c.confidence().levelPercent()),
                         ci == null ? "" : n(ci.widthPercent()),
+                        ci == null ? "" : n(ci.halfWidth()),
+                        Boolean.toString(c.confidenceMet(s)),
                         l == null ? n(Double.NaN) : n(l.p50()),
                         l == null ? n(Double.NaN) : n(l.p99()),
                         n(c.ratioMedian()),
@@ -80,7 +85,48 @@ public final class CsvReport {
         }
     }
 
-    private static String n(double v) {
+    /**
+     * The header of the {@code --compare} rows, one per test, size and path:
+     * {@code size} is the swept size in bytes ({@link SizeTable#sizeLabel}); {@code ci_half_width} is in the
+     * test's unit; {@code ratio_*} are the first path's figure over this path's, per pair (empty on the first
+     * path's row); {@code status} is {@code ok}, {@code not applicable: why}, or the failure; {@code busy_cores} as above.
+     */
+    public static final String COMPARE_HEADER = "test,size,path,unit,runs,median,mean,ci_level,ci_half_width,"
+            + "ci_width_percent,ci_met,ratio_median,ratio_min,ratio_max,values,status,busy_cores";
+
+    /** Prints the {@code --compare} header and rows. */
+    public void print(CompareResult result) {
+        out.println(COMPARE_HEADER);
+        for (Measurement m : result.measurements()) {
+            for (int k = 0; k < m.lanes().size(); k++) {
+                Measurement.LaneResult lane = m.lanes().get(k);
+                Series s = lane.series();
+                ConfidenceInterval ci = s == null ? null : s.interval(m.confidence());
+                String status = lane.notApplicable() != null ? "not applicable: " + lane.notApplicable()
+                        : m.failure() != null ? m.failure() : lane.measured() ? "ok" : "not run";
+                out.println(String.join(",",
+                        m.spec().kind().name(),
+                        escape(SizeTable.sizeLabel(m)),
+                        escape(lane.label()),
+                        escape(m.spec().kind().unit().label()),
+                        Integer.toString(s == null ? 0 : s.runs().size()),
+                        lane.measured() ? n(s.median()) : "",
+                        ci == null ? "" : n(ci.mean()),
+                        ci == null ? "" : Integer.toString(m.confidence().levelPercent()),
+                        ci == null ? "" : n(ci.halfWidth()),
+                        ci == null ? "" : n(ci.widthPercent()),
+                        Boolean.toString(ci != null && m.confidence().isMet(ci)),
+                        n(m.ratioMedian(k)),
+                        n(m.ratioMin(k)),
+                        n(m.ratioMax(k)),
+                        s == null ? "" : s.values().stream().map(CsvReport::n).collect(Collectors.joining(";")),
+                        escape(status),
+                        Integer.toString(busyCores)));
+            }
+        }
+    }
+
+    static String n(double v) {
         if (Double.isNaN(v) || Double.isInfinite(v)) return "";
         return String.format(Locale.ROOT, "%.4f", v);
     }

@@ -18,31 +18,41 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The jnet stack as a {@link PerfPath}: either one namespace talking to itself over {@code lo}
- * ({@link PathKind#LOOPBACK}, 127.0.0.1), or two namespaces joined by a veth pair
- * ({@link PathKind#VETH}: client namespace {@code perf-client} with veth0 10.0.0.1/24, server namespace
- * {@code perf-server} with veth1 10.0.0.2/24). The sysctls of the {@link PathConfig} are set in every
- * namespace before any socket opens.
+ * The jnet stack as {@link PerfPath}s, registered in {@link PathRegistry} as {@code jnet:loopback} (one
+ * namespace talking to itself over {@code lo}, 127.0.0.1) and {@code jnet:veth} (two namespaces joined by a
+ * veth pair: client namespace {@code perf-client} with veth0 10.0.0.1/24, server namespace
+ * {@code perf-server} with veth1 10.0.0.2/24). The given sysctls are set in every namespace before any
+ * socket opens.
  */
-public final class JnetPaths implements PerfPathFactory {
+public final class JnetPaths {
 
     /** The name reports use for this stack. */
     public static final String STACK = "jnet";
 
     private static final int BACKLOG = 128;
 
-    /** Public no-argument constructor: {@link Stacks} creates the factory by name. */
-    public JnetPaths() {}
+    private JnetPaths() {}
 
-    @Override
-    public String stack() { return STACK; }
+    /**
+     * One namespace over its loopback device.
+     *
+     * @param sysctls Linux sysctl name to value, set in the namespace in order
+     * @throws IOException if the namespace cannot be set up
+     * @throws IllegalArgumentException for an unknown sysctl or a bad value
+     */
+    public static PerfPath loopback(Map<String, String> sysctls) throws IOException {
+        return openLoopback(sysctls);
+    }
 
-    @Override
-    public PerfPath open(PathConfig config) throws IOException {
-        return switch (config.kind()) {
-            case LOOPBACK -> openLoopback(config.sysctls());
-            case VETH -> openVeth(config.sysctls());
-        };
+    /**
+     * Two namespaces joined by a veth pair.
+     *
+     * @param sysctls Linux sysctl name to value, set in both namespaces in order
+     * @throws IOException if the namespaces or the veth pair cannot be set up
+     * @throws IllegalArgumentException for an unknown sysctl or a bad value
+     */
+    public static PerfPath veth(Map<String, String> sysctls) throws IOException {
+        return openVeth(sysctls);
     }
 
     private static PerfPath openLoopback(Map<String, String> sysctls) throws IOException {
@@ -149,7 +159,7 @@ public final class JnetPaths implements PerfPathFactory {
             TcpSocket s = TcpSocket.open(clientNs);
             try {
                 apply(s, client);
-                s.connect(listener.address());
+                s.connect((InetSocketAddress) listener.address());
                 return new Connection(s);
             } catch (IOException | RuntimeException e) {
                 s.close();

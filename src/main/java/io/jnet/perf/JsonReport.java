@@ -11,7 +11,7 @@ import java.util.Locale;
  *   "send_size": 65536, "recv_size": 131072, "request_size": 1, "response_size": 1,
  *   "stacks": [{"stack": "jnet", "role": "candidate", "description": "...", "median": 1234.5,
  *               "elapsed_s_median": 1.0, "values": [...], "warmup": 1200.1,
- *               "ci": {"level": 99, "mean": ..., "half_width": ..., "width_percent": ..., "met": true},
+ *               "ci": {"level": 99, "mean": ..., "half_width": ..., "width_percent": ..., "met": true}, "ci_met": true,
  *               "latency_us": {"min": ..., "p10": ..., "p50": ..., "mean": ..., "p99": ..., "max": ...},
  *               "socket_sizes": {"local_send": ..., "local_recv": ..., "remote_send": ..., "remote_recv": ...},
  *               "udp_stream": {"send_median": ..., "send_elapsed_s_median": ..., "send_values": [...],
@@ -21,6 +21,8 @@ import java.util.Locale;
  *  "busy_cores": 0, "notes": [...], "succeeded": true}
  * </pre>
  * Figures use the test's unit; numbers that do not exist (no pairs, no latencies) are {@code null}.
+ * {@code ci_met} is false when the interval is wider than {@code -I} asks or there are fewer than two runs
+ * ({@code ci} is then null).
  * {@code udp_stream} is only there for UDP_STREAM, whose {@code median} and {@code values} are the receiver's
  * rate: it holds netperf's send line (the sender's rate, median and per run, and its time) and the datagram
  * counts over all measured runs. {@code busy_cores} is the number of cores kept busy by spinning processes
@@ -59,11 +61,84 @@ public final class JsonReport {
         out.println(sb);
     }
 
+    /**
+     * Prints the {@code --compare} document:
+     * <pre>
+     * {"mode": "compare", "paths": ["jnet:loopback", "kernel:tcp"], "results": [
+     *   {"test": "TCP_RR", "size": "1024", "unit": "Trans/s", "length_s": 1.0,
+     *    "paths": [{"path": "jnet:loopback", "runs": 3, "median": ..., "values": [...],
+     *               "ci": {"level": 99, "mean": ..., "half_width": ..., "width_percent": ...}, "ci_met": true,
+     *               "ratio": null, "not_applicable": null}, ...],
+     *    "notes": [...], "failure": null}, ...],
+     *  "busy_cores": 0, "notes": [...], "succeeded": true}
+     * </pre>
+     * {@code ratio} ({@code median}, {@code min}, {@code max}, {@code values}) is the first path's figure over
+     * this path's per pair, null on the first path; {@code not_applicable} says why a path did not run.
+     */
+    public void print(CompareResult result) {
+        StringBuilder sb = new StringBuilder("{\"mode\":\"compare\",\"paths\":");
+        strings(sb, result.plan().paths());
+        sb.append(",\"results\":[");
+        boolean first = true;
+        for (Measurement m : result.measurements()) {
+            if (!first) sb.append(',');
+            first = false;
+            sb.append('{');
+            field(sb, "test", m.spec().kind().name()).append(',');
+            field(sb, "size", SizeTable.sizeLabel(m)).append(',');
+            field(sb, "unit", m.spec().kind().unit().label()).append(',');
+            sb.append("\"length_s\":").append(number(m.spec().durationSeconds())).append(",\"paths\":[");
+            for (int k = 0; k < m.lanes().size(); k++) {
+                Measurement.LaneResult lane = m.lanes().get(k);
+                Series s = lane.series();
+                ConfidenceInterval ci = s == null ? null : s.interval(m.confidence());
+                if (k > 0) sb.append(',');
+                sb.append('{');
+                field(sb, "path", lane.label()).append(',');
+                sb.append("\"runs\":").append(s == null ? 0 : s.runs().size());
+                sb.append(",\"median\":").append(lane.measured() ? number(s.median()) : "null");
+                sb.append(",\"values\":");
+                numbers(sb, s == null ? List.of() : s.values());
+                sb.append(",\"ci\":");
+                if (ci == null) {
+                    sb.append("null");
+                } else {
+                    sb.append("{\"level\":").append(m.confidence().levelPercent())
+                            .append(",\"mean\":").append(number(ci.mean()))
+                            .append(",\"half_width\":").append(number(ci.halfWidth()))
+                            .append(",\"width_percent\":").append(number(ci.widthPercent())).append('}');
+                }
+                sb.append(",\"ci_met\":").append(ci != null && m.confidence().isMet(ci));
+                sb.append(",\"ratio\":");
+                if (k == 0) {
+                    sb.append("null");
+                } else {
+                    sb.append("{\"median\":").append(number(m.ratioMedian(k)))
+                            .append(",\"min\":").append(number(m.ratioMin(k)))
+                            .append(",\"max\":").append(number(m.ratioMax(k)))
+                            .append(",\"values\":");
+                    numbers(sb, m.ratios(k));
+                    sb.append('}');
+                }
+                sb.append(",\"not_applicable\":").append(lane.notApplicable() == null ? "null" : quote(lane.notApplicable()));
+                sb.append('}');
+            }
+            sb.append("],\"notes\":");
+            strings(sb, m.notes());
+            sb.append(",\"failure\":").append(m.failure() == null ? "null" : quote(m.failure())).append('}');
+        }
+        sb.append("],\"busy_cores\":").append(busyCores);
+        sb.append(",\"notes\":");
+        strings(sb, result.notes());
+        sb.append(",\"succeeded\":").append(result.succeeded()).append('}');
+        out.println(sb);
+    }
+
     private static void comparison(StringBuilder sb, Comparison c) {
         TestSpec s = c.spec();
         sb.append('{');
         field(sb, "test", s.kind().name()).append(',');
-        field(sb, "path", c.path().optionName()).append(',');
+        field(sb, "path", c.path()).append(',');
         field(sb, "unit", s.kind().unit().label()).append(',');
         sb.append("\"length_s\":").append(number(s.durationSeconds())).append(',');
         sb.append("\"send_size\":").append(s.sendSize()).append(',');
@@ -111,6 +186,7 @@ public final class JsonReport {
                     .append(",\"width_percent\":").append(number(ci.widthPercent()))
                     .append(",\"met\":").append(confidence.isMet(ci)).append('}');
         }
+        sb.append(",\"ci_met\":").append(ci != null && confidence.isMet(ci));
         LatencySummary l = s.latencySummary();
         sb.append(",\"latency_us\":");
         if (l == null) {
@@ -142,11 +218,11 @@ public final class JsonReport {
         sb.append('}');
     }
 
-    private static StringBuilder field(StringBuilder sb, String name, String value) {
+    static StringBuilder field(StringBuilder sb, String name, String value) {
         return sb.append(quote(name)).append(':').append(quote(value));
     }
 
-    private static void numbers(StringBuilder sb, List<Double> values) {
+    static void numbers(StringBuilder sb, List<Double> values) {
         sb.append('[');
         for (int i = 0; i < values.size(); i++) {
             if (i > 0) sb.append(',');
@@ -155,7 +231,7 @@ public final class JsonReport {
         sb.append(']');
     }
 
-    private static void strings(StringBuilder sb, List<String> values) {
+    static void strings(StringBuilder sb, List<String> values) {
         sb.append('[');
         for (int i = 0; i < values.size(); i++) {
             if (i > 0) sb.append(',');

@@ -3,21 +3,27 @@ package io.jnet.perf;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.nio.channels.FileChannel;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The reference: the host kernel's TCP and UDP through the JDK's blocking NIO channels
- * ({@code SocketChannel}, {@code DatagramChannel}) over 127.0.0.1; TCP_SENDFILE uses
- * {@link FileChannel#transferTo}, which the JDK implements with sendfile(2).
- * Whatever {@link PathKind} is asked for, the kernel side always runs over loopback (the harness does not
- * create kernel namespaces or veth devices); sysctls in the {@link PathConfig} are not applied to the host.
+ * The reference: the host kernel through the JDK's blocking NIO channels, registered in
+ * {@link PathRegistry} as {@code kernel:tcp} (TCP and UDP over 127.0.0.1 with {@code SocketChannel} and
+ * {@code DatagramChannel}) and {@code kernel:unix} (a stream {@code SocketChannel} of
+ * {@link StandardProtocolFamily#UNIX}, AF_UNIX/SOCK_STREAM, bound to a socket file in a temporary directory
+ * that the path deletes when it closes). TCP_SENDFILE uses {@link FileChannel#transferTo}, which the JDK
+ * implements with sendfile(2). The harness creates no kernel namespaces or devices and sets no host sysctls.
  */
-public final class KernelPaths implements PerfPathFactory {
+public final class KernelPaths {
 
     /** The name reports use for this stack. */
     public static final String STACK = "kernel";
@@ -32,12 +38,21 @@ public final class KernelPaths implements PerfPathFactory {
     private static final int BUFFER_REPORT_FACTOR =
             System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux") ? 2 : 1;
 
-    @Override
-    public String stack() { return STACK; }
+    private KernelPaths() {}
 
-    @Override
-    public PerfPath open(PathConfig config) {
+    /** TCP and UDP over 127.0.0.1. */
+    public static PerfPath tcp() {
         return new Path();
+    }
+
+    /**
+     * AF_UNIX stream sockets in a new temporary directory (deleted by {@link PerfPath#close()}); no UDP
+     * (its {@link PerfPath#bindDatagram} throws UnsupportedOperationException).
+     *
+     * @throws IOException if the directory cannot be created
+     */
+    public static PerfPath unix() throws IOException {
+        return new UnixPath(Files.createTempDirectory("jnet-perf-unix"));
     }
 
     private static final class Path implements PerfPath {
@@ -58,7 +73,7 @@ public final class KernelPaths implements PerfPathFactory {
                     ch.setOption(StandardSocketOptions.SO_RCVBUF, server.receiveBufferBytes());
                 }
                 ch.bind(new InetSocketAddress(loopback, 0), BACKLOG);
-                return new Listener(ch, server);
+                return new Listener(ch, server, null);
             } catch (IOException | RuntimeException e) {
                 closeQuietly(ch);
                 throw e;
@@ -108,15 +123,77 @@ public final class KernelPaths implements PerfPathFactory {
         public void close() {}
     }
 
+    /** AF_UNIX stream sockets: one socket file per listener in {@code dir}. */
+    private static final class UnixPath implements PerfPath {
+        private final java.nio.file.Path dir;
+        private final AtomicInteger names = new AtomicInteger();
+
+        UnixPath(java.nio.file.Path dir) { this.dir = dir; }
+
+        @Override
+        public String stack() { return STACK; }
+
+        @Override
+        public String description() { return "AF_UNIX stream sockets in " + dir + " (host kernel)"; }
+
+        @Override
+        public PerfListener listen(SocketSettings server) throws IOException {
+            java.nio.file.Path file = dir.resolve("s" + names.incrementAndGet());
+            ServerSocketChannel ch = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+            try {
+                if (server.setsReceiveBuffer()) {
+                    ch.setOption(StandardSocketOptions.SO_RCVBUF, server.receiveBufferBytes());
+                }
+                ch.bind(UnixDomainSocketAddress.of(file), BACKLOG);
+                return new Listener(ch, server, file);
+            } catch (IOException | RuntimeException e) {
+                closeQuietly(ch);
+                Files.deleteIfExists(file);
+                throw e;
+            }
+        }
+
+        @Override
+        public PerfConnection connect(PerfListener listener, SocketSettings client) throws IOException {
+            SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
+            try {
+                apply(ch, client);
+                ch.connect(listener.address());
+                return new Connection(ch);
+            } catch (IOException | RuntimeException e) {
+                closeQuietly(ch);
+                throw e;
+            }
+        }
+
+        /** Deletes the socket files left behind and the directory; never throws. */
+        @Override
+        public void close() {
+            try (var files = Files.list(dir)) {
+                for (java.nio.file.Path f : files.toList()) Files.deleteIfExists(f);
+            } catch (IOException ignored) {
+                // the directory is gone already or unreadable: nothing more to clean
+            }
+            try {
+                Files.deleteIfExists(dir);
+            } catch (IOException ignored) {
+                // best effort, as for sockets
+            }
+        }
+    }
+
     private static final class Listener implements PerfListener {
         private final ServerSocketChannel channel;
         private final SocketSettings settings;
-        private final InetSocketAddress address;
+        private final SocketAddress address;
+        /** The AF_UNIX socket file to delete on close, or null. */
+        private final java.nio.file.Path file;
 
-        Listener(ServerSocketChannel channel, SocketSettings settings) throws IOException {
+        Listener(ServerSocketChannel channel, SocketSettings settings, java.nio.file.Path file) throws IOException {
             this.channel = channel;
             this.settings = settings;
-            this.address = (InetSocketAddress) channel.getLocalAddress();
+            this.address = channel.getLocalAddress();
+            this.file = file;
         }
 
         @Override
@@ -132,10 +209,19 @@ public final class KernelPaths implements PerfPathFactory {
         }
 
         @Override
-        public InetSocketAddress address() { return address; }
+        public SocketAddress address() { return address; }
 
         @Override
-        public void close() { closeQuietly(channel); }
+        public void close() {
+            closeQuietly(channel);
+            if (file != null) {
+                try {
+                    Files.deleteIfExists(file);
+                } catch (IOException ignored) {
+                    // the path's close removes what is left
+                }
+            }
+        }
     }
 
     private static final class Connection implements PerfConnection {
@@ -243,7 +329,12 @@ public final class KernelPaths implements PerfPathFactory {
     private static void apply(SocketChannel ch, SocketSettings s) throws IOException {
         if (s.setsSendBuffer()) ch.setOption(StandardSocketOptions.SO_SNDBUF, s.sendBufferBytes());
         if (s.setsReceiveBuffer()) ch.setOption(StandardSocketOptions.SO_RCVBUF, s.receiveBufferBytes());
-        if (s.noDelay()) ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        if (s.noDelay()) {
+            if (!ch.supportedOptions().contains(StandardSocketOptions.TCP_NODELAY)) {
+                throw new UnsupportedOperationException("TCP_NODELAY (-D) does not apply to AF_UNIX sockets");
+            }
+            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        }
     }
 
     private static void closeQuietly(AutoCloseable c) {

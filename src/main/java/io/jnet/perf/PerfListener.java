@@ -1,7 +1,7 @@
 package io.jnet.perf;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 
 /** A listening TCP socket of a {@link PerfPath}: the server side of every test. */
 public interface PerfListener extends AutoCloseable {
@@ -14,8 +14,11 @@ public interface PerfListener extends AutoCloseable {
      */
     PerfConnection accept() throws IOException;
 
-    /** The address clients connect to (address and bound ephemeral port). */
-    InetSocketAddress address();
+    /**
+     * The address clients connect to: an {@link java.net.InetSocketAddress} (address and bound ephemeral
+     * port) on IP paths, a {@link java.net.UnixDomainSocketAddress} on the AF_UNIX path.
+     */
+    SocketAddress address();
 
     /** Closes the listener; never throws; idempotent. */
     @Override

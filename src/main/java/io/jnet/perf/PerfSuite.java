@@ -3,106 +3,162 @@ package io.jnet.perf;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * Runs a {@link PerfPlan}: opens one path per stack, runs each test as a {@link Comparison} (jnet as the
- * candidate, the kernel as the reference), closes the paths.
+ * Runs a {@link PerfPlan}: opens the plan's paths from a {@link PathRegistry}, measures every cell on all
+ * of them with one {@link ComparisonRunner}, closes the paths.
  *
- * <p>When jnet is asked for alongside the kernel but cannot run (its path factory is not in the build, or
- * the stack throws {@link UnsupportedOperationException}), the kernel runs alone and a note says so; asked
- * for alone, that is a failure.
+ * <p>A path whose stack cannot run at all (its opener throws {@link UnsupportedOperationException}) is left
+ * out with a note while another path remains; alone, that fails every test. A path that fails to set up
+ * fails every test.
  */
 public final class PerfSuite {
 
-    private final Optional<PerfPathFactory> candidate;
-    private final PerfPathFactory reference;
-    private final Consumer<String> progress;
+    private final PathRegistry registry;
+    private final Progress progress;
 
     /**
-     * @param candidate the stack under test (jnet), empty when not in the build
-     * @param reference the reference stack (the kernel)
-     * @param progress  receives a line per run as it finishes
+     * @param registry where the plan's path ids are looked up
+     * @param progress hears of every run
      */
-    public PerfSuite(Optional<PerfPathFactory> candidate, PerfPathFactory reference, Consumer<String> progress) {
-        this.candidate = candidate;
-        this.reference = reference;
+    public PerfSuite(PathRegistry registry, Progress progress) {
+        this.registry = registry;
         this.progress = progress;
     }
 
-    /** A suite over jnet (if built) and the kernel. */
-    public static PerfSuite standard(Consumer<String> progress) {
-        return new PerfSuite(Stacks.jnet(), Stacks.kernel(), progress);
+    /** A suite over the paths of {@link PathRegistry#standard()}. */
+    public static PerfSuite standard(Progress progress) {
+        return new PerfSuite(PathRegistry.standard(), progress);
     }
 
-    /** Runs every test of the plan; never throws for a failing test (see {@link Comparison#failure()}). */
+    /** The estimated wall time of {@code plan} in seconds with {@code pairs} pairs per cell. */
+    public double estimateSeconds(PerfPlan plan, int pairs) {
+        List<PathRegistry.Entry> entries = plan.paths().stream().map(registry::get).toList();
+        return plan.estimateSeconds(pairs, c -> (int) entries.stream().filter(e -> e.notApplicableTo(c.spec()) == null).count());
+    }
+
+    /** Runs a two-stack plan; never throws for a failing test (see {@link Comparison#failure()}). */
     public SuiteResult run(PerfPlan plan) {
         return run(plan, c -> {});
     }
 
     /**
-     * Runs every test of the plan, handing each finished test to {@code testDone} (so that a report can
-     * print it at once); never throws for a failing test.
+     * Runs a two-stack plan (one or two paths: candidate first), handing each finished test to
+     * {@code testDone} so that a report can print it at once; never throws for a failing test.
      */
     public SuiteResult run(PerfPlan plan, Consumer<Comparison> testDone) {
-        List<String> notes = new ArrayList<>();
         List<Comparison> out = new ArrayList<>();
-        PerfPath a = null;
-        PerfPath b = null;
-        String unavailable = null;
+        List<String> notes = new ArrayList<>();
+        boolean hasCandidate = plan.paths().size() == 2 || !registry.get(plan.paths().getFirst()).stack().equals(KernelPaths.STACK);
+        runCells(plan, notes, (cell, m) -> {
+            Comparison c = toComparison(plan, m, hasCandidate);
+            out.add(c);
+            testDone.accept(c);
+        }, true);
+        notes.addAll(plan.notes());
+        return new SuiteResult(plan, out, notes);
+    }
+
+    /** Runs a {@code --compare} plan, handing each finished cell to {@code cellDone}; never throws for a failing test. */
+    public CompareResult compare(PerfPlan plan, Consumer<Measurement> cellDone) {
+        List<Measurement> out = new ArrayList<>();
+        List<String> notes = new ArrayList<>(plan.notes());
+        runCells(plan, notes, (cell, m) -> {
+            out.add(m);
+            cellDone.accept(m);
+        }, false);
+        return new CompareResult(plan, out, notes);
+    }
+
+    private static Comparison toComparison(PerfPlan plan, Measurement m, boolean hasCandidate) {
+        List<Measurement.LaneResult> lanes = m.lanes();
+        Series candidate = hasCandidate ? lanes.getFirst().series() : null;
+        Series reference = lanes.size() == 2 ? lanes.get(1).series() : hasCandidate ? null : lanes.getFirst().series();
+        return new Comparison(m.spec(), plan.pathName(), m.confidence(), candidate, reference, m.notes(), m.failure());
+    }
+
+    private interface CellDone {
+        void accept(PerfPlan.Cell cell, Measurement m);
+    }
+
+    private void runCells(PerfPlan plan, List<String> notes, CellDone done, boolean stackLabels) {
+        List<PathRegistry.Entry> entries = plan.paths().stream().map(registry::get).toList();
+        List<PerfPath> opened = new ArrayList<>();
+        List<String> unavailable = new ArrayList<>();
         String setupFailure = null;
         try {
-            if (plan.stacks() != StackChoice.KERNEL) {
-                if (candidate.isEmpty()) {
-                    unavailable = "jnet not available: " + Stacks.JNET_FACTORY + " is not part of this build";
+            for (PathRegistry.Entry e : entries) {
+                PerfPath p = null;
+                try {
+                    p = e.open(plan.sysctls());
+                } catch (UnsupportedOperationException | LinkageError ex) {
+                    unavailable.add(e.stack() + " not available: " + ex.getMessage());
+                } catch (IOException | RuntimeException ex) {
+                    if (setupFailure == null) setupFailure = e.id() + " path could not be set up: " + PeerRun.describe(ex);
+                }
+                opened.add(p);
+            }
+            if (!plan.sysctls().isEmpty()) {
+                List<String> host = entries.stream().filter(e -> !e.appliesSysctls()).map(PathRegistry.Entry::id).toList();
+                if (!host.isEmpty()) {
+                    notes.add("sysctls apply to jnet namespaces only; " + String.join(", ", host) + " run with the host's");
+                }
+            }
+            if (setupFailure == null && opened.stream().allMatch(p -> p == null)) setupFailure = String.join("; ", unavailable);
+            if (setupFailure != null) {
+                for (PerfPlan.Cell cell : plan.cells()) done.accept(cell, failed(plan, cell, entries, setupFailure, stackLabels));
+                return;
+            }
+            for (String u : unavailable) {
+                notes.add(u + "; measuring " + (entries.size() == 2 ? "the reference alone" : "the other paths"));
+            }
+            ComparisonRunner runner = new ComparisonRunner(plan.iterations(), plan.confidence(), plan.warmup(), progress);
+            for (PerfPlan.Cell cell : plan.cells()) {
+                List<ComparisonRunner.Lane> lanes = new ArrayList<>();
+                for (int i = 0; i < entries.size(); i++) {
+                    PathRegistry.Entry e = entries.get(i);
+                    String label = stackLabels ? e.stack() : e.id();
+                    PerfPath p = opened.get(i);
+                    String na = p == null ? unavailableReason(e, unavailable) : e.notApplicableTo(cell.spec());
+                    lanes.add(na == null ? new ComparisonRunner.Lane(label, p) : new ComparisonRunner.Lane(label, null, na));
+                }
+                Measurement m;
+                if (lanes.stream().allMatch(l -> l.notApplicable() != null)) {
+                    m = new Measurement(cell.spec(), cell.size(), plan.confidence(),
+                            lanes.stream().map(l -> new Measurement.LaneResult(l.label(), null, l.notApplicable())).toList(),
+                            List.of(), null);
                 } else {
-                    try {
-                        a = candidate.get().open(plan.path());
-                    } catch (UnsupportedOperationException | LinkageError e) {
-                        unavailable = candidate.get().stack() + " not available: " + e.getMessage();
-                    } catch (IOException | RuntimeException e) {
-                        setupFailure = candidate.get().stack() + " " + plan.path().kind().optionName()
-                                + " path could not be set up: " + PeerRun.describe(e);
+                    m = runner.measure(cell.spec(), cell.size(), lanes);
+                }
+                done.accept(cell, m);
+                for (int i = 0; i < entries.size(); i++) {
+                    Measurement.LaneResult r = m.lanes().get(i);
+                    boolean dropped = m.notes().stream().anyMatch(n -> n.startsWith(r.label() + " not available"));
+                    if (opened.get(i) != null && r.series() == null && dropped) {
+                        // the stack turned out unusable: stop opening sockets on it for the remaining tests
+                        opened.get(i).close();
+                        opened.set(i, null);
+                        unavailable.add(entries.get(i).stack() + " not available");
+                        notes.addAll(m.notes());
                     }
                 }
             }
-            if (plan.stacks() != StackChoice.JNET) {
-                try {
-                    b = reference.open(plan.path());
-                } catch (IOException | RuntimeException e) {
-                    setupFailure = reference.stack() + " path could not be set up: " + PeerRun.describe(e);
-                }
-                if (!plan.path().sysctls().isEmpty()) {
-                    notes.add("sysctls apply to jnet namespaces only; the " + reference.stack() + " reference runs with the host's");
-                }
-            }
-            if (plan.stacks() == StackChoice.JNET && a == null && setupFailure == null) setupFailure = unavailable;
-            if (setupFailure != null) {
-                for (TestSpec spec : plan.tests()) {
-                    Comparison c = new Comparison(spec, plan.path().kind(), plan.confidence(), null, null, List.of(), setupFailure);
-                    out.add(c);
-                    testDone.accept(c);
-                }
-                return new SuiteResult(plan, out, notes);
-            }
-            if (a == null && unavailable != null) notes.add(unavailable + "; measuring the " + reference.stack() + " reference alone");
-            ComparisonRunner runner = new ComparisonRunner(plan.iterations(), plan.confidence(), progress);
-            for (TestSpec spec : plan.tests()) {
-                Comparison c = runner.run(spec, plan.path().kind(), a, b, null);
-                out.add(c);
-                testDone.accept(c);
-                if (a != null && c.candidate() == null) {
-                    // the stack turned out unusable: stop opening sockets on it for the remaining tests
-                    a.close();
-                    a = null;
-                    notes.addAll(c.notes());
-                }
-            }
-            return new SuiteResult(plan, out, notes);
         } finally {
-            if (a != null) a.close();
-            if (b != null) b.close();
+            for (PerfPath p : opened) {
+                if (p != null) p.close();
+            }
         }
+    }
+
+    private static String unavailableReason(PathRegistry.Entry e, List<String> unavailable) {
+        return unavailable.stream().filter(u -> u.startsWith(e.stack() + " ")).findFirst().orElse(e.stack() + " not available");
+    }
+
+    private static Measurement failed(PerfPlan plan, PerfPlan.Cell cell, List<PathRegistry.Entry> entries, String why,
+            boolean stackLabels) {
+        List<Measurement.LaneResult> lanes = entries.stream()
+                .map(e -> new Measurement.LaneResult(stackLabels ? e.stack() : e.id(), null, null)).toList();
+        return new Measurement(cell.spec(), cell.size(), plan.confidence(), lanes, List.of(), why);
     }
 }

@@ -93,6 +93,21 @@ public record TestSpec(TestKind kind, Duration duration, int sendSize, int recvS
                 Math.min(responseSize, MAX_DATAGRAM), local, remote);
     }
 
+    /**
+     * This spec at one size of a sweep, the way netperf's size tables are made: the stream tests write
+     * {@code size} bytes per call ({@code -m}) and read {@code size} per call ({@code -M}) unless
+     * {@code keepRecvSize}; the request/response tests send requests and responses of {@code size} bytes
+     * ({@code -r size,size}).
+     *
+     * @throws IllegalArgumentException for a size below 1, or a UDP test's size above {@value #MAX_DATAGRAM}
+     */
+    public TestSpec withMessageSize(int size, boolean keepRecvSize) {
+        if (kind.isStream()) {
+            return new TestSpec(kind, duration, size, keepRecvSize ? recvSize : size, requestSize, responseSize, local, remote);
+        }
+        return new TestSpec(kind, duration, sendSize, recvSize, size, size, local, remote);
+    }
+
     /** This spec with another duration. */
     public TestSpec withDuration(Duration d) {
         return new TestSpec(kind, d, sendSize, recvSize, requestSize, responseSize, local, remote);

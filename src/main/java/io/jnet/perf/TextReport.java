@@ -235,7 +235,7 @@ public final class TextReport {
         line(fmt, "Test", "Path", aName + " median", bName + " median", "Unit", "Ratio", "Spread");
         for (Comparison c : cs) {
             String spread = Double.isNaN(c.ratioMin()) ? "n/a" : num(c.ratioMin(), 3) + ".." + num(c.ratioMax(), 3);
-            line(fmt, c.spec().kind(), c.path().optionName(),
+            line(fmt, c.spec().kind(), c.path(),
                     median(c.candidate()), median(c.reference()), c.spec().kind().unit().label(),
                     num(c.ratioMedian(), 3), c.succeeded() ? spread : "FAILED");
         }

@@ -39,21 +39,31 @@
  * the client completed (RR/CRR/UDP_RR); a mismatch fails the test.
  *
  * <h2>Comparison</h2>
- * Every test runs on two {@link io.jnet.perf.PerfPath}s: the candidate (jnet, built by
- * {@code io.jnet.perf.JnetPaths} over one namespace's loopback or two namespaces joined by a veth pair)
- * and the reference ({@link io.jnet.perf.KernelPaths}: blocking JDK NIO over 127.0.0.1), alternately, one
- * warm-up run of each and then pairs ({@code -i max,min}, clipped to 3..30). Reports give each stack's
- * median, the median and min..max of the per-pair ratios jnet/kernel, and netperf's warning when a
- * Student-t confidence interval ({@code -I level,width}, default 99% and 5% of the mean) is wider than
- * asked. Client and server are two threads of one JVM ({@link io.jnet.perf.PeerRun}).
+ * Every test runs on the paths of a {@link io.jnet.perf.PathRegistry}, by id: {@code jnet:loopback} and
+ * {@code jnet:veth} ({@link io.jnet.perf.JnetPaths}: one namespace's loopback, or two namespaces joined by a
+ * veth pair), {@code kernel:tcp} and {@code kernel:unix} ({@link io.jnet.perf.KernelPaths}: blocking JDK NIO
+ * over 127.0.0.1, or AF_UNIX stream sockets in a temporary directory, which run the TCP tests only). A
+ * {@link io.jnet.perf.ComparisonRunner} warms each path up ({@link io.jnet.perf.Warmup}: short runs until
+ * the rate stops rising or the budget is spent, the whole budget on a path's first test and a quarter on
+ * later ones), then runs measured pairs whose order rotates (A B C, B C A, C A B, ...; {@code -i max,min},
+ * clipped to 3..30) while a Student-t confidence interval ({@code -I level,width}, default 99% and 5% of the
+ * mean) is wider than asked. The two-stack mode ({@code --path}, {@code --stack}) runs a jnet path against
+ * {@code kernel:tcp}; reports give each stack's median, the median and min..max of the per-pair ratios
+ * jnet/kernel, and netperf's warning when the interval was not met ({@code ci_met} in CSV and JSON).
+ * {@code --compare} runs any paths at a list of sizes ({@link io.jnet.perf.Sizes}) and prints
+ * {@link io.jnet.perf.SizeTable}: a row per size, a column per path, and the first path's figure over
+ * each other's as the median of per-pair ratios. Client and server are two threads of one JVM
+ * ({@link io.jnet.perf.PeerRun}). A {@link io.jnet.perf.ProgressMeter} shows every run on stderr.
  *
  * <h2>Structure</h2>
- * {@link io.jnet.perf.PerfSuite} runs a {@link io.jnet.perf.PerfPlan} with a
- * {@link io.jnet.perf.ComparisonRunner} per test; the tests ({@link io.jnet.perf.PerfTest}) see only
+ * {@link io.jnet.perf.PerfSuite} runs a {@link io.jnet.perf.PerfPlan} (tests at sizes, path ids) with one
+ * {@link io.jnet.perf.ComparisonRunner}; the tests ({@link io.jnet.perf.PerfTest}) see only
  * {@link io.jnet.perf.PerfPath}, {@link io.jnet.perf.PerfListener}, {@link io.jnet.perf.PerfConnection}
  * and {@link io.jnet.perf.PerfDatagramSocket}, so any stack, or a fake in tests, can be measured. {@link io.jnet.perf.TextReport},
- * {@link io.jnet.perf.JsonReport} and {@link io.jnet.perf.CsvReport} print the results.
+ * {@link io.jnet.perf.JsonReport} and {@link io.jnet.perf.CsvReport} print the results ({@link io.jnet.perf.SizeTable},
+ * CSV and JSON those of {@code --compare}). A new path (another topology, another socket family) is one
+ * more {@link io.jnet.perf.PathRegistry#register} call and becomes one more column.
  * {@link io.jnet.perf.BusyCores} keeps cores busy with spinning processes during a run ({@code --busy-cores}),
- * and {@link io.jnet.perf.plot.SizePlot} draws figures against message size.
+ * and {@link io.jnet.perf.plot.SizePlot} draws figures against message size ({@code --plot}).
  */
 package io.jnet.perf;

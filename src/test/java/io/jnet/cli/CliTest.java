@@ -4,13 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jnet.perf.Confidence;
 import io.jnet.perf.Iterations;
-import io.jnet.perf.PathKind;
 import io.jnet.perf.PerfPlan;
 import io.jnet.perf.SocketSettings;
-import io.jnet.perf.StackChoice;
 import io.jnet.perf.TestKind;
 import io.jnet.perf.TestSpec;
 import io.jnet.perf.TextReport;
+import io.jnet.perf.Warmup;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -180,8 +179,10 @@ class CliTest {
         assertThat(PerfPlan.DEFAULT_SUITE).contains(TestKind.TCP_SENDFILE, TestKind.UDP_STREAM).doesNotContain(TestKind.UDP_RR);
         assertThat(p.iterations()).isEqualTo(PerfPlan.SUITE_ITERATIONS);
         assertThat(p.confidence()).isEqualTo(Confidence.DEFAULT);
-        assertThat(p.stacks()).isEqualTo(StackChoice.BOTH);
-        assertThat(p.path().kind()).isEqualTo(PathKind.LOOPBACK);
+        assertThat(p.paths()).containsExactly("jnet:loopback", "kernel:tcp");
+        assertThat(p.pathName()).isEqualTo("loopback");
+        assertThat(p.compare()).isFalse();
+        assertThat(p.warmup()).isEqualTo(Warmup.DEFAULT);
         TestSpec s = p.tests().getFirst();
         assertThat(s.duration()).isEqualTo(Duration.ofSeconds(1));
         assertThat(s.sendSize()).isEqualTo(65536);
@@ -226,9 +227,11 @@ class CliTest {
         });
         assertThat(p.iterations()).isEqualTo(new Iterations(30, 3));
         assertThat(p.confidence()).isEqualTo(new Confidence(95, 2));
-        assertThat(p.path().kind()).isEqualTo(PathKind.VETH);
-        assertThat(p.path().sysctls()).containsEntry("net.ipv4.tcp_timestamps", "0");
-        assertThat(p.stacks()).isEqualTo(StackChoice.KERNEL);
+        assertThat(p.pathName()).isEqualTo("veth");
+        assertThat(p.sysctls()).containsEntry("net.ipv4.tcp_timestamps", "0");
+        assertThat(p.paths()).containsExactly("kernel:tcp");
+        assertThat(plan("--path", "veth").paths()).containsExactly("jnet:veth", "kernel:tcp");
+        assertThat(plan("--path", "veth", "--stack", "jnet").paths()).containsExactly("jnet:veth");
     }
 
     @Test
@@ -267,7 +270,7 @@ class CliTest {
         assertThat(run("perf", "--sysctl", "net.ipv4.tcp_rmem=4096 x 6291456")).isEqualTo(2);
         assertThat(err()).contains("not a number");
         assertThat(out()).as("nothing ran").isEmpty();
-        assertThat(plan("--sysctl", "/proc/sys/net/ipv4/tcp_timestamps=0").path().sysctls())
+        assertThat(plan("--sysctl", "/proc/sys/net/ipv4/tcp_timestamps=0").sysctls())
                 .containsEntry("/proc/sys/net/ipv4/tcp_timestamps", "0");
     }
 
@@ -428,5 +431,88 @@ class CliTest {
         assertThat(err()).contains("-i ,: empty value");
         errBuf.reset();
         assertThat(plan("-t", "TCP_RR", "-i", "50").iterations().max()).isEqualTo(30);
+    }
+
+    @Test
+    void compareNamesUnknownPathsAndChecksItsOptions() {
+        assertThat(run("perf", "--compare", "jnet:loopback,kernel:wifi")).isEqualTo(2);
+        assertThat(err()).contains("unknown path 'kernel:wifi'")
+                .contains("known paths: jnet:loopback, jnet:veth, kernel:tcp, kernel:unix");
+        errBuf.reset();
+        assertThat(run("perf", "--compare", "kernel:tcp", "--path", "veth")).isEqualTo(2);
+        assertThat(err()).contains("--path and --stack do not apply");
+        errBuf.reset();
+        assertThat(run("perf", "--sizes", "1,2", "--sweep")).isEqualTo(2);
+        errBuf.reset();
+        assertThat(run("perf", "--sizes", "1,x")).isEqualTo(2);
+        assertThat(err()).contains("not a size: 'x'");
+        errBuf.reset();
+        assertThat(run("perf", "--warmup", "-1")).isEqualTo(2);
+        assertThat(out()).as("nothing ran").isEmpty();
+    }
+
+    @Test
+    void comparePlansACellPerTestAndSizeAndSkipsUdpSizesAboveADatagram() {
+        PerfPlan p = plan("-t", "TCP_STREAM", "--compare", "jnet:loopback,kernel:tcp,kernel:unix", "--sizes", "1,64K", "-M", "4K");
+        assertThat(p.compare()).isTrue();
+        assertThat(p.paths()).containsExactly("jnet:loopback", "kernel:tcp", "kernel:unix");
+        assertThat(p.cells()).extracting(PerfPlan.Cell::size).containsExactly(1, 65536);
+        assertThat(p.cells()).extracting(c -> c.spec().sendSize()).containsExactly(1, 65536);
+        assertThat(p.cells()).extracting(c -> c.spec().recvSize()).containsOnly(4096);
+        PerfPlan udp = plan("-t", "UDP_RR", "--compare", "kernel:tcp", "--sizes", "1,64K,128K");
+        assertThat(udp.cells()).extracting(PerfPlan.Cell::size).containsExactly(1);
+        assertThat(udp.notes()).singleElement().asString().contains("UDP_RR skips sizes above 65507 bytes (65536, 131072)");
+        PerfPlan sweep = plan("-t", "TCP_RR", "--sweep");
+        assertThat(sweep.compare()).isTrue();
+        assertThat(sweep.paths()).as("--sweep alone compares jnet and the kernel").containsExactly("jnet:loopback", "kernel:tcp");
+        assertThat(sweep.cells()).hasSize(21).allSatisfy(c -> assertThat(c.spec().requestSize()).isEqualTo(c.size()));
+        assertThat(plan("--warmup", "0").warmup()).isEqualTo(Warmup.NONE);
+    }
+
+    @Test
+    void compareRunsKernelPathsAndPrintsCsvWithProgressOnlyOnStderr() {
+        int rc = run("perf", "-t", "TCP_RR", "--compare", "kernel:tcp,kernel:unix", "--sizes", "1,1K", "-l", "0.1",
+                "-i", "3", "--warmup", "0.2", "--csv", "-v");
+        assertThat(rc).as(err()).isZero();
+        List<String> rows = out().lines().toList();
+        assertThat(rows).hasSize(5);
+        assertThat(rows.get(1)).startsWith("TCP_RR,1,kernel:tcp,Trans/s,3,").containsPattern(",(true|false),,,,");
+        assertThat(rows.get(4)).startsWith("TCP_RR,1024,kernel:unix,Trans/s,3,").endsWith(",ok,0");
+        assertThat(out()).doesNotContain("pair").doesNotContain("estimated");
+        assertThat(err()).contains("estimated total").contains("TCP_RR kernel:unix pair 3/3 size 1024: ");
+    }
+
+    @Test
+    void compareTextShowsNotApplicableCellsForUdpOnUnix() {
+        int rc = run("perf", "-t", "UDP_RR", "--compare", "kernel:tcp,kernel:unix", "-l", "0.1", "-i", "3", "--warmup", "0");
+        assertThat(rc).as(err()).isZero();
+        assertThat(out()).containsPattern("RR +kernel:tcp +kernel:unix +p1")
+                .containsPattern("\\n +1 +\\d+\\.\\d\\d[ *] +n/a +-").contains("Note: n/a: kernel:unix: UDP_RR is a UDP test");
+    }
+
+    @Test
+    void quietSilencesProgressAndTheEstimate() {
+        int rc = run("perf", "-t", "TCP_RR", "-l", "0.1", "-i", "3", "--stack", "kernel", "-q", "-v", "--warmup", "0.2");
+        assertThat(rc).as(err()).isZero();
+        assertThat(err()).isEmpty();
+        assertThat(out()).contains("TCP REQUEST/RESPONSE TEST").doesNotContain("estimated total");
+    }
+
+    @Test
+    void plotNeedsAComparisonAndAKnownExtensionAndWritesTheFigure(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        assertThat(run("perf", "-t", "TCP_RR", "--plot", dir.resolve("rr.png").toString())).isEqualTo(2);
+        assertThat(err()).contains("--plot draws figures against size");
+        errBuf.reset();
+        assertThat(run("perf", "-t", "TCP_RR", "--sizes", "1", "--plot", dir.resolve("rr.gif").toString())).isEqualTo(2);
+        assertThat(dir.resolve("rr.gif")).doesNotExist();
+        errBuf.reset();
+        java.nio.file.Path png = dir.resolve("rr.png");
+        int rc = run("perf", "-t", "TCP_RR", "--compare", "kernel:tcp,kernel:unix", "--sizes", "1,1K", "-l", "0.1",
+                "-i", "3", "--warmup", "0", "--plot", png.toString());
+        assertThat(rc).as(err()).isZero();
+        assertThat(err()).contains("plot written to " + png);
+        byte[] head = java.util.Arrays.copyOf(java.nio.file.Files.readAllBytes(png), 8);
+        assertThat(head).as("a PNG signature").containsExactly(0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n');
     }
 }

@@ -20,7 +20,7 @@ class PerfTestRunsTest {
 
     @BeforeAll
     static void open() {
-        kernel = new KernelPaths().open(PathConfig.of(PathKind.LOOPBACK));
+        kernel = KernelPaths.tcp();
     }
 
     @AfterAll

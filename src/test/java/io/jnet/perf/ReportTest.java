@@ -16,27 +16,26 @@ class ReportTest {
 
     private static Comparison stream() {
         TestSpec spec = TestSpec.defaults(TestKind.TCP_STREAM, ONE_SECOND);
-        return new Comparison(spec, PathKind.LOOPBACK, Confidence.DEFAULT,
+        return new Comparison(spec, "loopback", Confidence.DEFAULT,
                 Fixtures.series("jnet", TestKind.TCP_STREAM, 900, 1000, 1100),
                 Fixtures.series("kernel", TestKind.TCP_STREAM, 2000, 2000, 2000), List.of(), null);
     }
 
     private static Comparison rr() {
         TestSpec spec = TestSpec.defaults(TestKind.TCP_RR, ONE_SECOND);
-        return new Comparison(spec, PathKind.VETH, Confidence.DEFAULT,
+        return new Comparison(spec, "veth", Confidence.DEFAULT,
                 Fixtures.series("jnet", TestKind.TCP_RR, 5000, 5000, 5000),
                 Fixtures.series("kernel", TestKind.TCP_RR, 10000, 10000, 10000), List.of("a note"), null);
     }
 
     private static Comparison failed() {
         TestSpec spec = TestSpec.defaults(TestKind.TCP_CRR, ONE_SECOND);
-        return new Comparison(spec, PathKind.LOOPBACK, Confidence.DEFAULT, null,
+        return new Comparison(spec, "loopback", Confidence.DEFAULT, null,
                 Fixtures.series("kernel", TestKind.TCP_CRR, 300, 310, 320), List.of(), "TCP_CRR jnet pair 1: server: ECONNRESET, \"x\"");
     }
 
     private static SuiteResult suite(Comparison... cs) {
-        PerfPlan plan = new PerfPlan(List.of(cs).stream().map(Comparison::spec).toList(), PathConfig.of(PathKind.LOOPBACK),
-                StackChoice.BOTH, Iterations.exactly(3), Confidence.DEFAULT);
+        PerfPlan plan = PerfPlan.of(List.of(cs).stream().map(Comparison::spec).toList(), java.util.List.of("jnet:loopback", "kernel:tcp"), "loopback", Iterations.exactly(3), Confidence.DEFAULT);
         return new SuiteResult(plan, List.of(cs), List.of("suite note"));
     }
 
@@ -115,6 +114,7 @@ class ReportTest {
         assertThat(json).contains("\"values\":[900.0,1000.0,1100.0]");
         assertThat(json).contains("\"ratio\":{\"median\":0.5,\"min\":0.45,\"max\":0.55");
         assertThat(json).contains("\"latency_us\":null");
+        assertThat(json).contains("\"ci_met\":false").contains("\"ci_met\":true");
         assertThat(json).contains("\"ratio\":{\"median\":null,\"min\":null,\"max\":null,\"values\":[]}");
         assertThat(json).contains("\"failure\":\"TCP_CRR jnet pair 1: server: ECONNRESET, \\\"x\\\"\"");
         // HdrHistogram reports the highest value equivalent at 3 significant digits
@@ -134,8 +134,13 @@ class ReportTest {
         assertThat(lines.get(2)).startsWith("TCP_STREAM,loopback,kernel,reference,10^6bits/s,3,2000.0000");
         assertThat(lines.get(3)).startsWith("TCP_CRR,loopback,kernel,reference,Trans/s,3,310.0000")
                 .endsWith(",\"TCP_CRR jnet pair 1: server: ECONNRESET, \"\"x\"\"\",,,,,0");
-        for (String line : lines) assertThat(line.replaceAll("\"[^\"]*(\"\"[^\"]*)*\"", "q").split(",", -1)).hasSize(22);
+        for (String line : lines) assertThat(line.replaceAll("\"[^\"]*(\"\"[^\"]*)*\"", "q").split(",", -1)).hasSize(24);
         assertThat(lines.get(1)).as("no datagram counts outside UDP_STREAM").endsWith(",ok,,,,,0");
+        // 900, 1000, 1100 miss 99%,+/-2.5% though the test ran to the end: ci_met says so, status stays ok
+        assertThat(lines.get(1)).containsPattern("^TCP_STREAM,loopback,jnet,candidate,10\\^6bits/s,3,1000\\.0000,1000\\.0000,99,"
+                + "\\d+\\.\\d{4},\\d+\\.\\d{4},false,");
+        assertThat(lines.get(2)).contains(",3,2000.0000,2000.0000,99,0.0000,0.0000,true,");
+        assertThat(lines.get(3)).as("no interval without runs of both").contains(",3,310.0000,310.0000,99,");
     }
 
     @Test
@@ -153,7 +158,7 @@ class ReportTest {
         TestSpec base = TestSpec.defaults(TestKind.UDP_STREAM, ONE_SECOND);
         TestSpec spec = new TestSpec(TestKind.UDP_STREAM, ONE_SECOND, 1000, base.recvSize(), 1, 1,
                 base.local(), base.remote());
-        return new Comparison(spec, PathKind.LOOPBACK, Confidence.DEFAULT,
+        return new Comparison(spec, "loopback", Confidence.DEFAULT,
                 Fixtures.udpStream("jnet", 1000, new long[] {100_000, 100_000, 100_000}, new long[] {90_000, 90_000, 90_000}),
                 Fixtures.udpStream("kernel", 1000, new long[] {50_000, 50_000, 50_000}, new long[] {50_000, 50_000, 50_000}),
                 List.of(), null);
@@ -194,7 +199,7 @@ class ReportTest {
     @Test
     void sendfileAndUdpRrUseTheirNetperfBannersAndTables() {
         TestSpec sf = TestSpec.defaults(TestKind.TCP_SENDFILE, ONE_SECOND);
-        Comparison sendfile = new Comparison(sf, PathKind.LOOPBACK, Confidence.DEFAULT,
+        Comparison sendfile = new Comparison(sf, "loopback", Confidence.DEFAULT,
                 Fixtures.series("jnet", TestKind.TCP_SENDFILE, 1000, 1000, 1000),
                 Fixtures.series("kernel", TestKind.TCP_SENDFILE, 2000, 2000, 2000), List.of(), null);
         String text = capture(ps -> new TextReport(ps, false).printTest(sendfile));
@@ -202,7 +207,7 @@ class ReportTest {
                 .containsPattern("131072 +16384 +65536 +1\\.00 +1000\\.00 +jnet")
                 .containsPattern("TCP_SENDFILE +loopback +1000\\.00 +2000\\.00 +10\\^6bits/s +0\\.500");
         TestSpec rr = TestSpec.defaults(TestKind.UDP_RR, ONE_SECOND);
-        Comparison udpRr = new Comparison(rr, PathKind.LOOPBACK, Confidence.DEFAULT,
+        Comparison udpRr = new Comparison(rr, "loopback", Confidence.DEFAULT,
                 Fixtures.series("jnet", TestKind.UDP_RR, 5000, 5000, 5000),
                 Fixtures.series("kernel", TestKind.UDP_RR, 10000, 10000, 10000), List.of(), null);
         text = capture(ps -> new TextReport(ps, false).printTest(udpRr));
@@ -246,11 +251,11 @@ class ReportTest {
         TestSpec d = TestSpec.defaults(TestKind.TCP_RR, ONE_SECOND);
         SocketSettings nd = new SocketSettings(SocketSettings.SYSTEM_DEFAULT, SocketSettings.SYSTEM_DEFAULT, true);
         TestSpec noDelay = new TestSpec(d.kind(), d.duration(), d.sendSize(), d.recvSize(), d.requestSize(), d.responseSize(), nd, nd);
-        Comparison ok = new Comparison(noDelay, PathKind.LOOPBACK, Confidence.DEFAULT,
+        Comparison ok = new Comparison(noDelay, "loopback", Confidence.DEFAULT,
                 Fixtures.series("jnet", TestKind.TCP_RR, 5000, 5000, 5000),
                 Fixtures.series("kernel", TestKind.TCP_RR, 5000, 5000, 5000), List.of(), null);
         assertThat(capture(ps -> new TextReport(ps, false).printTest(ok))).contains("1.00 s per run, TCP_NODELAY on both ends, 1 warm-up pair");
-        Comparison none = new Comparison(d, PathKind.LOOPBACK, Confidence.DEFAULT, null, null, List.of(), "set-up failed");
+        Comparison none = new Comparison(d, "loopback", Confidence.DEFAULT, null, null, List.of(), "set-up failed");
         String text = capture(ps -> new TextReport(ps, false).printTest(none));
         assertThat(text).contains("1.00 s per run, no measured run completed").doesNotContain("TCP_NODELAY");
     }

@@ -18,11 +18,10 @@ final class RunReports {
 
     /** Three pairs of {@code spec} (plus the warm-up pair) on {@code jnet} and {@code kernel}, rendered. */
     static Rendered compare(TestSpec spec, PerfPath jnet, PerfPath kernel) {
-        Comparison c = new ComparisonRunner(Iterations.exactly(3), Confidence.DEFAULT, s -> {})
-                .run(spec, PathKind.LOOPBACK, jnet, kernel, null);
+        Comparison c = new ComparisonRunner(Iterations.exactly(3), Confidence.DEFAULT, new Warmup(0.2), Progress.NONE)
+                .run(spec, "loopback", jnet, kernel, null);
         assertThat(c.failure()).isNull();
-        SuiteResult suite = new SuiteResult(new PerfPlan(List.of(spec), PathConfig.of(PathKind.LOOPBACK),
-                StackChoice.BOTH, Iterations.exactly(3), Confidence.DEFAULT), List.of(c), List.of());
+        SuiteResult suite = new SuiteResult(PerfPlan.of(List.of(spec), java.util.List.of("jnet:loopback", "kernel:tcp"), "loopback", Iterations.exactly(3), Confidence.DEFAULT), List.of(c), List.of());
         return new Rendered(c, capture(ps -> new TextReport(ps, true).print(suite)),
                 capture(ps -> new CsvReport(ps).print(suite)).lines().toList(),
                 capture(ps -> new JsonReport(ps).print(suite)));

@@ -82,13 +82,13 @@ class StatisticsTest {
         TestSpec spec = TestSpec.defaults(TestKind.TCP_RR, java.time.Duration.ofSeconds(1));
         Series a = Fixtures.series("jnet", TestKind.TCP_RR, 50, 90, 60, 70);
         Series b = Fixtures.series("kernel", TestKind.TCP_RR, 100, 100, 100);
-        Comparison c = new Comparison(spec, PathKind.LOOPBACK, Confidence.DEFAULT, a, b, List.of(), null);
+        Comparison c = new Comparison(spec, "loopback", Confidence.DEFAULT, a, b, List.of(), null);
         assertThat(c.ratios()).containsExactly(0.5, 0.9, 0.6);
         assertThat(c.ratioMedian()).isCloseTo(0.6, within(1e-12));
         assertThat(c.ratioMin()).isCloseTo(0.5, within(1e-12));
         assertThat(c.ratioMax()).isCloseTo(0.9, within(1e-12));
         assertThat(a.median()).isEqualTo(65.0);
-        Comparison alone = new Comparison(spec, PathKind.LOOPBACK, Confidence.DEFAULT, null, b, List.of(), null);
+        Comparison alone = new Comparison(spec, "loopback", Confidence.DEFAULT, null, b, List.of(), null);
         assertThat(alone.ratios()).isEmpty();
         assertThat(alone.ratioMedian()).isNaN();
     }

@@ -22,9 +22,9 @@ class UdpRequestResponseRunTest {
 
     @BeforeAll
     static void open() throws IOException {
-        kernel = new KernelPaths().open(PathConfig.of(PathKind.LOOPBACK));
-        jnet = new JnetPaths().open(PathConfig.of(PathKind.LOOPBACK));
-        jnetVeth = new JnetPaths().open(PathConfig.of(PathKind.VETH));
+        kernel = KernelPaths.tcp();
+        jnet = JnetPaths.loopback(java.util.Map.of());
+        jnetVeth = JnetPaths.veth(java.util.Map.of());
     }
 
     @AfterAll

@@ -1,0 +1,112 @@
+package io.jnet.perf;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The {@code --compare} report: per test one table in the shape of the netperf tables of the TCP friends
+ * patch series, one row per size, one column per path (the median figure in the test's unit), then the
+ * percentages of the first path's figure to each other path's ({@code p1} = first/second, {@code p2} =
+ * first/third, ...; the patch's FRIENDS/BASE and FRIENDS/AF_UNIX with FRIENDS listed first). Each
+ * percentage is the median of the per-pair ratios, from the same pairs as the medians. A figure whose
+ * confidence interval is wider than {@code -I} asks is marked {@code *}; a path that cannot run the test
+ * shows {@code n/a}, with the reason below the table.
+ */
+public final class SizeTable {
+
+    private final PrintStream out;
+
+    public SizeTable(PrintStream out) {
+        this.out = out;
+    }
+
+    /** Prints one table per test of the result, then the run-wide notes. */
+    public void print(CompareResult result) {
+        List<Measurement> group = new ArrayList<>();
+        for (Measurement m : result.measurements()) {
+            if (!group.isEmpty() && group.getFirst().spec().kind() != m.spec().kind()) {
+                printTable(result.plan(), group);
+                group.clear();
+            }
+            group.add(m);
+        }
+        if (!group.isEmpty()) printTable(result.plan(), group);
+        for (String n : result.notes()) out.println("Note: " + n);
+        out.flush();
+    }
+
+    /** Prints the table of one test's measurements (all of the same kind, in size order). */
+    public void printTable(PerfPlan plan, List<Measurement> rows) {
+        Measurement head = rows.getFirst();
+        TestKind kind = head.spec().kind();
+        List<String> paths = head.lanes().stream().map(Measurement.LaneResult::label).toList();
+        int pairs = plan.iterations().min() == plan.iterations().max() ? plan.iterations().min() : -1;
+        out.println(kind + ": " + kind.unit().label() + ", median of " + (pairs > 0 ? pairs : plan.iterations().min() + ".."
+                + plan.iterations().max()) + " pairs per path, " + TextReport.num(head.spec().durationSeconds(), 2)
+                + " s per run" + (head.spec().local().noDelay() ? ", TCP_NODELAY" : ""));
+        for (int k = 1; k < paths.size(); k++) {
+            out.println("  p" + k + " = " + paths.getFirst() + " / " + paths.get(k) + " (median of per-pair ratios)");
+        }
+        out.println();
+        String sizeHead = kind.isStream() ? "MS" : "RR";
+        StringBuilder h = new StringBuilder(String.format(Locale.ROOT, "%9s", sizeHead));
+        for (String p : paths) h.append(String.format(Locale.ROOT, "%" + width(p) + "s ", p));
+        for (int k = 1; k < paths.size(); k++) h.append(String.format(Locale.ROOT, "%7s", "p" + k));
+        out.println(h.toString().stripTrailing());
+        Set<String> notes = new LinkedHashSet<>();
+        boolean unmet = false;
+        for (Measurement m : rows) {
+            StringBuilder r = new StringBuilder(String.format(Locale.ROOT, "%9s", sizeLabel(m)));
+            for (int i = 0; i < paths.size(); i++) {
+                Measurement.LaneResult lane = m.lanes().get(i);
+                String cell;
+                if (lane.notApplicable() != null) {
+                    cell = "n/a ";
+                    notes.add("n/a: " + lane.label() + ": " + lane.notApplicable());
+                } else if (lane.measured()) {
+                    ConfidenceInterval ci = lane.series().interval(m.confidence());
+                    boolean met = ci != null && m.confidence().isMet(ci);
+                    unmet |= !met;
+                    cell = TextReport.num(lane.series().median(), 2) + (met ? " " : "*");
+                } else {
+                    cell = m.failure() != null ? "FAILED " : "- ";
+                }
+                r.append(String.format(Locale.ROOT, "%" + (width(paths.get(i)) + 1) + "s", cell));
+            }
+            for (int k = 1; k < paths.size(); k++) {
+                double ratio = m.ratioMedian(k);
+                r.append(String.format(Locale.ROOT, "%7s", Double.isNaN(ratio) ? "-" : Math.round(ratio * 100) + "%"));
+            }
+            out.println(r.toString().stripTrailing());
+            if (m.failure() != null) notes.add("FAILED at " + sizeLabel(m).trim() + ": " + m.failure());
+            for (String n : m.notes()) notes.add(n);
+        }
+        out.println(kind.isStream()
+                ? "MS means message size in bytes: -m (bytes per send) and -M (bytes per receive)"
+                : "RR means request and response size in bytes: -r size,size");
+        if (unmet) {
+            out.println("* confidence not met: the " + plan.confidence().levelPercent() + "% interval is wider than "
+                    + TextReport.num(plan.confidence().widthPercent(), 2).replaceAll("\\.?0+$", "")
+                    + "% of the mean (-I); more pairs (-i) or longer runs (-l) narrow it");
+        }
+        for (String n : notes) out.println("Note: " + n);
+        out.println();
+        out.flush();
+    }
+
+    private static int width(String path) {
+        return Math.max(12, path.length() + 1);
+    }
+
+    /** The row's size: the swept size, or the spec's own (-m for stream tests, -r for the others). */
+    static String sizeLabel(Measurement m) {
+        if (m.size() >= 0) return Integer.toString(m.size());
+        TestSpec s = m.spec();
+        if (s.kind().isStream()) return Integer.toString(s.sendSize());
+        return s.requestSize() == s.responseSize() ? Integer.toString(s.requestSize()) : s.requestSize() + "," + s.responseSize();
+    }
+}
