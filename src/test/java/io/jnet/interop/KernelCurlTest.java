@@ -41,8 +41,8 @@ class KernelCurlTest {
         try (KernelPeer peer = KernelPeer.open(null)) {
             peer.serve();
             long start = System.nanoTime();
-            CommandResult r = peer.shell(CURL_TIMEOUT, "curl -sS --fail --max-time 180 http://" + JNET_IP + "/bytes/" + SIZE
-                    + " | tee >(wc -c >&2) | sha256sum");
+            CommandResult r = peer.shell(CURL_TIMEOUT, "f=$(mktemp) && trap 'rm -f $f' EXIT && curl -sS --fail --max-time 180 -o $f http://"
+                    + JNET_IP + "/bytes/" + SIZE + " && wc -c < $f >&2 && sha256sum < $f");
             report("GET", start);
             System.out.println("jnet after GET: " + peer.jnet().mib().toNstatString().lines()
                     .filter(l -> l.contains("Retrans") || l.contains("OutSegs") || l.contains("InSegs")).toList());

@@ -53,8 +53,8 @@ class ImpairedTapKernelTest {
         try (ImpairedKernelPeer peer = ImpairedKernelPeer.open(ImpairmentConfig.parse(IMPAIRMENT + 21))) {
             peer.serve();
             long start = System.nanoTime();
-            CommandResult r = peer.shell(TIMEOUT, "curl -sS --fail --max-time 80 http://" + JNET_IP + "/bytes/" + SIZE
-                    + " | tee >(wc -c >&2) | sha256sum");
+            CommandResult r = peer.shell(TIMEOUT, "f=$(mktemp) && trap 'rm -f $f' EXIT && curl -sS --fail --max-time 80 -o $f http://"
+                    + JNET_IP + "/bytes/" + SIZE + " && wc -c < $f >&2 && sha256sum < $f");
             report("kernel curl GET", start, peer);
             assertThat(r.ok()).as("%s\n%s", r.describe(), peer.summary()).isTrue();
             assertThat(r.stderr().strip()).as("bytes received").isEqualTo(Long.toString(SIZE));
