@@ -2,6 +2,7 @@ package io.jnet.tcp;
 
 import io.jnet.buffer.PacketBuffer;
 import io.jnet.buffer.PacketQueue;
+import io.jnet.buffer.PayloadRegion;
 import io.jnet.ip.DstCache;
 import io.jnet.ip.Route;
 import io.jnet.socket.Errno;
@@ -211,6 +212,11 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     private final CopyOnWriteArrayList<ReadinessListener> listeners = new CopyOnWriteArrayList<>();
     private InputStream in;
     private OutputStream out;
+    /**
+     * Smallest sendfile call, in bytes, whose segments refer to the file mapping instead of holding a copy
+     * (smaller ones copy, where the reference costs more than the copy it saves).
+     */
+    static final int ZERO_COPY_MIN = 16384;
     /** The file mapping kept between sendfile calls while no call uses it (guarded by the socket lock), or null. */
     SendFileWindow sendFileWindow;
 
@@ -376,7 +382,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
         java.util.Objects.checkFromIndexSize(off, len, b.length);
         lock.lock();
         try {
-            return writeLocked(b, off, len, null);
+            return writeLocked(b, off, len, null, null, 0);
         } finally {
             lock.release();
         }
@@ -387,17 +393,23 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
         lock.lock();
         try {
             if (src.hasArray()) {
-                int n = writeLocked(src.array(), src.arrayOffset() + src.position(), src.remaining(), null);
+                int n = writeLocked(src.array(), src.arrayOffset() + src.position(), src.remaining(), null, null, 0);
                 if (n > 0) src.position(src.position() + n);
                 return n;
             }
-            return writeLocked(null, 0, src.remaining(), src); // copying advances the position
+            return writeLocked(null, 0, src.remaining(), src, null, 0); // copying advances the position
         } finally {
             lock.release();
         }
     }
 
-    private int writeLocked(byte[] b, int off, int len, ByteBuffer bb) throws IOException {
+    /**
+     * send(2) under the socket lock: {@code len} bytes from {@code b} at {@code off}, or from {@code bb} at its
+     * position, or (when {@code region} is not null) from {@code region} at {@code regionOffset}, queued by
+     * reference.
+     */
+    private int writeLocked(byte[] b, int off, int len, ByteBuffer bb, PayloadRegion region, long regionOffset)
+            throws IOException {
         long deadline = sndTimeoNs > 0 ? tcp.ns.clock().nanoTime() + sndTimeoNs : 0;
         int copied = 0;
         if (state.canSend()) TcpOutput.checkAppLimited(this);
@@ -422,7 +434,8 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
                 throw new ErrnoException(state == TcpState.CLOSED && !connectReported && !accepted ? Errno.ENOTCONN : Errno.EPIPE, "write");
             }
             if (copied == len) break;
-            int n = TcpOutput.appendToWriteQueue(this, b, off + copied, len - copied, bb);
+            int n = region != null ? TcpOutput.appendRegionToWriteQueue(this, region, regionOffset + copied, len - copied)
+                    : TcpOutput.appendToWriteQueue(this, b, off + copied, len - copied, bb);
             copied += n;
             if (copied == len) break;
             // send buffer full: push what we have, then wait for space (sk_stream_wait_memory)
@@ -449,6 +462,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
             throw new ErrnoException(Errno.EINVAL, "sendfile: negative " + (position < 0 ? "offset" : "count"));
         }
         if (count == 0) return 0;
+        // the size per call (an fstat) gives Linux's short count for a file that shrank before the call
         long size;
         try {
             size = src.size();
@@ -462,13 +476,21 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
         // send space with the lock given up) maps its own, and close() cannot unmap bytes being copied
         SendFileWindow window = sendFileWindow;
         sendFileWindow = null;
-        if (window == null) window = new SendFileWindow();
+        if (window == null) window = new SendFileWindow(tcp.sendfileFault);
+        boolean byReference = todo >= ZERO_COPY_MIN;
         long done = 0;
         try {
             while (done < todo) {
-                ByteBuffer view = window.view(src, position + done, todo - done, size);
-                int chunk = view.remaining();
-                int n = writeLocked(null, 0, chunk, view); // the one copy: mapping -> send queue
+                int n;
+                int chunk;
+                if (byReference) { // the segments refer to the mapping: the receiver's copy is the only one
+                    chunk = window.select(src, position + done, todo - done, size);
+                    n = writeLocked(null, 0, chunk, null, window.region(), window.offset(position + done));
+                } else { // small calls copy the bytes into the send queue, as send(2) would
+                    ByteBuffer view = window.view(src, position + done, todo - done, size);
+                    chunk = view.remaining();
+                    n = writeLocked(null, 0, chunk, view, null, 0);
+                }
                 done += n;
                 if (n < chunk) break; // non-blocking and full, SO_SNDTIMEO, or an error after a partial write
             }

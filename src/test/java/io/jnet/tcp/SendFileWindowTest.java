@@ -3,6 +3,8 @@ package io.jnet.tcp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jnet.buffer.PacketBuffer;
+import io.jnet.buffer.PayloadRegion;
 import io.jnet.socket.Errno;
 import io.jnet.socket.ErrnoException;
 import java.nio.ByteBuffer;
@@ -28,7 +30,7 @@ class SendFileWindowTest {
 
     @Test
     void aViewStartsAtThePositionAndStopsAtTheCountOrTheWindowEnd() throws Exception {
-        SendFileWindow w = new SendFileWindow(8192, 4096);
+        SendFileWindow w = new SendFileWindow(8192, 4096, () -> { });
         try (FileChannel fc = file(30_000)) {
             ByteBuffer v = w.view(fc, 5000, 100, fc.size());
             assertThat(v.remaining()).isEqualTo(100);
@@ -49,7 +51,7 @@ class SendFileWindowTest {
 
     @Test
     void anotherFileOrAReleaseMapsAnew() throws Exception {
-        SendFileWindow w = new SendFileWindow(8192, 4096);
+        SendFileWindow w = new SendFileWindow(8192, 4096, () -> { });
         try (FileChannel a = file(10_000); FileChannel b = file(10_000)) {
             ByteBuffer va = w.view(a, 0, 10, a.size());
             ByteBuffer vb = w.view(b, 0, 10, b.size());
@@ -65,8 +67,33 @@ class SendFileWindowTest {
     }
 
     @Test
+    void aRegionReferredToOutlivesTheWindowUntilTheLastBufferIsReleased() throws Exception {
+        SendFileWindow w = new SendFileWindow(8192, 4096, () -> { });
+        try (FileChannel fc = file(10_000)) {
+            assertThat(w.select(fc, 5000, 100, fc.size())).isEqualTo(100);
+            PayloadRegion r = w.region();
+            assertThat(w.offset(5000)).isEqualTo(5000 - 4096);
+            PacketBuffer a = PacketBuffer.allocate(0, 0);
+            PacketBuffer b = PacketBuffer.allocate(0, 0);
+            a.attachPayload(r, w.offset(5000), 100, true);
+            b.attachPayload(r, w.offset(5000), 100, true);
+            w.release();
+            assertThat(r.isFreed()).as("two buffers still refer to it").isFalse();
+            byte[] got = new byte[100];
+            b.copyData(0, got, 0, 100);
+            assertThat(got[0]).isEqualTo((byte) (5000 * 31 + (5000 >>> 8)));
+            a.release();
+            assertThat(r.isFreed()).isFalse();
+            b.release();
+            assertThat(r.isFreed()).as("the last reference unmaps").isTrue();
+        } finally {
+            w.release();
+        }
+    }
+
+    @Test
     void aClosedFileIsEbadf() throws Exception {
-        SendFileWindow w = new SendFileWindow(8192, 4096);
+        SendFileWindow w = new SendFileWindow(8192, 4096, () -> { });
         FileChannel fc = file(100);
         fc.close();
         assertThatThrownBy(() -> w.view(fc, 0, 10, 100)).isInstanceOf(ErrnoException.class)
@@ -75,7 +102,7 @@ class SendFileWindowTest {
 
     @Test
     void windowsMustHoldTheirAlignment() {
-        assertThatThrownBy(() -> new SendFileWindow(4096, 8192)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new SendFileWindow(1L << 32, 4096)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new SendFileWindow(4096, 8192, () -> { })).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new SendFileWindow(1L << 32, 4096, () -> { })).isInstanceOf(IllegalArgumentException.class);
     }
 }

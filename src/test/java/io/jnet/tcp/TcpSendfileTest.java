@@ -126,7 +126,7 @@ class TcpSendfileTest {
     @Test
     void aTransferAcrossManySmallWindowsRemapsAndArrivesExactly() throws Exception {
         byte[] data = random(300_001, 3);
-        ((TcpConnection) client).sendFileWindow = new SendFileWindow(16384, 4096);
+        ((TcpConnection) client).sendFileWindow = new SendFileWindow(16384, 4096, () -> { });
         CompletableFuture<byte[]> got = peerReads(data.length - 5003);
         try (FileChannel fc = FileChannel.open(file(data), StandardOpenOption.READ)) {
             assertThat(client.transferFrom(fc, 5003, data.length)).isEqualTo(data.length - 5003);
