@@ -15,8 +15,8 @@ import java.util.Arrays;
  *
  * <p>Reads are absolute and leave the region unchanged, so any number of threads may read at once. A read
  * of a page the file no longer has (the file was truncated after it was mapped) faults; the JVM reports
- * that as an {@link InternalError}, which the read catches: the bytes it could not read are zeros, and
- * the fault is counted through the {@code onFault} callback. Linux sends whatever the page cache then holds
+ * that as an {@link InternalError}, which the read catches: it reads again page by page, the pages it
+ * could not read are zeros, and the fault is counted (once per read) through the {@code onFault} callback. Linux sends whatever the page cache then holds
  * (and a truncation before the call gives a short count, which the caller checks for with the file size).
  *
  * <p>Thread-safe.
@@ -31,6 +31,9 @@ public final class PayloadRegion {
             throw new ExceptionInInitializerError(e);
         }
     }
+
+    /** Unit in bytes in which a read that faulted is tried again (the smallest page size; regions start page-aligned). */
+    private static final int PAGE = 4096;
 
     private final Arena arena;
     /** The mapping, read only through absolute methods: its position and limit never change. */
@@ -73,33 +76,55 @@ public final class PayloadRegion {
     public boolean isFreed() { return (int) REFS.getVolatile(this) <= 0; }
 
     /**
-     * Copies {@code len} bytes from {@code offset} into {@code dst} at {@code dstOff}; zeros (counted) where
-     * the mapping faulted.
+     * Copies {@code len} bytes from {@code offset} into {@code dst} at {@code dstOff}; zeros (counted) for
+     * pages of the mapping that faulted.
      */
     public void read(long offset, byte[] dst, int dstOff, int len) {
         try {
             bytes.get((int) offset, dst, dstOff, len);
             faultFence();
         } catch (InternalError e) {
-            Arrays.fill(dst, dstOff, dstOff + len, (byte) 0);
             onFault.run();
+            for (long at = offset, end = offset + len; at < end; ) { // again page by page: only lost pages are zeros
+                long next = Math.min(end, (at / PAGE + 1) * PAGE);
+                int n = (int) (next - at);
+                int to = dstOff + (int) (at - offset);
+                try {
+                    bytes.get((int) at, dst, to, n);
+                    faultFence();
+                } catch (InternalError lost) {
+                    Arrays.fill(dst, to, to + n, (byte) 0);
+                }
+                at = next;
+            }
         }
     }
 
     /**
      * Copies {@code len} bytes from {@code offset} into {@code dst} at its position, which moves on by
-     * {@code len}; zeros (counted) where the mapping faulted.
+     * {@code len}; zeros (counted) for pages of the mapping that faulted.
      */
     public void read(long offset, ByteBuffer dst, int len) {
-        int at = dst.position();
+        int pos = dst.position();
         try {
-            dst.put(at, bytes, (int) offset, len);
+            dst.put(pos, bytes, (int) offset, len);
             faultFence();
         } catch (InternalError e) {
-            for (int i = 0; i < len; i++) dst.put(at + i, (byte) 0);
             onFault.run();
+            for (long at = offset, end = offset + len; at < end; ) { // again page by page: only lost pages are zeros
+                long next = Math.min(end, (at / PAGE + 1) * PAGE);
+                int n = (int) (next - at);
+                int to = pos + (int) (at - offset);
+                try {
+                    dst.put(to, bytes, (int) at, n);
+                    faultFence();
+                } catch (InternalError lost) {
+                    for (int i = 0; i < n; i++) dst.put(to + i, (byte) 0);
+                }
+                at = next;
+            }
         }
-        dst.position(at + len);
+        dst.position(pos + len);
     }
 
     /**
