@@ -64,10 +64,12 @@ public interface TcpSocket extends PollableSocket {
      * mapping (up to 64 MiB of the file) for the next call, so that sending a file in many calls maps each
      * part once and allocates nothing per call; {@link #close()} lets it go, and it is unmapped once no
      * segment refers to it any more. The file's own position is neither used nor changed (as sendfile with an
-     * offset pointer, or {@link FileChannel#transferTo}); bytes past the end of the file, as its size is at
-     * the call, are not sent (a short count). A file that shrinks after the call while its bytes are still
-     * referred to gives zeros for the bytes it lost, counted in TcpExtJnetSendfileFaults (Linux sends what
-     * its page cache holds then); no thread fails.
+     * offset pointer, or {@link FileChannel#transferTo}); bytes past the end of the file are not sent (a short
+     * count). The file's size is read when a call reaches beyond the part the socket has mapped (reading it
+     * costs about a third of a 64 KiB call); a file that shrank since that part was mapped, like one that
+     * shrinks while its bytes are still referred to, gives zeros for the bytes it lost, counted in
+     * TcpExtJnetSendfileFaults. Linux gives a short count for the former and sends what its page cache holds
+     * then for the latter. No thread fails either way.
      *
      * <p>Blocking: returns once all the bytes are queued, or with fewer when SO_SNDTIMEO expires or an error
      * occurs after some were queued. Non-blocking: queues what the send buffer takes.

@@ -39,8 +39,6 @@ final class SendFileWindow {
     private long start;
     private long length;
     private PayloadRegion region;
-    /** The mapping for copying calls: position and limit set per call (the region's own view never moves). */
-    private ByteBuffer view;
 
     /**
      * Windows of {@link #WINDOW} bytes aligned to {@link #ALIGN}.
@@ -64,10 +62,10 @@ final class SendFileWindow {
     /**
      * Maps, if need be, the window that holds file offset {@code position} of {@code src}, and returns how many
      * bytes of the {@code count} from there it holds (at least 1). {@link #region()} and {@link #offset} then
-     * locate them in the mapping, {@link #view} copies them.
+     * locate them in the mapping.
      *
-     * @param fileSize the file's size as the caller just read it; {@code position} must lie below it and
-     *                 {@code count} must be positive
+     * @param fileSize the file's size as the caller just read it (needed only when {@link #held} is less than
+     *                 {@code count}); {@code position} must lie below it and {@code count} must be positive
      * @throws ErrnoException EBADF when {@code src} is closed or not open for reading, EIO when the mapping
      *                        fails (address space exhausted, a file system that cannot map)
      */
@@ -76,25 +74,19 @@ final class SendFileWindow {
         return (int) Math.min(length - (position - start), count);
     }
 
+    /**
+     * Bytes of {@code src} the current window holds from file offset {@code position} on (to the window's
+     * end), 0 when it holds none. The window never extends past the end of the file as it was when mapped.
+     */
+    long held(FileChannel src, long position) {
+        return src == file && position >= start && position < start + length ? start + length - position : 0;
+    }
+
     /** The mapping {@link #select} chose, as a region to refer to. */
     PayloadRegion region() { return region; }
 
     /** Offset in {@link #region()} of file offset {@code position} (within the window {@link #select} chose). */
     long offset(long position) { return position - start; }
-
-    /**
-     * The bytes of the file from offset {@code position}: the returned buffer (a view of the mapping, the same
-     * object on every call within one window) has its position at {@code position} and its limit at
-     * {@code position + count} or at the end of the window, whichever comes first. Same arguments and errors
-     * as {@link #select}.
-     */
-    ByteBuffer view(FileChannel src, long position, long count, long fileSize) throws ErrnoException {
-        int n = select(src, position, count, fileSize);
-        int at = (int) (position - start);
-        view.limit(at + n);
-        view.position(at);
-        return view;
-    }
 
     private void remap(FileChannel src, long position, long fileSize) throws ErrnoException {
         release();
@@ -115,7 +107,6 @@ final class SendFileWindow {
             throw x;
         }
         region = new PayloadRegion(a, v, onFault);
-        view = v;
         file = src;
         start = s;
         length = len;
@@ -129,7 +120,6 @@ final class SendFileWindow {
         if (region == null) return;
         PayloadRegion r = region;
         region = null;
-        view = null;
         file = null;
         length = 0;
         r.release();

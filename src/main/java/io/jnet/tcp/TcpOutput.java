@@ -114,8 +114,13 @@ final class TcpOutput {
         return Math.max(c.mss, (gso - headers) / c.mss * c.mss);
     }
 
-    /** Copies application bytes into the write queue (tcp_sendmsg); returns how many fitted. */
-    static int appendToWriteQueue(TcpConnection c, byte[] b, int off, int len, ByteBuffer bb) {
+    /**
+     * Copies application bytes into the write queue (tcp_sendmsg): {@code len} bytes from {@code b} at
+     * {@code off}, or from {@code bb} at its position (which moves on), or from {@code region} at
+     * {@code off} when it is not null (a small sendfile call; faults read as zeros, counted). Returns how many
+     * fitted.
+     */
+    static int appendToWriteQueue(TcpConnection c, byte[] b, long off, int len, ByteBuffer bb, PayloadRegion region) {
         int copied = 0;
         int mss = sizeGoal(c);
         while (copied < len) {
@@ -124,7 +129,9 @@ final class TcpOutput {
                     && tail.tailroom() > 0 && tail.length() < mss) {
                 int n = Math.min(len - copied, Math.min(tail.tailroom(), mss - tail.length()));
                 int at = tail.put(n);
-                if (bb != null) bb.get(tail.array(), at, n); else System.arraycopy(b, off + copied, tail.array(), at, n);
+                if (region != null) region.read(off + copied, tail.array(), at, n);
+                else if (bb != null) bb.get(tail.array(), at, n);
+                else System.arraycopy(b, (int) off + copied, tail.array(), at, n);
                 tail.endSeq += n;
                 c.writeSeq += n;
                 copied += n;

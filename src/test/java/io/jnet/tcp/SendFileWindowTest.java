@@ -7,7 +7,6 @@ import io.jnet.buffer.PacketBuffer;
 import io.jnet.buffer.PayloadRegion;
 import io.jnet.socket.Errno;
 import io.jnet.socket.ErrnoException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,22 +27,32 @@ class SendFileWindowTest {
         return FileChannel.open(p, StandardOpenOption.READ);
     }
 
+    private static byte at(long i) { return (byte) (i * 31 + (i >>> 8)); }
+
+    /** The byte the window's region holds for file offset {@code position}. */
+    private static byte read(SendFileWindow w, long position) {
+        byte[] one = new byte[1];
+        w.region().read(w.offset(position), one, 0, 1);
+        return one[0];
+    }
+
     @Test
-    void aViewStartsAtThePositionAndStopsAtTheCountOrTheWindowEnd() throws Exception {
+    void aSelectionStartsAtThePositionAndStopsAtTheCountOrTheWindowEnd() throws Exception {
         SendFileWindow w = new SendFileWindow(8192, 4096, () -> { });
         try (FileChannel fc = file(30_000)) {
-            ByteBuffer v = w.view(fc, 5000, 100, fc.size());
-            assertThat(v.remaining()).isEqualTo(100);
-            assertThat(v.get(v.position())).isEqualTo((byte) (5000 * 31 + (5000 >>> 8)));
-            ByteBuffer again = w.view(fc, 6000, 100_000, fc.size());
-            assertThat(again).as("the same window, the same view object").isSameAs(v);
-            assertThat(again.remaining()).as("window [4096, 12288)").isEqualTo(12288 - 6000);
-            ByteBuffer next = w.view(fc, 12288, 100_000, fc.size());
-            assertThat(next).as("outside the window: mapped anew").isNotSameAs(v);
-            assertThat(next.remaining()).isEqualTo(8192);
-            assertThat(next.get(next.position())).isEqualTo((byte) (12288 * 31 + (12288 >>> 8)));
-            ByteBuffer last = w.view(fc, 29_999, 100, fc.size());
-            assertThat(last.remaining()).as("a window ends at the end of the file").isEqualTo(1);
+            assertThat(w.held(fc, 5000)).as("nothing mapped yet").isZero();
+            assertThat(w.select(fc, 5000, 100, fc.size())).isEqualTo(100);
+            assertThat(read(w, 5000)).isEqualTo(at(5000));
+            PayloadRegion r = w.region();
+            assertThat(w.held(fc, 5000)).as("window [4096, 12288)").isEqualTo(12288 - 5000);
+            assertThat(w.select(fc, 6000, 100_000, fc.size())).as("window [4096, 12288)").isEqualTo(12288 - 6000);
+            assertThat(w.region()).as("the same window, the same region").isSameAs(r);
+            assertThat(w.select(fc, 12288, 100_000, fc.size())).isEqualTo(8192);
+            assertThat(w.region()).as("outside the window: mapped anew").isNotSameAs(r);
+            assertThat(r.isFreed()).as("nothing referred to the old one").isTrue();
+            assertThat(read(w, 12288)).isEqualTo(at(12288));
+            assertThat(w.select(fc, 29_999, 100, fc.size())).as("a window ends at the end of the file").isEqualTo(1);
+            assertThat(w.held(fc, 29_999)).isEqualTo(1);
         } finally {
             w.release();
         }
@@ -53,14 +62,18 @@ class SendFileWindowTest {
     void anotherFileOrAReleaseMapsAnew() throws Exception {
         SendFileWindow w = new SendFileWindow(8192, 4096, () -> { });
         try (FileChannel a = file(10_000); FileChannel b = file(10_000)) {
-            ByteBuffer va = w.view(a, 0, 10, a.size());
-            ByteBuffer vb = w.view(b, 0, 10, b.size());
-            assertThat(vb).isNotSameAs(va);
-            assertThatThrownBy(() -> va.get(0)).as("the old window was unmapped").isInstanceOf(IllegalStateException.class);
+            w.select(a, 0, 10, a.size());
+            PayloadRegion ra = w.region();
+            assertThat(w.held(b, 0)).as("another file").isZero();
+            w.select(b, 0, 10, b.size());
+            PayloadRegion rb = w.region();
+            assertThat(rb).isNotSameAs(ra);
+            assertThat(ra.isFreed()).as("the old window was unmapped").isTrue();
             w.release();
-            assertThatThrownBy(() -> vb.get(0)).isInstanceOf(IllegalStateException.class);
+            assertThat(rb.isFreed()).isTrue();
+            assertThat(w.held(b, 0)).isZero();
             w.release();
-            assertThat(w.view(b, 0, 10, b.size()).remaining()).isEqualTo(10);
+            assertThat(w.select(b, 0, 10, b.size())).isEqualTo(10);
         } finally {
             w.release();
         }
@@ -96,7 +109,7 @@ class SendFileWindowTest {
         SendFileWindow w = new SendFileWindow(8192, 4096, () -> { });
         FileChannel fc = file(100);
         fc.close();
-        assertThatThrownBy(() -> w.view(fc, 0, 10, 100)).isInstanceOf(ErrnoException.class)
+        assertThatThrownBy(() -> w.select(fc, 0, 10, 100)).isInstanceOf(ErrnoException.class)
                 .satisfies(e -> assertThat(((ErrnoException) e).errno()).isEqualTo(Errno.EBADF));
     }
 
