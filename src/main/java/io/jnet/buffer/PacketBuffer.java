@@ -10,6 +10,12 @@ package io.jnet.buffer;
  *              |  headroom  |      data         |   tailroom    |
  * </pre>
  *
+ * <p>The data may go on beyond the array: a buffer can carry a run of bytes of a {@link PayloadRegion} by
+ * reference behind the bytes in its array (Linux: the page fragments of a non-linear skb, as sendfile(2)
+ * builds them). {@link #length()} counts both parts, {@link #headLength()} the array's part; headers are
+ * always in the array. Whoever needs the data as bytes reads it with {@link #copyData} or makes the buffer
+ * linear first ({@link #linearize()}).
+ *
  * <p>Offsets are byte indexes into {@link #array()}. Header offsets ({@link #networkOffset()},
  * {@link #transportOffset()}) are absolute array indexes, set by the layer that parses or builds
  * the header, like Linux's {@code skb_network_header}.
@@ -44,6 +50,10 @@ public final class PacketBuffer {
      * CHECKSUM_PARTIAL on loopback); whoever shows the frame outside (a pcap sniffer) completes it.
      */
     private boolean checksumPartial;
+    /** Payload carried by reference behind the array's data, or null; {@link #regionLength} bytes from {@link #regionOffset}. */
+    private PayloadRegion region;
+    private long regionOffset;
+    private int regionLength;
 
     /**
      * Control block for the layer holding the buffer (Linux's {@code skb->cb}): TCP stores the segment's
@@ -114,6 +124,8 @@ public final class PacketBuffer {
         socket = null;
         checksumUnnecessary = false;
         checksumPartial = false;
+        region = null; // a released buffer has dropped its reference already
+        regionOffset = regionLength = 0;
         released = false;
         seq = endSeq = flags = 0;
         when = 0;
@@ -130,8 +142,10 @@ public final class PacketBuffer {
     public int dataStart() { return dataStart; }
     /** Offset one past the last data byte. */
     public int dataEnd() { return dataEnd; }
-    /** Data length in bytes. */
-    public int length() { return dataEnd - dataStart; }
+    /** Data length in bytes, the part carried by reference included (Linux skb->len). */
+    public int length() { return dataEnd - dataStart + regionLength; }
+    /** Bytes of data in {@link #array()} (Linux skb_headlen). */
+    public int headLength() { return dataEnd - dataStart; }
     public int headroom() { return dataStart; }
     public int tailroom() { return array.length - dataEnd; }
 
@@ -142,15 +156,31 @@ public final class PacketBuffer {
         return dataStart;
     }
 
-    /** Removes {@code n} bytes from the front (Linux skb_pull) and returns the new data start. */
+    /**
+     * Removes {@code n} bytes from the front (Linux skb_pull, or __pskb_pull past the array's data) and returns
+     * the new data start.
+     */
     public int pull(int n) {
         if (n < 0 || n > length()) throw new IllegalStateException("pull " + n + " > length " + length());
-        dataStart += n;
+        int head = dataEnd - dataStart;
+        if (n <= head) {
+            dataStart += n;
+        } else {
+            dataStart = dataEnd;
+            regionOffset += n - head;
+            regionLength -= n - head;
+            if (regionLength == 0) dropRegion();
+        }
         return dataStart;
     }
 
-    /** Appends {@code n} bytes at the tail (Linux skb_put) and returns the offset where they start. */
+    /**
+     * Appends {@code n} bytes at the tail (Linux skb_put) and returns the offset where they start.
+     *
+     * @throws IllegalStateException when there is not that much tailroom, or the data goes on by reference
+     */
     public int put(int n) {
+        if (region != null) throw new IllegalStateException("put behind data carried by reference");
         if (n < 0 || n > tailroom()) throw new IllegalStateException("tailroom " + tailroom() + " < put " + n);
         int at = dataEnd;
         dataEnd += n;
@@ -172,20 +202,119 @@ public final class PacketBuffer {
      */
     public boolean tryCoalesce(PacketBuffer from) {
         int len = from.length();
-        if (len > tailroom()) return false;
-        System.arraycopy(from.array, from.dataStart, array, dataEnd, len);
+        if (region != null || len > tailroom()) return false;
+        from.copyData(0, array, dataEnd, len);
         dataEnd += len;
         return true;
     }
 
-    /** Cuts the data to {@code len} bytes (Linux skb_trim). */
+    /** Cuts the data to {@code len} bytes (Linux skb_trim / pskb_trim). */
     public void trim(int len) {
         if (len < 0 || len > length()) throw new IllegalArgumentException("trim " + len + " of " + length());
-        dataEnd = dataStart + len;
+        int head = dataEnd - dataStart;
+        if (len >= head) {
+            regionLength = len - head;
+            if (regionLength == 0) dropRegion();
+        } else {
+            dataEnd = dataStart + len;
+            dropRegion();
+        }
     }
 
-    /** Sets data bounds directly (absolute offsets). */
+    /**
+     * Makes {@code length} bytes of {@code r} from {@code offset} the data behind the array's data, taking a
+     * reference on {@code r} that {@link #release()} drops. With {@code charge}, the bytes are added to
+     * {@link #truesize()} (the buffer was not allocated with room for them); the buffer must not be in a
+     * queue then, whose byte count would go wrong.
+     *
+     * @throws IllegalStateException when the buffer already carries data by reference
+     * @throws IndexOutOfBoundsException when the run is not within {@code r}
+     */
+    public void attachPayload(PayloadRegion r, long offset, int length, boolean charge) {
+        if (region != null) throw new IllegalStateException("already carries data by reference");
+        java.util.Objects.checkFromIndexSize(offset, length, (long) r.length());
+        if (length == 0) return;
+        r.retain();
+        region = r;
+        regionOffset = offset;
+        regionLength = length;
+        if (charge) truesize += length;
+    }
+
+    /**
+     * Lengthens the data carried by reference by {@code n} bytes of the same region, charged to
+     * {@link #truesize()}; {@link PacketQueue#extendTail} calls it for a queued buffer.
+     */
+    void extendPayload(int n) {
+        if (region == null || n < 0) throw new IllegalStateException("no data by reference to extend");
+        java.util.Objects.checkFromIndexSize(regionOffset, (long) regionLength + n, (long) region.length());
+        regionLength += n;
+        truesize += n;
+    }
+
+    /** The region the data goes on in, or null when all data is in {@link #array()}. */
+    public PayloadRegion payloadRegion() { return region; }
+    /** Offset in {@link #payloadRegion()} of the first byte carried by reference. */
+    public long payloadOffset() { return regionOffset; }
+    /** Bytes carried by reference (Linux skb->data_len). */
+    public int payloadLength() { return regionLength; }
+
+    /**
+     * Copies {@code len} data bytes from data offset {@code from} into {@code dst} at {@code dstOff}, reading
+     * the part carried by reference through its region (zeros where its file was truncated; see
+     * {@link PayloadRegion}).
+     */
+    public void copyData(int from, byte[] dst, int dstOff, int len) {
+        java.util.Objects.checkFromIndexSize(from, len, length());
+        int head = dataEnd - dataStart;
+        if (from < head) {
+            int n = Math.min(len, head - from);
+            System.arraycopy(array, dataStart + from, dst, dstOff, n);
+            from += n;
+            dstOff += n;
+            len -= n;
+        }
+        if (len > 0) region.read(regionOffset + (from - head), dst, dstOff, len);
+    }
+
+    /** As {@link #copyData(int, byte[], int, int)}, into {@code dst} at its position, which moves on by {@code len}. */
+    public void copyData(int from, java.nio.ByteBuffer dst, int len) {
+        java.util.Objects.checkFromIndexSize(from, len, length());
+        int head = dataEnd - dataStart;
+        if (from < head) {
+            int n = Math.min(len, head - from);
+            dst.put(array, dataStart + from, n);
+            from += n;
+            len -= n;
+        }
+        if (len > 0) region.read(regionOffset + (from - head), dst, len);
+    }
+
+    /**
+     * Copies the data carried by reference into the array behind the rest and drops the reference (Linux
+     * skb_linearize), for code that reads or alters the data in place. Buffers that TCP builds with such data
+     * have the tailroom for it; others get a larger array (allocated here). No-op for a linear buffer.
+     */
+    public void linearize() {
+        if (region == null) return;
+        int n = regionLength;
+        if (array.length - dataEnd < n) array = java.util.Arrays.copyOf(array, dataEnd + n);
+        region.read(regionOffset, array, dataEnd, n);
+        dataEnd += n;
+        dropRegion();
+    }
+
+    private void dropRegion() {
+        PayloadRegion r = region;
+        region = null;
+        regionOffset = 0;
+        regionLength = 0;
+        if (r != null) r.release();
+    }
+
+    /** Sets data bounds directly (absolute offsets in the array; a linear buffer only). */
     public void setData(int start, int end) {
+        if (region != null) throw new IllegalStateException("setData on a buffer with data by reference");
         if (start < 0 || end < start || end > array.length) throw new IllegalArgumentException("bad bounds");
         dataStart = start;
         dataEnd = end;
@@ -215,10 +344,13 @@ public final class PacketBuffer {
 
     public void setReleaseHook(ReleaseHook hook) { this.releaseHook = hook; }
 
-    /** Releases the buffer; the release hook (if any) runs once. Further releases are no-ops. */
     /** Where a pooled buffer was last released (pool debugging only). */
     Throwable debugReleasedAt;
 
+    /**
+     * Releases the buffer: drops its reference on a {@link PayloadRegion}, if any, and runs the release hook
+     * (if any) once. Further releases are no-ops.
+     */
     public void release() {
         if (released) {
             if (PacketPool.DEBUG && debugReleasedAt != null) {
@@ -227,15 +359,18 @@ public final class PacketBuffer {
             return;
         }
         released = true;
+        dropRegion();
         ReleaseHook h = releaseHook;
         if (h != null) h.released(this);
     }
 
     public boolean isReleased() { return released; }
 
-    /** A deep copy of data and metadata (used by sniffers and duplication). */
+    /** A deep, linear copy of data and metadata (used by sniffers and duplication). */
     public PacketBuffer copy() {
-        PacketBuffer b = copyOf(array, dataStart, length(), dataStart);
+        PacketBuffer b = allocate(dataStart, length());
+        copyData(0, b.array, dataStart, length());
+        b.dataEnd = dataStart + length();
         b.networkOffset = networkOffset < 0 ? -1 : networkOffset;
         b.transportOffset = transportOffset < 0 ? -1 : transportOffset;
         b.checksumUnnecessary = checksumUnnecessary;
@@ -246,12 +381,13 @@ public final class PacketBuffer {
     /** Copies the data out into a new array. */
     public byte[] toBytes() {
         byte[] out = new byte[length()];
-        System.arraycopy(array, dataStart, out, 0, out.length);
+        copyData(0, out, 0, out.length);
         return out;
     }
 
     @Override
     public String toString() {
-        return "PacketBuffer[len=" + length() + ", headroom=" + dataStart + ", cap=" + array.length + "]";
+        return "PacketBuffer[len=" + length() + (region == null ? "" : ", by reference " + regionLength)
+                + ", headroom=" + dataStart + ", cap=" + array.length + "]";
     }
 }

@@ -44,6 +44,18 @@ public final class PacketQueue {
         bytes -= b.truesize();
     }
 
+    /**
+     * Lengthens the tail's data carried by reference by {@code n} more bytes of its region, charged to the
+     * tail and to this queue (TCP appending to an unsent segment, as Linux's skb_append_pagefrags).
+     *
+     * @throws IllegalStateException when the queue is empty or its tail carries no data by reference
+     */
+    public void extendTail(int n) {
+        if (tail == null) throw new IllegalStateException("empty queue");
+        tail.extendPayload(n);
+        bytes += n;
+    }
+
     public PacketBuffer peek() { return head; }
 
     public PacketBuffer peekLast() { return tail; }

@@ -66,6 +66,7 @@ public final class Ipv4Fragmenter {
     public int fragment(PacketBuffer packet, int mtu, Consumer<PacketBuffer> out) {
         Objects.requireNonNull(packet, "packet");
         Objects.requireNonNull(out, "out");
+        packet.linearize(); // fragments are cut from the array
         byte[] b = packet.array();
         int off = packet.dataStart();
         if (Ipv4.validate(b, off, packet.length(), false) != Ipv4.OK) return fail(ERR_INVALID);

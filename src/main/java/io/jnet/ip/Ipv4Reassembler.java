@@ -107,6 +107,7 @@ public final class Ipv4Reassembler {
      */
     public PacketBuffer accept(PacketBuffer fragment) {
         Objects.requireNonNull(fragment, "fragment");
+        fragment.linearize(); // fragments are copied from the array
         byte[] b = fragment.array();
         int off = fragment.dataStart();
         if (Ipv4.validate(b, off, fragment.length(), false) != Ipv4.OK) {

@@ -16,6 +16,9 @@ public final class Loopback extends AbstractDevice {
 
     @Override public boolean isLoopback() { return true; }
 
+    /** Frames come back to this process as they are: data carried by reference stays so. */
+    @Override public boolean scatterGather() { return true; }
+
     @Override
     public void transmit(PacketBuffer frame) {
         if (closed) {

@@ -36,6 +36,14 @@ public interface NetDevice extends AutoCloseable {
     default boolean checksumOffload() { return isLoopback(); }
 
     /**
+     * True when the device takes frames whose data goes on by reference ({@link PacketBuffer#payloadRegion()},
+     * Linux NETIF_F_SG) and hands them on as they are: only devices whose frames stay in the process (loopback,
+     * a veth pair), and only with {@link #checksumOffload()}, since no checksum is computed over such data.
+     * TCP copies the data into the frame for any other device. Decorators answer false (default).
+     */
+    default boolean scatterGather() { return false; }
+
+    /**
      * Largest frame payload in bytes the device accepts from TCP in one piece, beyond the MTU (Linux's
      * gso_max_size for a device whose peer takes it whole, like veth with GRO); 0 when frames must fit
      * the MTU. Decorators answer 0 (default), so captures and impairments see MTU-sized frames.

@@ -41,6 +41,9 @@ public final class VethPair {
         /** Both ends are jnet devices in this process: checksums may be left out. */
         @Override public boolean checksumOffload() { return true; }
 
+        /** The peer is in this process: data carried by reference is handed over as it is. */
+        @Override public boolean scatterGather() { return true; }
+
         /** The peer takes segments up to 64 KiB whole (GSO on send, GRO on receive). */
         @Override public int gsoMaxSize() { return GSO_MAX_SIZE; }
 

@@ -30,7 +30,7 @@ public interface PerfConnection extends AutoCloseable {
     /**
      * sendfile(2): sends up to {@code count} bytes of {@code file} from offset {@code position}, blocking, the
      * bytes going from the file to the stack without passing through a user buffer of the caller (jnet:
-     * {@code TcpSocket.transferFrom}, copying once from a mapping of the file into the send queue; the
+     * {@code TcpSocket.transferFrom}, whose segments refer to a mapping of the file from 16 KiB a call; the
      * kernel: {@link FileChannel#transferTo}, which is sendfile(2) itself). The file's position is not changed.
      *
      * @return the number of bytes sent (maybe fewer than {@code count}: callers loop), 0 at end of file

@@ -57,13 +57,19 @@ public interface TcpSocket extends PollableSocket {
 
     /**
      * sendfile(2): queues up to {@code count} bytes of {@code src}, starting at file offset {@code position},
-     * for sending. The bytes are copied once, from a read-only mapping of the file straight into the send
-     * queue's segments; they never pass through a user buffer. The socket keeps the mapping (up to 64 MiB of
-     * the file) for the next call, so that sending a file in many calls maps each part once and allocates
-     * nothing per call; {@link #close()} unmaps it. The file's own position is neither used nor changed (as
-     * sendfile with an offset pointer, or {@link FileChannel#transferTo}); bytes past the end of the file are
-     * not sent. The file must not be truncated during the call (the mapping would fault, as with any
-     * {@link java.nio.MappedByteBuffer}).
+     * for sending, from a read-only mapping of the file; they never pass through a user buffer. A call of at
+     * least 16 KiB queues them without copying (as Linux puts page-cache pages into its segments): the send
+     * queue's segments, and on loopback and veth the frames the peer receives, refer to the mapping, and the
+     * peer's read is the one copy. Smaller calls copy the bytes into the send queue. The socket keeps the
+     * mapping (up to 64 MiB of the file) for the next call, so that sending a file in many calls maps each
+     * part once and allocates nothing per call; {@link #close()} lets it go, and it is unmapped once no
+     * segment refers to it any more. The file's own position is neither used nor changed (as sendfile with an
+     * offset pointer, or {@link FileChannel#transferTo}); bytes past the end of the file are not sent (a short
+     * count). The file's size is read when a call reaches beyond the part the socket has mapped (reading it
+     * costs about a third of a 64 KiB call); a file that shrank since that part was mapped, like one that
+     * shrinks while its bytes are still referred to, gives zeros for the bytes it lost, counted in
+     * TcpExtJnetSendfileFaults. Linux gives a short count for the former and sends what its page cache holds
+     * then for the latter. No thread fails either way.
      *
      * <p>Blocking: returns once all the bytes are queued, or with fewer when SO_SNDTIMEO expires or an error
      * occurs after some were queued. Non-blocking: queues what the send buffer takes.

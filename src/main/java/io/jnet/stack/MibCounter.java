@@ -36,6 +36,9 @@ public enum MibCounter {
     TcpExtTCPBacklogCoalesce, TcpExtTCPRcvCoalesce, TcpExtTCPAckCompressed, TcpExtTCPWinProbe,
     TcpExtTCPTimeWaitOverflow, TcpExtTCPRetransFail, TcpExtLockDroppedIcmps, TcpExtTCPSpuriousRtxHostQueues,
     TcpExtTCPACKSkippedSeq, TcpExtTCPACKSkippedPAWS,
+    // jnet's own, no Linux counter: reads of a sendfile mapping that faulted because the file shrank after the
+    // call (zeros were sent for those bytes; Linux sends what the page cache holds then)
+    TcpExtJnetSendfileFaults,
     // ArpExt-like (Linux keeps these in /proc/net/stat/arp_cache: jnet exposes them here)
     ArpInRequests, ArpInReplies, ArpOutRequests, ArpOutReplies, ArpUnresolvedDiscards, ArpInErrors,
     // device-independent link input drops (frames jnet could not parse or has no handler for)

@@ -150,7 +150,7 @@ final class ReceiveMemory {
             int fin = 0;
             while (chunk.length() < n) {
                 int k = Math.min(n - chunk.length(), src.length());
-                chunk.put(src.array(), src.dataStart(), k);
+                src.copyData(0, chunk.array(), chunk.put(k), k);
                 if (k < src.length()) {
                     src.pull(k);
                     src.seq += k; // still after the chunk: the tree's order holds
@@ -208,7 +208,7 @@ final class ReceiveMemory {
             chunk.seq = seq;
             while (chunk.length() < n) {
                 int k = Math.min(n - chunk.length(), src.length());
-                chunk.put(src.array(), src.dataStart(), k);
+                src.copyData(0, chunk.array(), chunk.put(k), k);
                 if (k < src.length()) {
                     src.pull(k);
                     src.seq += k;

@@ -2,6 +2,7 @@ package io.jnet.tcp;
 
 import io.jnet.buffer.PacketBuffer;
 import io.jnet.buffer.PacketQueue;
+import io.jnet.buffer.PayloadRegion;
 import io.jnet.ip.DstCache;
 import io.jnet.ip.Route;
 import io.jnet.socket.Errno;
@@ -211,6 +212,11 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     private final CopyOnWriteArrayList<ReadinessListener> listeners = new CopyOnWriteArrayList<>();
     private InputStream in;
     private OutputStream out;
+    /**
+     * Smallest sendfile call, in bytes, whose segments refer to the file mapping instead of holding a copy
+     * (smaller ones copy, where the reference costs more than the copy it saves).
+     */
+    static final int ZERO_COPY_MIN = 16384;
     /** The file mapping kept between sendfile calls while no call uses it (guarded by the socket lock), or null. */
     SendFileWindow sendFileWindow;
 
@@ -376,7 +382,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
         java.util.Objects.checkFromIndexSize(off, len, b.length);
         lock.lock();
         try {
-            return writeLocked(b, off, len, null);
+            return writeLocked(b, off, len, null, null, false);
         } finally {
             lock.release();
         }
@@ -387,17 +393,23 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
         lock.lock();
         try {
             if (src.hasArray()) {
-                int n = writeLocked(src.array(), src.arrayOffset() + src.position(), src.remaining(), null);
+                int n = writeLocked(src.array(), src.arrayOffset() + src.position(), src.remaining(), null, null, false);
                 if (n > 0) src.position(src.position() + n);
                 return n;
             }
-            return writeLocked(null, 0, src.remaining(), src); // copying advances the position
+            return writeLocked(null, 0, src.remaining(), src, null, false); // copying advances the position
         } finally {
             lock.release();
         }
     }
 
-    private int writeLocked(byte[] b, int off, int len, ByteBuffer bb) throws IOException {
+    /**
+     * send(2) under the socket lock: {@code len} bytes from {@code b} at {@code off}, or from {@code bb} at its
+     * position, or (when {@code region} is not null) from {@code region} at {@code off}, queued by reference
+     * when {@code byReference} and copied otherwise.
+     */
+    private int writeLocked(byte[] b, long off, int len, ByteBuffer bb, PayloadRegion region, boolean byReference)
+            throws IOException {
         long deadline = sndTimeoNs > 0 ? tcp.ns.clock().nanoTime() + sndTimeoNs : 0;
         int copied = 0;
         if (state.canSend()) TcpOutput.checkAppLimited(this);
@@ -422,7 +434,8 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
                 throw new ErrnoException(state == TcpState.CLOSED && !connectReported && !accepted ? Errno.ENOTCONN : Errno.EPIPE, "write");
             }
             if (copied == len) break;
-            int n = TcpOutput.appendToWriteQueue(this, b, off + copied, len - copied, bb);
+            int n = byReference ? TcpOutput.appendRegionToWriteQueue(this, region, off + copied, len - copied)
+                    : TcpOutput.appendToWriteQueue(this, b, off + copied, len - copied, bb, region);
             copied += n;
             if (copied == len) break;
             // send buffer full: push what we have, then wait for space (sk_stream_wait_memory)
@@ -449,26 +462,31 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
             throw new ErrnoException(Errno.EINVAL, "sendfile: negative " + (position < 0 ? "offset" : "count"));
         }
         if (count == 0) return 0;
-        long size;
-        try {
-            size = src.size();
-        } catch (ClosedChannelException e) {
-            throw new ErrnoException(Errno.EBADF, "sendfile: file closed");
-        }
-        if (position >= size) return 0;
-        long todo = Math.min(count, size - position);
+        if (!src.isOpen()) throw new ErrnoException(Errno.EBADF, "sendfile: file closed");
         lock.lock();
         // the call owns the window while it runs: a concurrent sendfile (possible while this one waits for
         // send space with the lock given up) maps its own, and close() cannot unmap bytes being copied
         SendFileWindow window = sendFileWindow;
         sendFileWindow = null;
-        if (window == null) window = new SendFileWindow();
+        if (window == null) window = new SendFileWindow(tcp.sendfileFault);
         long done = 0;
         try {
+            long todo = count;
+            long size = -1;
+            if (window.held(src, position) < count) {
+                // beyond the mapping: the file's size now bounds the call (Linux's short count for a file that
+                // shrank). Within the mapping the size is not read again: FileChannel.size() costs about 1.7 us,
+                // a third of a 64 KiB call; bytes lost to a truncation since go as zeros, counted (PayloadRegion)
+                size = fileSize(src);
+                if (position >= size) return 0;
+                todo = Math.min(count, size - position);
+            }
+            boolean byReference = todo >= ZERO_COPY_MIN;
             while (done < todo) {
-                ByteBuffer view = window.view(src, position + done, todo - done, size);
-                int chunk = view.remaining();
-                int n = writeLocked(null, 0, chunk, view); // the one copy: mapping -> send queue
+                // by reference, the segments refer to the mapping and the receiver's copy is the only one; a small
+                // call copies the bytes into the send queue, as send(2) would
+                int chunk = window.select(src, position + done, todo - done, size);
+                int n = writeLocked(null, window.offset(position + done), chunk, null, window.region(), byReference);
                 done += n;
                 if (n < chunk) break; // non-blocking and full, SO_SNDTIMEO, or an error after a partial write
             }
@@ -481,6 +499,14 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
             if (sendFileWindow == null && !userClosed) sendFileWindow = window;
             else window.release();
             lock.release();
+        }
+    }
+
+    private static long fileSize(FileChannel src) throws IOException {
+        try {
+            return src.size();
+        } catch (ClosedChannelException e) {
+            throw new ErrnoException(Errno.EBADF, "sendfile: file closed");
         }
     }
 

@@ -733,8 +733,8 @@ final class TcpInput {
         PacketBuffer p;
         while (copied < len && (p = c.receiveQueue.peek()) != null) {
             int n = Math.min(len - copied, p.length());
-            if (bb != null) bb.put(p.array(), p.dataStart(), n);
-            else System.arraycopy(p.array(), p.dataStart(), b, off + copied, n);
+            if (bb != null) p.copyData(0, bb, n); // through the reference for data that has one (sendfile)
+            else p.copyData(0, b, off + copied, n);
             copied += n;
             if (n == p.length()) {
                 c.receiveQueue.poll();

@@ -1,6 +1,7 @@
 package io.jnet.tcp;
 
 import io.jnet.buffer.PacketBuffer;
+import io.jnet.buffer.PayloadRegion;
 import io.jnet.ip.Route;
 import io.jnet.socket.Errno;
 import io.jnet.socket.TcpInfo;
@@ -86,7 +87,7 @@ final class TcpOutput {
         if (c.wscaleEnabled) o.windowScale = c.rcvWscale;
         int flags = ack ? Tcp.SYN | Tcp.ACK : Tcp.SYN;
         c.lastSynSentNs = c.tcp.ns.clock().nanoTime();
-        emit(c, null, 0, 0, c.iss, ack ? c.rcvNxt : 0, flags, Math.min(c.rcvWnd, 65535), o);
+        emit(c, null, 0, c.iss, ack ? c.rcvNxt : 0, flags, Math.min(c.rcvWnd, 65535), o);
         if (ack) ackSent(c);
     }
 
@@ -113,16 +114,24 @@ final class TcpOutput {
         return Math.max(c.mss, (gso - headers) / c.mss * c.mss);
     }
 
-    /** Copies application bytes into the write queue (tcp_sendmsg); returns how many fitted. */
-    static int appendToWriteQueue(TcpConnection c, byte[] b, int off, int len, ByteBuffer bb) {
+    /**
+     * Copies application bytes into the write queue (tcp_sendmsg): {@code len} bytes from {@code b} at
+     * {@code off}, or from {@code bb} at its position (which moves on), or from {@code region} at
+     * {@code off} when it is not null (a small sendfile call; faults read as zeros, counted). Returns how many
+     * fitted.
+     */
+    static int appendToWriteQueue(TcpConnection c, byte[] b, long off, int len, ByteBuffer bb, PayloadRegion region) {
         int copied = 0;
         int mss = sizeGoal(c);
         while (copied < len) {
             PacketBuffer tail = c.writeQueue.peekLast();
-            if (tail != null && tail.when == 0 && (tail.flags & Tcp.FIN) == 0 && tail.tailroom() > 0 && tail.length() < mss) {
+            if (tail != null && tail.when == 0 && (tail.flags & Tcp.FIN) == 0 && tail.payloadRegion() == null
+                    && tail.tailroom() > 0 && tail.length() < mss) {
                 int n = Math.min(len - copied, Math.min(tail.tailroom(), mss - tail.length()));
                 int at = tail.put(n);
-                if (bb != null) bb.get(tail.array(), at, n); else System.arraycopy(b, off + copied, tail.array(), at, n);
+                if (region != null) region.read(off + copied, tail.array(), at, n);
+                else if (bb != null) bb.get(tail.array(), at, n);
+                else System.arraycopy(b, (int) off + copied, tail.array(), at, n);
                 tail.endSeq += n;
                 c.writeSeq += n;
                 copied += n;
@@ -142,6 +151,46 @@ final class TcpOutput {
             if (c.sendHead == null) c.sendHead = nb;
         }
         return copied;
+    }
+
+    /**
+     * Queues {@code len} bytes of {@code region} from {@code offset} by reference (sendfile's zero-copy path,
+     * as Linux's do_tcp_sendpages / MSG_SPLICE_PAGES puts page-cache pages into skbs): each write-queue segment
+     * holds a reference on the region and is charged the bytes it stands for; nothing is copied. An unsent
+     * tail segment that ends where these bytes start in the same region grows instead. Returns how many
+     * bytes fitted in the send buffer.
+     */
+    static int appendRegionToWriteQueue(TcpConnection c, PayloadRegion region, long offset, int len) {
+        int queued = 0;
+        int goal = sizeGoal(c);
+        while (queued < len) {
+            PacketBuffer tail = c.writeQueue.peekLast();
+            if (tail != null && tail.when == 0 && (tail.flags & Tcp.FIN) == 0 && tail.length() < goal
+                    && tail.payloadRegion() == region && tail.headLength() == 0
+                    && tail.payloadOffset() + tail.payloadLength() == offset + queued) {
+                int n = Math.min(len - queued, goal - tail.length());
+                c.writeQueue.extendTail(n);
+                tail.endSeq += n;
+                c.writeSeq += n;
+                queued += n;
+                continue;
+            }
+            if (sendSpace(c) <= 0) break;
+            if (c.writeQueue.isEmpty()) c.chrono.start(TcpChrono.BUSY, c.tcp.ns.clock().nanoTime());
+            int n = Math.min(len - queued, goal);
+            PacketBuffer nb = c.tcp.ns.allocator().allocate(0, 0);
+            nb.attachPayload(region, offset + queued, n, true);
+            nb.setOwner(c);
+            nb.seq = c.writeSeq;
+            nb.endSeq = c.writeSeq + n;
+            nb.flags = 0;
+            nb.when = 0;
+            c.writeSeq += n;
+            queued += n;
+            c.writeQueue.add(nb);
+            if (c.sendHead == null) c.sendHead = nb;
+        }
+        return queued;
     }
 
     /** Sends what may be sent now (tcp_push). {@code last}: the write call is complete (PSH). */
@@ -225,10 +274,16 @@ final class TcpOutput {
     static void split(TcpConnection c, PacketBuffer seg, int n) {
         int len = seg.length();
         int rest = len - n;
-        PacketBuffer tail = c.tcp.ns.allocator().allocate(0, Math.max(rest, 1));
+        int head = seg.headLength();
+        // bytes in the array are copied; bytes carried by reference stay so, the tail taking its own reference
+        int copy = Math.max(0, head - n);
+        PacketBuffer tail = c.tcp.ns.allocator().allocate(0, Math.max(copy, 1));
         tail.setOwner(c);
-        int at = tail.put(rest);
-        System.arraycopy(seg.array(), seg.dataStart() + n, tail.array(), at, rest);
+        if (copy > 0) seg.copyData(n, tail.array(), tail.put(copy), copy);
+        if (seg.payloadRegion() != null) {
+            long skip = Math.max(0, n - head);
+            tail.attachPayload(seg.payloadRegion(), seg.payloadOffset() + skip, (int) (seg.payloadLength() - skip), true);
+        }
         tail.seq = seg.seq + n;
         tail.endSeq = seg.endSeq;
         tail.flags = seg.flags;
@@ -267,7 +322,7 @@ final class TcpOutput {
             idleRestart(c, now);
             c.lastSendNs = now;
         }
-        emit(c, seg.array(), seg.dataStart(), len, seg.seq, c.rcvNxt, flags, -1, o);
+        emit(c, seg, len, seg.seq, c.rcvNxt, flags, -1, o);
         ackSent(c);
     }
 
@@ -297,22 +352,31 @@ final class TcpOutput {
     }
 
     /**
-     * Builds and sends one segment. {@code window} &lt; 0 selects the window now (scaled);
-     * otherwise it is the raw field value (SYN segments).
+     * Builds and sends one segment with the first {@code plen} data bytes of {@code data} (null when
+     * {@code plen} is 0). {@code window} &lt; 0 selects the window now (scaled); otherwise it is the raw field
+     * value (SYN segments). Bytes that {@code data} carries by reference go into the frame by reference when the
+     * device takes that ({@link io.jnet.link.NetDevice#scatterGather()}); it is copied otherwise. The frame is
+     * allocated, and charged, with room for all of its data either way, so that it can be made linear in place.
      */
-    static void emit(TcpConnection c, byte[] payload, int poff, int plen, int seq, int ack, int flags, int window,
+    static void emit(TcpConnection c, PacketBuffer data, int plen, int seq, int ack, int flags, int window,
                      TcpOptions o) {
         int optLen = o == null ? 0 : o.writtenLength();
         int hl = Tcp.MIN_HEADER_LENGTH + optLen;
+        io.jnet.ip.Route r = c.tcp.ip.route(c.remoteAddr, c.dst);
+        io.jnet.link.NetDevice dev = r == null ? null : r.itf().device();
+        boolean offload = dev != null && dev.checksumOffload();
         PacketBuffer f = c.tcp.ns.allocator().allocate(PacketBuffer.DEFAULT_HEADROOM, hl + plen);
-        int off = f.put(hl + plen);
+        int byRef = plen > 0 && offload && dev.scatterGather() && data.payloadRegion() != null
+                ? Math.min(plen, data.payloadLength()) : 0;
+        int copy = plen - byRef; // a segment's bytes in the array come first, those by reference after them
+        int off = f.put(hl + copy);
         byte[] b = f.array();
-        if (plen > 0) System.arraycopy(payload, poff, b, off + hl, plen);
+        if (copy > 0) data.copyData(0, b, off + hl, copy);
+        if (byRef > 0) f.attachPayload(data.payloadRegion(), data.payloadOffset(), byRef, false);
         int wnd = window >= 0 ? window : selectWindow(c);
         Tcp.writeHeader(b, off, c.localPort, c.remotePort, seq, ack, hl, flags, wnd);
         if (o != null) o.write(b, off + Tcp.MIN_HEADER_LENGTH);
-        io.jnet.ip.Route r = c.tcp.ip.route(c.remoteAddr, c.dst);
-        if (r != null && r.itf().device().checksumOffload()) {
+        if (offload) {
             // loopback checksum offload (Linux: CHECKSUM_PARTIAL out, CHECKSUM_UNNECESSARY in)
             f.setChecksumPartial(true);
             f.setChecksumUnnecessary(true);
@@ -396,14 +460,14 @@ final class TcpOutput {
         TcpOptions o = timestampOptions(c);
         // SND.MAX, not SND.NXT: after a go-back-N rewind an ACK must not carry an old sequence number
         // (the peer would find it unacceptable and answer with a duplicate ACK; BSD's tcp_output does this)
-        emit(c, null, 0, 0, c.sndMax, c.rcvNxt, Tcp.ACK, -1, o);
+        emit(c, null, 0, c.sndMax, c.rcvNxt, Tcp.ACK, -1, o);
         ackSent(c);
     }
 
     /** A window probe or keepalive: an ACK with an old sequence number to elicit an ACK (tcp_xmit_probe_skb). */
     static void sendProbe(TcpConnection c) {
         TcpOptions o = timestampOptions(c);
-        emit(c, null, 0, 0, c.sndUna - 1, c.rcvNxt, Tcp.ACK, -1, o);
+        emit(c, null, 0, c.sndUna - 1, c.rcvNxt, Tcp.ACK, -1, o);
         ackSent(c);
     }
 
@@ -496,7 +560,7 @@ final class TcpOutput {
 
     /** Sends RST for this connection (seq = SND.NXT before any rewind, i.e. SND.MAX; RFC 9293 ABORT). */
     static void sendRst(TcpConnection c) {
-        emit(c, null, 0, 0, c.sndMax, c.rcvNxt, Tcp.RST | Tcp.ACK, -1, null);
+        emit(c, null, 0, c.sndMax, c.rcvNxt, Tcp.RST | Tcp.ACK, -1, null);
     }
 
     /**

@@ -36,6 +36,8 @@ public final class TcpProtocol implements IpProtocolHandler {
     private final Map<Integer, List<Binder>> bindings = new HashMap<>();
     private final int[] portPerturb = new int[256];
     private final TcpReset reset;
+    /** Counts a read of a sendfile mapping that faulted because its file shrank ({@link SendFileWindow}). */
+    final Runnable sendfileFault;
     private int timeWaitCount;
     private long timeWaitEntered;
 
@@ -52,6 +54,7 @@ public final class TcpProtocol implements IpProtocolHandler {
         this.ns = ns;
         this.ip = ns.extension(Ipv4Layer.class);
         this.mib = ns.mib();
+        this.sendfileFault = () -> mib.inc(MibCounter.TcpExtJnetSendfileFaults);
         this.sysctl = ns.sysctl();
         this.reset = new TcpReset(this);
         this.secret = new SecretHash(ns::randomLong);
@@ -65,6 +68,7 @@ public final class TcpProtocol implements IpProtocolHandler {
 
     @Override
     public void receive(PacketBuffer pkt, int src, int dst) {
+        if (!pkt.checksumUnnecessary()) pkt.linearize(); // the checksum is computed over the array
         byte[] b = pkt.array();
         int off = pkt.dataStart();
         int len = pkt.length();

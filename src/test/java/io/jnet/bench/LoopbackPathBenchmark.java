@@ -8,6 +8,10 @@ import io.jnet.link.VethPair;
 import io.jnet.wire.Checksum;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -47,6 +51,11 @@ public class LoopbackPathBenchmark {
     private final byte[] chunk = new byte[65536];
     private final byte[] sink = new byte[65536];
     private final byte[] packet = new byte[1460];
+    /** Slots of the sendfile ring file, 64 KiB each, sent in turn (netperf's send ring). */
+    private static final int SLOTS = 16;
+    private Path ringFile;
+    private FileChannel ring;
+    private int slot;
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
@@ -71,10 +80,17 @@ public class LoopbackPathBenchmark {
         server = srv.accept();
         server.setOption(SocketOption.TCP_NODELAY, true);
         srv.close();
+        ringFile = Files.createTempFile("jnet-bench-sendfile", ".bin");
+        byte[] content = new byte[SLOTS * chunk.length];
+        for (int i = 0; i < content.length; i++) content[i] = (byte) (i * 31 + (i >>> 9));
+        Files.write(ringFile, content);
+        ring = FileChannel.open(ringFile, StandardOpenOption.READ);
     }
 
     @TearDown(Level.Trial)
-    public void tearDown() {
+    public void tearDown() throws IOException {
+        ring.close();
+        Files.deleteIfExists(ringFile);
         client.close();
         server.close();
         a.close();
@@ -96,6 +112,19 @@ public class LoopbackPathBenchmark {
         client.write(chunk, 0, chunk.length);
         int got = 0;
         while (got < chunk.length) got += server.read(sink, 0, sink.length);
+        return got;
+    }
+
+    /**
+     * TCP_SENDFILE step: one 64 KiB sendfile call (the segments refer to the file's mapping, no copy) and
+     * reading it all on the other side (the one copy); the next call sends the next slot of a 1 MiB file.
+     */
+    @Benchmark
+    public int sendfile64k() throws IOException {
+        long sent = client.transferFrom(ring, (long) slot * chunk.length, chunk.length);
+        if (++slot == SLOTS) slot = 0;
+        int got = 0;
+        while (got < sent) got += server.read(sink, 0, sink.length);
         return got;
     }
 

@@ -113,6 +113,7 @@ final class DirectionImpairer {
         if (len <= Ethernet.HEADER_LENGTH) return; // nothing beyond the link header to damage
         int offset = Ethernet.HEADER_LENGTH + random.nextInt(len - Ethernet.HEADER_LENGTH);
         int flip = 1 + random.nextInt(255);
+        frame.linearize(); // the byte may lie in data carried by reference, which is read-only
         frame.array()[frame.dataStart() + offset] ^= (byte) flip;
         frame.setChecksumUnnecessary(false); // the receiver must verify, and will find the damage
         corrupted++;

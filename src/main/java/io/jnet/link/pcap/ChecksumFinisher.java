@@ -17,6 +17,7 @@ public final class ChecksumFinisher implements FrameFinisher {
 
     @Override
     public void finish(PacketBuffer frame) {
+        frame.linearize(); // the checksum is computed over the array
         byte[] b = frame.array();
         int off = frame.dataStart();
         int len = frame.length();

@@ -106,6 +106,15 @@ public final class PcapWriter implements Closeable, Flushable {
      * @throws IOException when writing fails or the writer is closed
      */
     public void write(long timestampNanos, PacketBuffer frame) throws IOException {
+        if (frame.payloadRegion() != null) { // data carried by reference: write a linear copy
+            PacketBuffer copy = frame.copy();
+            try {
+                write(timestampNanos, copy.array(), copy.dataStart(), copy.length());
+            } finally {
+                copy.release();
+            }
+            return;
+        }
         write(timestampNanos, frame.array(), frame.dataStart(), frame.length());
     }
 

@@ -326,6 +326,7 @@ public final class TapDevice implements NetDevice {
                     stats.txDropped.increment();
                     return;
                 }
+                frame.linearize(); // TCP copies for devices without scatterGather; this is for any other sender
                 MemorySegment.copy(frame.array(), frame.dataStart(), txBuffer, JAVA_BYTE, 0, len);
                 long n = Libc.write(txCapture, tunFd, txBuffer, len);
                 if (n == len) {

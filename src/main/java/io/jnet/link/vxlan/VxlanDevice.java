@@ -452,6 +452,7 @@ public final class VxlanDevice extends AbstractDevice {
 
     /** The frame with the VXLAN header in front, in the buffer's headroom when there are 8 bytes of it. */
     private ByteBuffer encapsulate(PacketBuffer frame) {
+        frame.linearize(); // TCP copies for devices without scatterGather; this is for any other sender
         int len = frame.length();
         if (frame.headroom() >= Vxlan.HEADER_LENGTH) {
             int start = frame.push(Vxlan.HEADER_LENGTH);
