@@ -11,37 +11,18 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** TCP_SENDFILE on jnet (loopback and veth) and on the kernel: what moved, the send ring, the reports. */
 @Timeout(60)
-class SendfileRunTest {
+class SendfileRunTest extends ThreePathsRunTest {
 
     private static final Duration SHORT = Duration.ofMillis(200);
-    private static PerfPath kernel;
-    private static PerfPath jnet;
-    private static PerfPath jnetVeth;
-
-    @BeforeAll
-    static void open() throws IOException {
-        kernel = KernelPaths.tcp();
-        jnet = JnetPaths.loopback(java.util.Map.of());
-        jnetVeth = JnetPaths.veth(java.util.Map.of());
-    }
-
-    @AfterAll
-    static void close() {
-        kernel.close();
-        jnet.close();
-        jnetVeth.close();
-    }
 
     @Test
     void everyStackSendsTheFileAndTheReceiverGetsEveryByte() throws Exception {
-        for (PerfPath path : List.of(jnet, jnetVeth, kernel)) {
+        for (PerfPath path : paths()) {
             for (int size : new int[] {65536, 1000}) {
                 TestSpec spec = RunReports.spec(TestKind.TCP_SENDFILE, SHORT, size, 1, 1);
                 RunResult r = PerfTest.of(TestKind.TCP_SENDFILE).run(path, spec);

@@ -3,40 +3,19 @@ package io.jnet.perf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
 import java.time.Duration;
-import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** UDP_RR on jnet (loopback and veth) and on the kernel: transactions, latency, a lost datagram, the reports. */
 @Timeout(60)
-class UdpRequestResponseRunTest {
+class UdpRequestResponseRunTest extends ThreePathsRunTest {
 
     private static final Duration SHORT = Duration.ofMillis(200);
-    private static PerfPath kernel;
-    private static PerfPath jnet;
-    private static PerfPath jnetVeth;
-
-    @BeforeAll
-    static void open() throws IOException {
-        kernel = KernelPaths.tcp();
-        jnet = JnetPaths.loopback(java.util.Map.of());
-        jnetVeth = JnetPaths.veth(java.util.Map.of());
-    }
-
-    @AfterAll
-    static void close() {
-        kernel.close();
-        jnet.close();
-        jnetVeth.close();
-    }
 
     @Test
     void everyStackCompletesTransactionsAndTimesEach() throws Exception {
-        for (PerfPath path : List.of(jnet, jnetVeth, kernel)) {
+        for (PerfPath path : paths()) {
             for (int[] rr : new int[][] {{1, 1}, {64, 1472}, {8000, 100}}) {
                 TestSpec spec = RunReports.spec(TestKind.UDP_RR, SHORT, 1, rr[0], rr[1]);
                 RunResult r = PerfTest.of(TestKind.UDP_RR).run(path, spec);

@@ -2,36 +2,16 @@ package io.jnet.perf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** UDP_STREAM on jnet (loopback and veth) and on the kernel: counts that add up, loss, the reports. */
 @Timeout(60)
-class UdpStreamRunTest {
+class UdpStreamRunTest extends ThreePathsRunTest {
 
     private static final Duration SHORT = Duration.ofMillis(200);
-    private static PerfPath kernel;
-    private static PerfPath jnet;
-    private static PerfPath jnetVeth;
-
-    @BeforeAll
-    static void open() throws IOException {
-        kernel = KernelPaths.tcp();
-        jnet = JnetPaths.loopback(java.util.Map.of());
-        jnetVeth = JnetPaths.veth(java.util.Map.of());
-    }
-
-    @AfterAll
-    static void close() {
-        kernel.close();
-        jnet.close();
-        jnetVeth.close();
-    }
 
     /** The figures of a run that must hold on any stack. */
     private static void assertConsistent(RunResult r, TestSpec spec, String what) {
@@ -54,7 +34,7 @@ class UdpStreamRunTest {
 
     @Test
     void everyStackCountsWhatWasSentAndWhatArrivedAt64And1472Bytes() throws Exception {
-        for (PerfPath path : List.of(jnet, jnetVeth, kernel)) {
+        for (PerfPath path : paths()) {
             for (int size : new int[] {64, 1472}) {
                 TestSpec spec = RunReports.spec(TestKind.UDP_STREAM, SHORT, size, 1, 1);
                 RunResult r = PerfTest.of(TestKind.UDP_STREAM).run(path, spec);
