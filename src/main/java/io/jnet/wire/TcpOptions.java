@@ -12,7 +12,7 @@ public final class TcpOptions {
             KIND_TIMESTAMP = 8;
     public static final int MAX_SACK_BLOCKS = 4;
 
-    /** MSS option value in bytes, or -1 when absent. */
+    /** MSS option value in bytes, or -1 when absent or 0 (Linux ignores an MSS option of 0). */
     public int mss = -1;
     /** Window scale shift count, or -1 when absent (values above 14 are clamped to 14 as RFC 7323 2.3 says). */
     public int windowScale = -1;
@@ -51,7 +51,10 @@ public final class TcpOptions {
             int olen = b[i + 1] & 0xFF;
             if (olen < 2 || i + olen > end) return false;
             switch (kind) {
-                case KIND_MSS -> { if (olen == 4) mss = Bytes.u16(b, i + 2); }
+                case KIND_MSS -> {
+                    // an MSS of 0 is ignored, as Linux does (tcp_parse_options): the default of 536 applies
+                    if (olen == 4 && Bytes.u16(b, i + 2) != 0) mss = Bytes.u16(b, i + 2);
+                }
                 case KIND_WSCALE -> { if (olen == 3) windowScale = Math.min(14, b[i + 2] & 0xFF); }
                 case KIND_SACK_PERM -> { if (olen == 2) sackPermitted = true; }
                 case KIND_TIMESTAMP -> {

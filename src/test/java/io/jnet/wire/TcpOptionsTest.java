@@ -154,6 +154,16 @@ class TcpOptionsTest {
     }
 
     @Test
+    void mssOfZeroIsIgnoredAsLinuxDoes() {
+        TcpOptions o = new TcpOptions();
+        assertThat(o.parse(hex("02040000 01030307"), 0, 8)).isTrue();
+        assertThat(o.mss).as("absent: the peer gets the default 536, not tcp_min_snd_mss").isEqualTo(-1);
+        assertThat(o.windowScale).isEqualTo(7);
+        assertThat(o.parse(hex("02040001"), 0, 4)).isTrue();
+        assertThat(o.mss).as("a tiny MSS is kept (floored at tcp_min_snd_mss later)").isEqualTo(1);
+    }
+
+    @Test
     void fourSackBlocksParseAndParseClearsEarlierState() {
         TcpOptions o = new TcpOptions();
         assertThat(o.parse(hex("020405b4 01030307"), 0, 8)).isTrue();
