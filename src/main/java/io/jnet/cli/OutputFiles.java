@@ -40,7 +40,11 @@ final class OutputFiles {
 
     private static String reason(Path file, IOException e) {
         Path dir = file.toAbsolutePath().getParent();
-        if (e instanceof NoSuchFileException) return "no such directory " + (dir == null ? "/" : dir);
+        if (e instanceof NoSuchFileException) {
+            // ENOENT also comes from a directory that exists but takes no new files (/proc, /sys)
+            return dir != null && Files.isDirectory(dir) ? "cannot create a file in " + dir
+                    : "no such directory " + (dir == null ? "/" : dir);
+        }
         if (e instanceof NotDirectoryException) return (dir == null ? "/" : dir) + " is not a directory";
         if (e instanceof AccessDeniedException) return "permission denied";
         if (e instanceof FileSystemException f && f.getReason() != null) return f.getReason();

@@ -285,8 +285,11 @@ public final class PerfCommand implements Callable<Integer> {
             List<java.nio.file.Path> files = io.jnet.perf.plot.SizePlot.write(plot, io.jnet.perf.CompareCharts.of(result));
             if (!quiet) for (java.nio.file.Path f : files) err.println("plot written to " + f);
             return true;
-        } catch (IOException | RuntimeException e) {
-            err.println("jnet perf: cannot write the plot " + plot + ": " + e.getMessage());
+        } catch (IOException e) {
+            err.println("jnet perf: --plot: " + OutputFiles.describe(plot, e));
+            return false;
+        } catch (RuntimeException e) {
+            err.println("jnet perf: --plot: cannot write " + plot + ": " + e);
             return false;
         }
     }
@@ -340,6 +343,12 @@ public final class PerfCommand implements Callable<Integer> {
             if (plot != null) {
                 if (!comparing) throw new IllegalArgumentException("--plot draws figures against size: it needs --compare, --sizes or --sweep");
                 io.jnet.perf.plot.SizePlot.Format.of(plot); // the extension, checked before any test runs
+                // and the directory, so that a mistyped path fails now rather than after the whole run
+                try {
+                    OutputFiles.checkWritable(plot);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("--plot: " + e.getMessage(), e);
+                }
             }
             String topology = path.trim().toLowerCase(java.util.Locale.ROOT);
             if (!topology.equals("loopback") && !topology.equals("veth")) {

@@ -507,6 +507,14 @@ class CliTest {
         assertThat(run("perf", "-t", "TCP_RR", "--sizes", "1", "--plot", dir.resolve("rr.gif").toString())).isEqualTo(2);
         assertThat(dir.resolve("rr.gif")).doesNotExist();
         errBuf.reset();
+        // a directory that does not exist fails before any test runs, saying why
+        long start = System.nanoTime();
+        assertThat(run("perf", "-t", "TCP_RR", "--sizes", "1", "-l", "5", "--plot",
+                dir.resolve("no/such/rr.png").toString())).isEqualTo(2);
+        assertThat(java.time.Duration.ofNanos(System.nanoTime() - start)).isLessThan(java.time.Duration.ofSeconds(5));
+        assertThat(err()).contains("--plot: cannot write " + dir.resolve("no/such/rr.png") + ": no such directory "
+                + dir.resolve("no/such")).doesNotContain("estimated total");
+        errBuf.reset();
         java.nio.file.Path png = dir.resolve("rr.png");
         int rc = run("perf", "-t", "TCP_RR", "--compare", "kernel:tcp,kernel:unix", "--sizes", "1,1K", "-l", "0.1",
                 "-i", "3", "--warmup", "0", "--plot", png.toString());

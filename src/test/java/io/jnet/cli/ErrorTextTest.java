@@ -55,5 +55,10 @@ class ErrorTextTest {
                 .hasMessageEndingWith(existing + " is not a directory");
         assertThat(OutputFiles.describe(Path.of("/x/y"), new AccessDeniedException("/x/y")))
                 .isEqualTo("cannot write /x/y: permission denied");
+        assertThat(OutputFiles.describe(dir.resolve("a/b.bin"), new java.nio.file.NoSuchFileException("b.bin")))
+                .isEqualTo("cannot write " + dir.resolve("a/b.bin") + ": no such directory " + dir.resolve("a"));
+        assertThat(OutputFiles.describe(dir.resolve("c.bin"), new java.nio.file.NoSuchFileException("c.bin")))
+                .as("ENOENT in a directory that exists (as /proc gives)")
+                .isEqualTo("cannot write " + dir.resolve("c.bin") + ": cannot create a file in " + dir);
     }
 }
