@@ -53,10 +53,8 @@ final class TcpInput {
         int off = pkt.dataStart();
         int hl = Tcp.headerLength(b, off);
         TcpOptions opts = c.rxOpts;
-        if (!opts.parse(b, off + Tcp.MIN_HEADER_LENGTH, hl - Tcp.MIN_HEADER_LENGTH)) {
-            tcp.mib.inc(MibCounter.TcpInErrs);
-            return false;
-        }
+        // a malformed option area ends parsing and the segment is processed with what came before it (Linux)
+        opts.parse(b, off + Tcp.MIN_HEADER_LENGTH, hl - Tcp.MIN_HEADER_LENGTH);
         int flags = pkt.flags;
         int seq = pkt.seq;
         int ack = Tcp.ack(b, off);

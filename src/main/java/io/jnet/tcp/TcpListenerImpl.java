@@ -177,10 +177,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         if ((flags & Tcp.SYN) == 0) return;
         if (Ipv4.isMulticast(dst) || dst == -1 || Ipv4.isMulticast(src) || src == 0) return;
         int hl = Tcp.headerLength(b, off);
-        if (!rxOpts.parse(b, off + Tcp.MIN_HEADER_LENGTH, hl - Tcp.MIN_HEADER_LENGTH)) {
-            tcp.mib.inc(MibCounter.TcpInErrs);
-            return;
-        }
+        rxOpts.parse(b, off + Tcp.MIN_HEADER_LENGTH, hl - Tcp.MIN_HEADER_LENGTH); // malformed: parsing stops, SYN kept
         boolean synQueueFull;
         synchronized (acceptQueue) {
             if (acceptQueue.size() > backlog) {

@@ -66,11 +66,7 @@ final class TimeWaitSock extends TcpEndpoint implements TcpProtocol.Binder {
             int off = pkt.dataStart();
             TcpOptions opts = TcpProtocol.SCRATCH_OPTIONS.get();
             int hl = Tcp.headerLength(b, off);
-            if (!opts.parse(b, off + Tcp.MIN_HEADER_LENGTH, hl - Tcp.MIN_HEADER_LENGTH)) {
-                tcp.mib.inc(MibCounter.TcpInErrs);
-                pkt.release();
-                return false;
-            }
+            opts.parse(b, off + Tcp.MIN_HEADER_LENGTH, hl - Tcp.MIN_HEADER_LENGTH); // malformed: parsing stops, segment kept
             boolean paws = hasTimestamps && opts.hasTimestamp && tsRecentStamp != 0
                     && TcpInput.pawsOld(tsRecent, opts.tsVal) && (flags & Tcp.RST) == 0;
             if ((flags & Tcp.SYN) != 0 && (flags & (Tcp.ACK | Tcp.RST)) == 0) {

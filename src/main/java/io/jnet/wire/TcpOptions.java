@@ -4,8 +4,9 @@ package io.jnet.wire;
  * TCP options (RFC 9293 3.1; MSS; RFC 7323 window scale and timestamps; RFC 2018 SACK), parsed into a
  * reusable holder and written in Linux's order.
  *
- * <p>Parsing rejects a malformed option area (an option length below 2 or running past the header);
- * unknown options are skipped; EOL ends parsing.
+ * <p>Parsing follows Linux's tcp_parse_options: unknown options are skipped; EOL ends parsing; an option
+ * whose length is below 2 or runs past the header also ends parsing, and what was parsed before it stands
+ * (Linux takes such a segment; so does jnet's stack, while {@link TcpRepr} reports it as BAD_OPTION).
  */
 public final class TcpOptions {
     public static final int KIND_EOL = 0, KIND_NOP = 1, KIND_MSS = 2, KIND_WSCALE = 3, KIND_SACK_PERM = 4, KIND_SACK = 5,
@@ -37,7 +38,8 @@ public final class TcpOptions {
     /**
      * Parses the option bytes {@code b[off, off+len)} (the header bytes after the 20 fixed ones).
      *
-     * @return true when well formed; false for a malformed option area (the segment is to be dropped)
+     * @return true when the whole area is well formed; false when parsing stopped at a malformed option
+     *     (the options before it are kept, as Linux keeps them)
      */
     public boolean parse(byte[] b, int off, int len) {
         clear();

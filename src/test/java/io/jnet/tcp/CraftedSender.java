@@ -33,6 +33,10 @@ final class CraftedSender {
     /** Segments sent so far. */
     int segments;
     Runnable checkAfterEachSegment = () -> { };
+    /** Adds options to each segment (after the timestamp, when the connection uses them); null: none. */
+    java.util.function.Consumer<TcpOptions> extraOptions;
+    /** Edits each frame (the TCP header at {@link VirtualNet#TCP_OFFSET}) before its checksum is filled again; null: none. */
+    java.util.function.Consumer<byte[]> patch;
 
     CraftedSender(VirtualNet net, TcpConnection c) {
         this.net = net;
@@ -68,7 +72,15 @@ final class CraftedSender {
             o.tsVal = tsVal;
             o.tsEcr = c.tcp.tsClock() + c.tsOffset;
         }
+        if (extraOptions != null) {
+            if (o == null) o = new TcpOptions();
+            extraOptions.accept(o);
+        }
         byte[] frame = net.craftToClient(sport, dport, base + from, ack, Tcp.ACK | flags, 65535, o, data(from, to));
+        if (patch != null) {
+            patch.accept(frame);
+            VirtualNet.refillChecksum(frame, false);
+        }
         maxTruesize = Math.max(maxTruesize, PacketBuffer.DEFAULT_HEADROOM + frame.length + tailroom);
         net.filter.injectInbound(frame, PacketBuffer.DEFAULT_HEADROOM, tailroom);
         segments++;

@@ -106,6 +106,16 @@ final class VirtualNet implements AutoCloseable {
         return craft(true, sport, dport, seq, ack, flags, window, opts, payload);
     }
 
+    /** Offset of the TCP header in a frame from {@link #craftToClient} or {@link #craftToServer}. */
+    static final int TCP_OFFSET = Ethernet.HEADER_LENGTH + Ipv4.MIN_HEADER_LENGTH;
+
+    /** Fills the TCP checksum of a crafted frame again, after a test edited its header or options. */
+    static void refillChecksum(byte[] f, boolean toServer) {
+        int src = Ipv4.parseAddress(toServer ? CLIENT_ADDR : SERVER_ADDR);
+        int dst = Ipv4.parseAddress(toServer ? SERVER_ADDR : CLIENT_ADDR);
+        Tcp.fillChecksum(f, TCP_OFFSET, f.length - TCP_OFFSET, src, dst);
+    }
+
     private byte[] craft(boolean toServer, int sport, int dport, int seq, int ack, int flags, int window, TcpOptions opts,
                          byte[] payload) {
         int optLen = opts == null ? 0 : opts.writtenLength();

@@ -104,6 +104,18 @@ class TcpOptionsTest {
     }
 
     @Test
+    void optionsBeforeAMalformedOneAreKeptAsLinuxKeepsThem() {
+        TcpOptions o = new TcpOptions();
+        assertThat(o.parse(hex("020405b4 0103 0000"), 0, 8)).as("window scale of length 0").isFalse();
+        assertThat(o.mss).isEqualTo(1460);
+        assertThat(o.windowScale).isEqualTo(-1);
+        assertThat(o.parse(hex("0101080a 00000007 00000009 0101050a 0000"), 0, 20)).as("SACK past the area").isFalse();
+        assertThat(o.hasTimestamp).isTrue();
+        assertThat(o.tsVal).isEqualTo(7);
+        assertThat(o.sackBlocks).isZero();
+    }
+
+    @Test
     void optionRunningPastTheHeaderIsRejected() {
         TcpOptions o = new TcpOptions();
         assertThat(o.parse(hex("020405b4"), 0, 3)).isFalse();
