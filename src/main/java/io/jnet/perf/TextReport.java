@@ -106,10 +106,12 @@ public final class TextReport {
         int pairs = c.measured().stream().mapToInt(s -> s.runs().size()).max().orElse(0);
         if (c.failure() != null && pairs == 0) return "no measured run completed";
         boolean both = c.candidate() != null && c.reference() != null;
+        boolean warmed = c.measured().stream().anyMatch(s -> s.warmup() != null);
+        String warmup = warmed ? "warm-up runs until the rate stopped rising, then " : "no warm-up, ";
         return both
-                ? "1 warm-up pair + " + pairs + " measured pairs (" + c.candidate().stack() + ", " + c.reference().stack()
+                ? warmup + pairs + " measured pairs (" + c.candidate().stack() + ", " + c.reference().stack()
                         + " alternating); rows show medians"
-                : "1 warm-up + " + pairs + " measured runs; rows show medians";
+                : warmup + pairs + " measured runs; rows show medians";
     }
 
     private static final String STREAM_HEAD = "%-8s %-8s %-8s %-8s %-13s %s";

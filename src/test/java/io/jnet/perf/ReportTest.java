@@ -254,7 +254,7 @@ class ReportTest {
         Comparison ok = new Comparison(noDelay, "loopback", Confidence.DEFAULT,
                 Fixtures.series("jnet", TestKind.TCP_RR, 5000, 5000, 5000),
                 Fixtures.series("kernel", TestKind.TCP_RR, 5000, 5000, 5000), List.of(), null);
-        assertThat(capture(ps -> new TextReport(ps, false).printTest(ok))).contains("1.00 s per run, TCP_NODELAY on both ends, 1 warm-up pair");
+        assertThat(capture(ps -> new TextReport(ps, false).printTest(ok))).contains("1.00 s per run, TCP_NODELAY on both ends, warm-up runs until the rate stopped rising, then 3 measured pairs");
         Comparison none = new Comparison(d, "loopback", Confidence.DEFAULT, null, null, List.of(), "set-up failed");
         String text = capture(ps -> new TextReport(ps, false).printTest(none));
         assertThat(text).contains("1.00 s per run, no measured run completed").doesNotContain("TCP_NODELAY");

@@ -16,7 +16,7 @@ final class RunReports {
     /** The comparison and what each report printed. */
     record Rendered(Comparison comparison, String text, List<String> csv, String json) {}
 
-    /** Three pairs of {@code spec} (plus the warm-up pair) on {@code jnet} and {@code kernel}, rendered. */
+    /** Three pairs of {@code spec} (plus a warm-up run each) on {@code jnet} and {@code kernel}, rendered. */
     static Rendered compare(TestSpec spec, PerfPath jnet, PerfPath kernel) {
         Comparison c = new ComparisonRunner(Iterations.exactly(3), Confidence.DEFAULT, new Warmup(0.2), Progress.NONE)
                 .run(spec, "loopback", jnet, kernel, null);
