@@ -29,8 +29,22 @@ public final class Timer {
     /** Arms the timer for an absolute clock time in ns. */
     public void scheduleAt(long deadlineNanos) { wheel.arm(this, deadlineNanos); }
 
-    /** Disarms; a pending expiry will not run. */
+    /**
+     * Disarms; a pending expiry will not run. Lazy, for the data path: the timer stays queued in the wheel
+     * (holding its action and what that reaches) until its old deadline passes; see {@link #delete()}.
+     */
     public void cancel() { deadline = -1; }
+
+    /**
+     * Disarms and takes the timer out of the wheel at once (Linux's del_timer), so that nothing queued
+     * keeps its action's owner reachable: for an owner that is going away (a closed socket, whose
+     * FIN-WAIT-2 or keepalive timer could otherwise hold it for up to its full timeout). Takes the wheel's
+     * lock when the timer is armed or queued.
+     */
+    public void delete() {
+        if (deadline < 0 && heapIndex < 0) return; // neither armed nor queued (both change under the wheel lock)
+        wheel.remove(this);
+    }
 
     public boolean isPending() { return deadline >= 0; }
 

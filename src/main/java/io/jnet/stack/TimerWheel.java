@@ -70,6 +70,27 @@ public final class TimerWheel {
         }
     }
 
+    /** Disarms {@code t} and removes it from the heap ({@link Timer#delete}). */
+    void remove(Timer t) {
+        lock.lock();
+        try {
+            t.deadline = -1;
+            if (t.heapIndex >= 0) removeAt(t.heapIndex);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Timers queued in the heap, armed or cancelled lazily (for tests and diagnostics). */
+    public int queued() {
+        lock.lock();
+        try {
+            return size;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Earliest queued deadline in ns, or {@link Long#MAX_VALUE}. */
     public long nextDeadline() {
         lock.lock();

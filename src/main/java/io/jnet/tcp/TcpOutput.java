@@ -599,12 +599,17 @@ final class TcpOutput {
         c.wakeUp();
     }
 
+    /**
+     * Stops a closing connection's timers and takes them out of the wheel (inet_csk_clear_xmit_timers,
+     * del_timer): a timer only cancelled would stay queued until its old deadline and keep the whole
+     * connection reachable, e.g. for the 60 s of an orphan's FIN-WAIT-2 timer after TIME-WAIT took over.
+     */
     static void stopTimers(TcpConnection c) {
-        c.rtoTimer.cancel();
-        c.delackTimer.cancel();
-        c.keepaliveTimer.cancel();
-        c.finWait2Timer.cancel();
-        c.persistTimer.cancel();
+        c.rtoTimer.delete();
+        c.delackTimer.delete();
+        c.keepaliveTimer.delete();
+        c.finWait2Timer.delete();
+        c.persistTimer.delete();
     }
 
     /** Enters TIME-WAIT (tcp_time_wait): a remnant takes the tuple and port for 60 s; the socket closes. */

@@ -57,6 +57,22 @@ class TimerWheelTest {
     }
 
     @Test
+    void cancelLeavesTheTimerQueuedWhileDeleteTakesItOut() {
+        Timer a = timer("a"), b = timer("b");
+        a.scheduleMillis(60_000);
+        b.scheduleMillis(60_000);
+        a.cancel();
+        b.delete();
+        assertThat(wheel.queued()).as("a stays queued until its old deadline, b is gone").isEqualTo(1);
+        b.delete(); // neither armed nor queued: nothing to do
+        b.scheduleMillis(10);
+        assertThat(wheel.queued()).isEqualTo(2);
+        clock.advanceMillis(60_000);
+        assertThat(fired).containsExactly("b");
+        assertThat(wheel.queued()).isZero();
+    }
+
+    @Test
     void rearmingLaterIsLazyAndFiresOnlyAtTheNewDeadline() {
         Timer a = timer("a");
         a.scheduleMillis(10);
