@@ -52,7 +52,9 @@ public final class KernelPaths {
      * @throws IOException if the directory cannot be created
      */
     public static PerfPath unix() throws IOException {
-        return new UnixPath(Files.createTempDirectory("jnet-perf-unix"));
+        java.nio.file.Path dir = Files.createTempDirectory("jnet-perf-unix");
+        dir.toFile().deleteOnExit(); // also when the run is interrupted (Ctrl-C) before close(); emptied first, below
+        return new UnixPath(dir);
     }
 
     private static final class Path implements PerfPath {
@@ -139,6 +141,7 @@ public final class KernelPaths {
         @Override
         public PerfListener listen(SocketSettings server) throws IOException {
             java.nio.file.Path file = dir.resolve("s" + names.incrementAndGet());
+            file.toFile().deleteOnExit(); // deleted before its directory (the reverse of registration)
             ServerSocketChannel ch = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
             try {
                 if (server.setsReceiveBuffer()) {
