@@ -86,17 +86,30 @@ public final class ServeCommand implements Callable<Integer> {
             return Main.EXIT_FAILURE;
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        Thread hook = Thread.ofPlatform().name("jnet-serve-shutdown").unstarted(() -> {
-            server.close();
-            stack.close();
-            // printed here: once the hooks finish the JVM halts, the waiting thread may never run again
-            printSummary(out, stack, server);
+        java.util.concurrent.atomic.AtomicBoolean finished = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable stop = () -> {
+            if (finished.compareAndSet(false, true)) {
+                server.close();
+                stack.close();
+                // printed here: once the hooks finish the JVM halts, the waiting thread may never run again
+                printSummary(out, stack, server);
+            }
             stopped.countDown();
-        });
+        };
+        Thread hook = Thread.ofPlatform().name("jnet-serve-shutdown").unstarted(stop);
         Runtime.getRuntime().addShutdownHook(hook);
         printBanner(out, stack, server);
+        stack.tap().onDetach(stopped::countDown);
         stopped.await();
-        return Main.EXIT_OK;
+        if (!stack.tap().isDetached()) return Main.EXIT_OK;
+        err.println("jnet serve: " + stack.ifname() + " is gone (deleted, or its network namespace was); stopping");
+        stop.run();
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook runs or ran; stop did its work once
+        }
+        return Main.EXIT_FAILURE;
     }
 
     private static void printBanner(PrintWriter out, TapStack stack, JnetServer server) {

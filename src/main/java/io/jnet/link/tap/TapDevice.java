@@ -88,6 +88,8 @@ public final class TapDevice implements NetDevice {
     private volatile int mtu;
     private volatile FrameReceiver receiver;
     private volatile boolean closed;
+    private volatile boolean detached;
+    private final java.util.concurrent.atomic.AtomicReference<Runnable> detachListener = new java.util.concurrent.atomic.AtomicReference<>();
     private final AtomicBoolean closeStarted = new AtomicBoolean();
 
     private final int tunFd;
@@ -306,6 +308,31 @@ public final class TapDevice implements NetDevice {
     public boolean isOpen() { return !closed; }
 
     /**
+     * True once the kernel reported the interface gone while the device was open (it was deleted, or moved
+     * with a network namespace that was deleted): the reader has stopped and nothing more will arrive.
+     */
+    public boolean isDetached() { return detached; }
+
+    /**
+     * Runs {@code listener} (in the reader thread, once) when the interface goes away while open
+     * ({@link #isDetached}); at once if it already has. It must not block; an exception it throws is logged.
+     */
+    public void onDetach(Runnable listener) {
+        detachListener.set(listener);
+        if (detached) runDetachListener();
+    }
+
+    private void runDetachListener() {
+        Runnable l = detachListener.getAndSet(null); // once, whichever of the reader and onDetach comes last
+        if (l == null) return;
+        try {
+            l.run();
+        } catch (Throwable t) {
+            LOG.log(System.Logger.Level.WARNING, ifname + ": detach listener failed", t);
+        }
+    }
+
+    /**
      * Writes the frame's data (Ethernet header first) to the interface with one {@code write(2)} and
      * releases the buffer. Never throws: frames shorter than an Ethernet header or longer than
      * {@value #MAX_FRAME} bytes, frames sent after {@link #close()} and frames refused because the
@@ -370,6 +397,8 @@ public final class TapDevice implements NetDevice {
                     // tun_chr_poll reports POLLERR once the interface is gone (e.g. its namespace was deleted)
                     stats.rxErrors.increment();
                     LOG.log(System.Logger.Level.INFO, ifname + ": interface detached, reader stops");
+                    detached = true;
+                    runDetachListener();
                     return;
                 }
             }

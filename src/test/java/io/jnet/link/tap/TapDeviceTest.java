@@ -143,6 +143,24 @@ class TapDeviceTest {
     }
 
     @Test
+    void anInterfaceDeletedWithItsNamespaceIsReportedAsDetached() throws Exception {
+        try (TapDevice tap = TapDevice.open("jnett%d")) {
+            java.util.concurrent.CountDownLatch told = new java.util.concurrent.CountDownLatch(1);
+            tap.onDetach(told::countDown);
+            try (LinuxNetns ns = LinuxNetns.create()) {
+                ns.moveLink(tap.ifname());
+                ns.linkUp(tap.ifname());
+            } // deleting the namespace deletes the interface
+            assertThat(told.await(5, java.util.concurrent.TimeUnit.SECONDS)).as("detach reported").isTrue();
+            assertThat(tap.isDetached()).isTrue();
+            assertThat(tap.isOpen()).as("still open: closing is the owner's call").isTrue();
+            java.util.concurrent.CountDownLatch late = new java.util.concurrent.CountDownLatch(1);
+            tap.onDetach(late::countDown);
+            assertThat(late.getCount()).as("a listener set afterwards runs at once").isZero();
+        }
+    }
+
+    @Test
     void framesTooShortOrTooLongAreDroppedAndReleased() throws Exception {
         try (TapDevice tap = TapDevice.open("jnett%d")) {
             PacketBuffer runt = PacketBuffer.copyOf(new byte[13], 0, 13, 0);
