@@ -25,6 +25,11 @@ public final class SocketOption<T> {
     public static final SocketOption<Duration> SO_LINGER = new SocketOption<>("SO_LINGER", Duration.class);
     /** Disable Nagle's algorithm (TCP_NODELAY). */
     public static final SocketOption<Boolean> TCP_NODELAY = new SocketOption<>("TCP_NODELAY", Boolean.class);
+    /**
+     * Busy polling (SO_BUSY_POLL): how long, in microseconds, a blocked read spins for data before it sleeps;
+     * 0 sleeps at once. Starts at {@code net.core.busy_read}. Spinning takes a core from other threads.
+     */
+    public static final SocketOption<Integer> SO_BUSY_POLL = new SocketOption<>("SO_BUSY_POLL", Integer.class);
     /** Keepalive probes on an idle connection (SO_KEEPALIVE). */
     public static final SocketOption<Boolean> SO_KEEPALIVE = new SocketOption<>("SO_KEEPALIVE", Boolean.class);
 

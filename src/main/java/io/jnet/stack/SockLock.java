@@ -202,6 +202,15 @@ public final class SockLock {
      * @param timeoutNanos how long to wait; {@code <= 0} waits without limit
      */
     public boolean await(long timeoutNanos) throws InterruptedException {
+        return await(timeoutNanos, 0);
+    }
+
+    /**
+     * {@link #await(long)}, spinning up to {@code spinNanos} for the wake-up before parking (busy polling,
+     * Linux's sk_busy_loop under SO_BUSY_POLL / net.core.busy_read): a wake-up that comes within the spin
+     * costs no sleep and no scheduler wake-up, at the price of the core.
+     */
+    public boolean await(long timeoutNanos, long spinNanos) throws InterruptedException {
         Waiter w = WAITER.get();
         boolean interrupted = false;
         boolean woke;
@@ -226,7 +235,8 @@ public final class SockLock {
         // ForkJoinPool.managedBlock, so a pool worker that waits lets the pool start another (as AQS does)
         try {
             w.deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : 0;
-            ForkJoinPool.managedBlock(w);
+            if (spinNanos > 0 && spin(w, spinNanos)) busyPollWakes++;
+            else ForkJoinPool.managedBlock(w);
         } catch (InterruptedException e) {
             interrupted = true;
         } finally {
@@ -244,6 +254,22 @@ public final class SockLock {
         if (interrupted) throw new InterruptedException();
         return woke;
     }
+
+    /** Waits spinning up to {@code spinNanos} (or the waiter's deadline); true when it was woken meanwhile. */
+    private static boolean spin(Waiter w, long spinNanos) {
+        long end = System.nanoTime() + spinNanos;
+        if (w.deadline != 0 && w.deadline - end < 0) end = w.deadline;
+        do {
+            if (w.signaled) return true;
+            Thread.onSpinWait();
+        } while (System.nanoTime() - end < 0 && !Thread.currentThread().isInterrupted());
+        return w.signaled;
+    }
+
+    private long busyPollWakes;
+
+    /** Waits in {@link #await(long, long)} that ended by a wake-up during the spin, without sleeping (for tests). */
+    public long busyPollWakes() { return busyPollWakes; }
 
     private void unlinkWaiter(Waiter w) {
         Waiter prev = null;

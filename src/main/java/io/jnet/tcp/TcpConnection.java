@@ -186,6 +186,8 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     boolean nodelay;
     boolean keepalive;
     long rcvTimeoNs;
+    /** SO_BUSY_POLL in microseconds: how long a blocked read spins before it sleeps (net.core.busy_read at creation). */
+    int busyPollUs;
     long sndTimeoNs;
     /** SO_LINGER in ns: -1 off. */
     long lingerNs = -1;
@@ -232,6 +234,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
         persistTimer = tcp.ns.timers().newTimer(() -> lock.deferOrRun(DEFER_PERSIST));
         sndbuf = Math.max(TcpSocketOptions.SOCK_MIN_SNDBUF, tcp.sysctl.tcpWmem.intValue(1));
         rcvbuf = Math.max(TcpSocketOptions.SOCK_MIN_RCVBUF, tcp.sysctl.tcpRmem.intValue(1));
+        busyPollUs = tcp.sysctl.busyRead.intValue();
         atoNs = tcp.sysctl.tcpDelackMinMs.intValue() * 1_000_000L;
     }
 
@@ -373,7 +376,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
             if (state == TcpState.SYN_SENT && !blocking) return 0;
             if (state == TcpState.LISTEN) throw new ErrnoException(Errno.ENOTCONN, "read");
             if (!blocking) return 0;
-            if (!waitEvent(deadline)) throw new ErrnoException(Errno.EAGAIN, "read timed out (SO_RCVTIMEO)");
+            if (!waitEvent(deadline, busyPollUs * 1000L)) throw new ErrnoException(Errno.EAGAIN, "read timed out (SO_RCVTIMEO)");
         }
     }
 
@@ -754,13 +757,18 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
 
     /** Waits for an event with the socket lock given up; false when the deadline passed. */
     boolean waitEvent(long deadline) throws IOException {
+        return waitEvent(deadline, 0);
+    }
+
+    /** {@link #waitEvent(long)}, spinning up to {@code spinNanos} before sleeping (busy polling, reads only). */
+    boolean waitEvent(long deadline, long spinNanos) throws IOException {
         long timeout = 0;
         if (deadline != 0) {
             timeout = deadline - tcp.ns.clock().nanoTime();
             if (timeout <= 0) return false;
         }
         try {
-            lock.await(timeout);
+            lock.await(timeout, spinNanos);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted");

@@ -37,6 +37,10 @@ final class TcpSocketOptions {
         } else if (option == SocketOption.TCP_NODELAY) {
             c.nodelay = (Boolean) value;
             if (c.nodelay) TcpOutput.push(c, true);
+        } else if (option == SocketOption.SO_BUSY_POLL) {
+            int us = (Integer) value;
+            if (us < 0) throw new ErrnoException(Errno.EINVAL, "SO_BUSY_POLL " + us);
+            c.busyPollUs = us;
         } else if (option == SocketOption.SO_KEEPALIVE) {
             boolean on = (Boolean) value;
             if (on && !c.keepalive && c.state.isSynchronized()) TcpTimers.armKeepalive(c);
@@ -69,6 +73,7 @@ final class TcpSocketOptions {
         else if (option == SocketOption.SO_LINGER) v = c.lingerNs < 0 ? null : Duration.ofNanos(c.lingerNs);
         else if (option == SocketOption.TCP_NODELAY) v = c.nodelay;
         else if (option == SocketOption.SO_KEEPALIVE) v = c.keepalive;
+        else if (option == SocketOption.SO_BUSY_POLL) v = c.busyPollUs;
         else throw new ErrnoException(Errno.ENOPROTOOPT, "getsockopt " + option);
         return (T) v;
     }

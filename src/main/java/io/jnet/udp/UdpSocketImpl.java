@@ -68,6 +68,8 @@ final class UdpSocketImpl implements UdpSocket {
     private volatile int rcvbuf;
     private int sndbuf;
     private long rcvTimeoNs;
+    /** SO_BUSY_POLL in microseconds (net.core.busy_read at creation). */
+    private int busyPollUs;
     private long sndTimeoNs;
     /** Pending error (Linux sk_err), reported once by the next send or receive; 0 when none. */
     private volatile int soError;
@@ -81,6 +83,7 @@ final class UdpSocketImpl implements UdpSocket {
         this.udp = udp;
         this.rcvbuf = udp.sysctl.rmemDefault.intValue();
         this.sndbuf = udp.sysctl.wmemDefault.intValue();
+        this.busyPollUs = udp.sysctl.busyRead.intValue();
         lock.setProcessor(this::enqueue);
         lock.setDeferredWork(this::deferred);
         lock.setWakeListener(this::notifyReadiness);
@@ -257,7 +260,7 @@ final class UdpSocketImpl implements UdpSocket {
             PacketBuffer p = receiveQueue.poll();
             if (p != null) return p;
             if (!blocking) return null;
-            if (!waitEvent(deadline)) throw new ErrnoException(Errno.EAGAIN, "receive timed out (SO_RCVTIMEO)");
+            if (!waitEvent(deadline, busyPollUs * 1000L)) throw new ErrnoException(Errno.EAGAIN, "receive timed out (SO_RCVTIMEO)");
         }
     }
 
@@ -294,6 +297,10 @@ final class UdpSocketImpl implements UdpSocket {
                 sndTimeoNs = timeout((Duration) value);
             } else if (option == SocketOption.SO_REUSEADDR) {
                 reuseAddr = (Boolean) value;
+            } else if (option == SocketOption.SO_BUSY_POLL) {
+                int us = (Integer) value;
+                if (us < 0) throw new ErrnoException(Errno.EINVAL, "SO_BUSY_POLL " + us);
+                busyPollUs = us;
             } else {
                 throw new ErrnoException(Errno.ENOPROTOOPT, "setsockopt " + option);
             }
@@ -323,6 +330,7 @@ final class UdpSocketImpl implements UdpSocket {
         else if (option == SocketOption.SO_RCVTIMEO) v = Duration.ofNanos(rcvTimeoNs);
         else if (option == SocketOption.SO_SNDTIMEO) v = Duration.ofNanos(sndTimeoNs);
         else if (option == SocketOption.SO_REUSEADDR) v = reuseAddr;
+        else if (option == SocketOption.SO_BUSY_POLL) v = busyPollUs;
         else throw new ErrnoException(Errno.ENOPROTOOPT, "getsockopt " + option);
         return (T) v;
     }
@@ -486,13 +494,18 @@ final class UdpSocketImpl implements UdpSocket {
 
     /** Waits with ownership given up; false once the deadline (namespace clock) has passed. */
     private boolean waitEvent(long deadline) throws IOException {
+        return waitEvent(deadline, 0);
+    }
+
+    /** {@link #waitEvent(long)}, spinning up to {@code spinNanos} before sleeping (busy polling, receives only). */
+    private boolean waitEvent(long deadline, long spinNanos) throws IOException {
         long timeout = 0;
         if (deadline != 0) {
             timeout = deadline - udp.ns.clock().nanoTime();
             if (timeout <= 0) return false;
         }
         try {
-            lock.await(timeout);
+            lock.await(timeout, spinNanos);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("receive interrupted");
