@@ -84,19 +84,10 @@ public final class PayloadRegion {
             bytes.get((int) offset, dst, dstOff, len);
             faultFence();
         } catch (InternalError e) {
-            onFault.run();
-            for (long at = offset, end = offset + len; at < end; ) { // again page by page: only lost pages are zeros
-                long next = Math.min(end, (at / PAGE + 1) * PAGE);
-                int n = (int) (next - at);
-                int to = dstOff + (int) (at - offset);
-                try {
-                    bytes.get((int) at, dst, to, n);
-                    faultFence();
-                } catch (InternalError lost) {
-                    Arrays.fill(dst, to, to + n, (byte) 0);
-                }
-                at = next;
-            }
+            readPageByPage(offset, len, new PageCopy() {
+                @Override public void copy(long at, int done, int n) { bytes.get((int) at, dst, dstOff + done, n); }
+                @Override public void zero(int done, int n) { Arrays.fill(dst, dstOff + done, dstOff + done + n, (byte) 0); }
+            });
         }
     }
 
@@ -110,21 +101,40 @@ public final class PayloadRegion {
             dst.put(pos, bytes, (int) offset, len);
             faultFence();
         } catch (InternalError e) {
-            onFault.run();
-            for (long at = offset, end = offset + len; at < end; ) { // again page by page: only lost pages are zeros
-                long next = Math.min(end, (at / PAGE + 1) * PAGE);
-                int n = (int) (next - at);
-                int to = pos + (int) (at - offset);
-                try {
-                    dst.put(to, bytes, (int) at, n);
-                    faultFence();
-                } catch (InternalError lost) {
-                    for (int i = 0; i < n; i++) dst.put(to + i, (byte) 0);
-                }
-                at = next;
-            }
+            readPageByPage(offset, len, new PageCopy() {
+                @Override public void copy(long at, int done, int n) { dst.put(pos + done, bytes, (int) at, n); }
+                @Override public void zero(int done, int n) { for (int i = 0; i < n; i++) dst.put(pos + done + i, (byte) 0); }
+            });
         }
         dst.position(pos + len);
+    }
+
+    /** Where a faulted read copies to, page by page (the rare path only: allocating here is fine). */
+    private interface PageCopy {
+        /** Copies {@code n} bytes from {@code at} in the mapping to offset {@code done} of the destination. */
+        void copy(long at, int done, int n);
+        /** Zeros {@code n} bytes at offset {@code done} of the destination. */
+        void zero(int done, int n);
+    }
+
+    /**
+     * After a fault in a whole copy: counts it, then copies again page by page, so that only the pages
+     * that are gone (the file was truncated under the mapping) become zeros.
+     */
+    private void readPageByPage(long offset, int len, PageCopy dst) {
+        onFault.run();
+        for (long at = offset, end = offset + len; at < end; ) {
+            long next = Math.min(end, (at / PAGE + 1) * PAGE);
+            int n = (int) (next - at);
+            int done = (int) (at - offset);
+            try {
+                dst.copy(at, done, n);
+                faultFence();
+            } catch (InternalError lost) {
+                dst.zero(done, n);
+            }
+            at = next;
+        }
     }
 
     /**

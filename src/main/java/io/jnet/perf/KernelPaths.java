@@ -57,6 +57,18 @@ public final class KernelPaths {
         return new UnixPath(dir);
     }
 
+    /** Connects {@code ch} (TCP or AF_UNIX) to {@code listener} with {@code client}'s options; closes it on failure. */
+    private static PerfConnection connectChannel(SocketChannel ch, PerfListener listener, SocketSettings client) throws IOException {
+        try {
+            apply(ch, client);
+            ch.connect(listener.address());
+            return new Connection(ch);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(ch);
+            throw e;
+        }
+    }
+
     private static final class Path implements PerfPath {
         private final InetAddress loopback = InetAddress.getLoopbackAddress();
 
@@ -84,15 +96,7 @@ public final class KernelPaths {
 
         @Override
         public PerfConnection connect(PerfListener listener, SocketSettings client) throws IOException {
-            SocketChannel ch = SocketChannel.open();
-            try {
-                apply(ch, client);
-                ch.connect(listener.address());
-                return new Connection(ch);
-            } catch (IOException | RuntimeException e) {
-                closeQuietly(ch);
-                throw e;
-            }
+            return connectChannel(SocketChannel.open(), listener, client);
         }
 
         @Override
@@ -158,15 +162,7 @@ public final class KernelPaths {
 
         @Override
         public PerfConnection connect(PerfListener listener, SocketSettings client) throws IOException {
-            SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
-            try {
-                apply(ch, client);
-                ch.connect(listener.address());
-                return new Connection(ch);
-            } catch (IOException | RuntimeException e) {
-                closeQuietly(ch);
-                throw e;
-            }
+            return connectChannel(SocketChannel.open(StandardProtocolFamily.UNIX), listener, client);
         }
 
         /** Deletes the socket files left behind and the directory; never throws. */
