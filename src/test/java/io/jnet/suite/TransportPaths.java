@@ -34,6 +34,24 @@ public final class TransportPaths {
         @Override public String toString() { return name(); }
     };
 
+    /**
+     * {@link #LOOPBACK} with busy polling on ({@code net.core.busy_read} = 50 us, so every socket's
+     * SO_BUSY_POLL): blocked reads spin before they sleep, and must behave exactly as when they sleep.
+     */
+    public static final TransportPath LOOPBACK_BUSY_POLL = new TransportPath() {
+        @Override public String name() { return "LOOPBACK_BUSY_POLL"; }
+
+        @Override
+        public Topology open() {
+            NetNamespace ns = NetNamespace.create("suite-lo-busy");
+            ns.sysctl().set("net.core.busy_read", "50");
+            InetAddress lo = Ipv4.toInet(Ipv4.parseAddress("127.0.0.1"));
+            return new SimpleTopology(ns, ns, lo, lo, true);
+        }
+
+        @Override public String toString() { return name(); }
+    };
+
     /** Two namespaces joined by a veth pair: client 10.0.0.1/24 on veth0, server 10.0.0.2/24 on veth1. */
     public static final TransportPath VETH = new TransportPath() {
         @Override public String name() { return "VETH"; }
@@ -74,11 +92,11 @@ public final class TransportPaths {
     };
 
     /**
-     * Every path the suite runs over, filtered by {@code -Djnet.suite.paths=LOOPBACK,VETH,TAP}.
+     * Every path the suite runs over, filtered by {@code -Djnet.suite.paths=LOOPBACK,LOOPBACK_BUSY_POLL,VETH,TAP}.
      * New paths go in this list.
      */
     public static List<TransportPath> all() {
-        List<TransportPath> paths = new ArrayList<>(List.of(LOOPBACK, VETH, TAP));
+        List<TransportPath> paths = new ArrayList<>(List.of(LOOPBACK, LOOPBACK_BUSY_POLL, VETH, TAP));
         String only = System.getProperty("jnet.suite.paths", "").trim();
         if (!only.isEmpty()) {
             Set<String> names = Arrays.stream(only.split(",")).map(String::trim).collect(Collectors.toSet());
