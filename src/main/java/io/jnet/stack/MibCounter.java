@@ -39,6 +39,9 @@ public enum MibCounter {
     // jnet's own, no Linux counter: reads of a sendfile mapping that faulted because the file shrank after the
     // call (zeros were sent for those bytes; Linux sends what the page cache holds then)
     TcpExtJnetSendfileFaults,
+    // jnet's own, TCP friends (net.ipv4.tcp_friends): connections paired at the handshake, bytes moved straight into
+    // a friend's receive queue, and handshakes that stayed plain TCP because lo carries a sniffer or an impairment
+    TcpExtJnetFriendsPaired, TcpExtJnetFriendsBytes, TcpExtJnetFriendsFallback,
     // ArpExt-like (Linux keeps these in /proc/net/stat/arp_cache: jnet exposes them here)
     ArpInRequests, ArpInReplies, ArpOutRequests, ArpOutReplies, ArpUnresolvedDiscards, ArpInErrors,
     // device-independent link input drops (frames jnet could not parse or has no handler for)

@@ -15,6 +15,7 @@ public final class Sysctls {
 
     // net.core
     public final Sysctl busyRead = reg("net.core.busy_read", "us", "how long a blocked read spins for data before it sleeps; a new socket's SO_BUSY_POLL", 0, Integer.MAX_VALUE, 0);
+    public final Sysctl busyPoll = reg("net.core.busy_poll", "us", "how long a poller wait spins for ready events before it sleeps", 0, Integer.MAX_VALUE, 0);
     public final Sysctl somaxconn = reg("net.core.somaxconn", "count", "cap on listen() backlog", 0, 65535, 4096);
     public final Sysctl rmemMax = reg("net.core.rmem_max", "bytes", "cap on SO_RCVBUF", 2048, Integer.MAX_VALUE / 2, 212992);
     public final Sysctl wmemMax = reg("net.core.wmem_max", "bytes", "cap on SO_SNDBUF", 2048, Integer.MAX_VALUE / 2, 212992);
@@ -42,6 +43,7 @@ public final class Sysctls {
 
     // TCP
     public final Sysctl tcpRmem = regAsc("net.ipv4.tcp_rmem", "bytes", "receive buffer min, default, max (autotuning range)", 1, Integer.MAX_VALUE / 2, 4096, 131072, 6291456);
+    public final Sysctl tcpFriends = reg("net.ipv4.tcp_friends", "boolean", "pair new loopback connections whose two ends are sockets of this namespace: data goes straight to the peer's receive queue", 0, 1, 0);
     public final Sysctl tcpWmem = regAsc("net.ipv4.tcp_wmem", "bytes", "send buffer min, default, max", 1, Integer.MAX_VALUE / 2, 4096, 16384, 4194304);
     public final Sysctl tcpTimestamps = reg("net.ipv4.tcp_timestamps", "enum", "RFC 7323 timestamps: 0 off, 1 on with random offset, 2 on without offset", 0, 2, 1);
     public final Sysctl tcpWindowScaling = reg("net.ipv4.tcp_window_scaling", "boolean", "RFC 7323 window scaling", 0, 1, 1);

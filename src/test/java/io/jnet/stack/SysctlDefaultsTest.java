@@ -20,6 +20,9 @@ class SysctlDefaultsTest {
         assertThat(s.ipfragHighThresh.intValue()).isEqualTo(4194304);
         assertThat(s.ipfragTime.intValue()).isEqualTo(30);
         assertThat(s.tcpRtoMinUs.intValue()).isEqualTo(200000);
+        assertThat(s.busyRead.intValue()).isZero();
+        assertThat(s.busyPoll.intValue()).isZero();
+        assertThat(s.tcpFriends.intValue()).isZero();
     }
 
     @Test
