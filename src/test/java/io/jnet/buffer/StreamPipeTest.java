@@ -1,0 +1,132 @@
+package io.jnet.buffer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.zip.CRC32;
+import org.junit.jupiter.api.Test;
+
+class StreamPipeTest {
+
+    @Test
+    void bytesComeOutInOrderAcrossChunkBoundaries() {
+        StreamPipe p = new StreamPipe();
+        Random r = new Random(7);
+        byte[] in = new byte[5 * StreamPipe.CHUNK + 123];
+        r.nextBytes(in);
+        byte[] out = new byte[in.length];
+        int w = 0, rd = 0;
+        while (rd < in.length) {
+            if (w < in.length) w += p.write(in, w, Math.min(in.length - w, 1 + r.nextInt(9000)), Long.MAX_VALUE);
+            rd += p.read(out, rd, Math.min(in.length - rd, 1 + r.nextInt(7000)));
+        }
+        assertThat(out).isEqualTo(in);
+        assertThat(p.head()).isEqualTo(in.length);
+        assertThat(p.tail()).isEqualTo(in.length);
+        assertThat(p.available()).isZero();
+    }
+
+    @Test
+    void aWriteStopsAtTheLimit() {
+        StreamPipe p = new StreamPipe();
+        byte[] b = new byte[100_000];
+        assertThat(p.write(b, 0, b.length, 40_000)).isEqualTo(40_000);
+        assertThat(p.write(b, 0, b.length, 40_000)).isZero();
+        assertThat(p.used()).isEqualTo(40_000);
+        assertThat(p.read(new byte[1000], 0, 1000)).isEqualTo(1000);
+        assertThat(p.write(b, 0, b.length, 40_000)).isEqualTo(1000);
+        assertThat(p.write(b, 0, b.length, 30_000)).as("a limit below what is held").isZero();
+    }
+
+    @Test
+    void byteBuffersAndSkip() {
+        StreamPipe p = new StreamPipe();
+        ByteBuffer src = ByteBuffer.allocateDirect(40_000);
+        for (int i = 0; i < 40_000; i++) src.put((byte) i);
+        src.flip();
+        assertThat(p.write(src, 40_000, Long.MAX_VALUE)).isEqualTo(40_000);
+        assertThat(src.remaining()).isZero();
+        assertThat(p.skip(20_001)).isEqualTo(20_001);
+        ByteBuffer dst = ByteBuffer.allocate(100_000);
+        assertThat(p.read(dst, 100_000)).isEqualTo(19_999);
+        assertThat(dst.get(0)).isEqualTo((byte) 20_001);
+        assertThat(p.skip(5)).isZero();
+    }
+
+    @Test
+    void waitingFlagsAreReportedOnce() {
+        StreamPipe p = new StreamPipe();
+        assertThat(p.takeConsumerWaiting()).isFalse();
+        p.consumerWaits();
+        assertThat(p.takeConsumerWaiting()).isTrue();
+        assertThat(p.takeConsumerWaiting()).isFalse();
+
+        p.write(new byte[1000], 0, 1000, 1000);
+        p.producerWaits();
+        assertThat(p.takeProducerWaiting(1000, 1)).as("no room yet").isFalse();
+        p.read(new byte[500], 0, 500);
+        assertThat(p.takeProducerWaiting(1000, 600)).as("less than asked").isFalse();
+        assertThat(p.takeProducerWaiting(1000, 500)).isTrue();
+        assertThat(p.takeProducerWaiting(1000, 500)).isFalse();
+    }
+
+    @Test
+    void eachSideDetachesOnce() {
+        StreamPipe p = new StreamPipe();
+        p.write(new byte[3 * StreamPipe.CHUNK], 0, 3 * StreamPipe.CHUNK, Long.MAX_VALUE);
+        p.detachConsumer();
+        p.detachProducer();
+        assertThatThrownBy(p::detachProducer).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void twoThreadsMoveAStreamIntact() throws Exception {
+        StreamPipe p = new StreamPipe();
+        long total = 64L << 20;
+        long limit = 128 * 1024;
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        CRC32 sent = new CRC32();
+        Thread writer = new Thread(() -> {
+            Random r = new Random(1);
+            byte[] b = new byte[70_000];
+            long done = 0;
+            while (done < total) {
+                int len = (int) Math.min(total - done, 1 + r.nextInt(b.length));
+                for (int i = 0; i < len; i++) b[i] = (byte) (done + i);
+                int off = 0;
+                while (off < len) {
+                    int n = p.write(b, off, len - off, limit);
+                    if (n == 0) Thread.onSpinWait();
+                    off += n;
+                }
+                sent.update(b, 0, len);
+                done += len;
+            }
+        });
+        writer.setUncaughtExceptionHandler((t, e) -> failed.set(e));
+        writer.start();
+        CRC32 received = new CRC32();
+        byte[] b = new byte[50_000];
+        Random r = new Random(2);
+        long got = 0;
+        while (got < total) {
+            assertThat(p.used()).isLessThanOrEqualTo(limit);
+            int n = p.read(b, 0, 1 + r.nextInt(b.length));
+            if (n == 0) {
+                Thread.onSpinWait();
+                continue;
+            }
+            for (int i = 0; i < n; i++) {
+                if (b[i] != (byte) (got + i)) throw new AssertionError("byte " + (got + i) + " corrupted");
+            }
+            received.update(b, 0, n);
+            got += n;
+        }
+        writer.join();
+        assertThat(failed.get()).isNull();
+        assertThat(received.getValue()).isEqualTo(sent.getValue());
+    }
+}
