@@ -49,9 +49,9 @@ class SysctlsTest {
 
     @Test
     void laterFeaturesRegisterOnce() {
-        Sysctl a = s.register("net.ipv4.tcp_friends", "boolean", "test", 0, 1, 1);
-        Sysctl b = s.register("net.ipv4.tcp_friends", "boolean", "test", 0, 1, 0);
+        Sysctl a = s.register("net.jnet.test_feature", "boolean", "test", 0, 1, 1);
+        Sysctl b = s.register("net.jnet.test_feature", "boolean", "test", 0, 1, 0);
         assertThat(b).isSameAs(a);
-        assertThat(s.get("net.ipv4.tcp_friends")).isEqualTo("1");
+        assertThat(s.get("net.jnet.test_feature")).isEqualTo("1");
     }
 }
