@@ -97,6 +97,8 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     boolean seededFromTimeWait;
 
     // --- queues and memory
+    /** Where application bytes go and come from (plain TCP; see TcpDataPath). */
+    volatile TcpDataPath dataPath = BaseDataPath.INSTANCE;
     /** Unacknowledged and unsent data segments in sequence order (Linux sk_write_queue). */
     final PacketQueue writeQueue = new PacketQueue();
     /** First segment not yet sent (Linux sk_send_head), or null. */
@@ -358,11 +360,8 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
         if (len == 0) return 0;
         long deadline = rcvTimeoNs > 0 ? tcp.ns.clock().nanoTime() + rcvTimeoNs : 0;
         while (true) {
-            if (!receiveQueue.isEmpty()) {
-                int n = TcpInput.copyToUser(this, b, off, len, bb);
-                TcpOutput.cleanupRbuf(this, n);
-                return n;
-            }
+            TcpDataPath path = dataPath;
+            if (path.hasUnread(this)) return path.read(this, b, off, len, bb);
             if (rcvShutdown || finReceived) return -1;
             int err = soError;
             if (err != 0) {
@@ -376,6 +375,8 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
             if (state == TcpState.SYN_SENT && !blocking) return 0;
             if (state == TcpState.LISTEN) throw new ErrnoException(Errno.ENOTCONN, "read");
             if (!blocking) return 0;
+            path.readerWaits(this);
+            if (path.hasUnread(this)) continue;
             if (!waitEvent(deadline, busyPollUs * 1000L)) throw new ErrnoException(Errno.EAGAIN, "read timed out (SO_RCVTIMEO)");
         }
     }
@@ -437,24 +438,24 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
                 throw new ErrnoException(state == TcpState.CLOSED && !connectReported && !accepted ? Errno.ENOTCONN : Errno.EPIPE, "write");
             }
             if (copied == len) break;
-            int n = byReference ? TcpOutput.appendRegionToWriteQueue(this, region, off + copied, len - copied)
-                    : TcpOutput.appendToWriteQueue(this, b, off + copied, len - copied, bb, region);
-            copied += n;
+            TcpDataPath path = dataPath;
+            copied += path.append(this, b, off + copied, len - copied, bb, region, byReference);
             if (copied == len) break;
             // send buffer full: push what we have, then wait for space (sk_stream_wait_memory)
             sndNoSpace = true;
             chrono.start(TcpChrono.SNDBUF_LIMITED, tcp.ns.clock().nanoTime());
-            TcpOutput.push(this, false);
+            path.push(this, false);
             if (!blocking) {
                 if (copied > 0) return copied;
                 return 0;
             }
-            if (TcpOutput.sendSpace(this) <= 0 && !waitEvent(deadline)) {
+            path.writerWaits(this);
+            if (path.sendSpace(this) <= 0 && !waitEvent(deadline)) {
                 if (copied > 0) return copied;
                 throw new ErrnoException(Errno.EAGAIN, "write timed out (SO_SNDTIMEO)");
             }
         }
-        TcpOutput.push(this, true);
+        dataPath.push(this, true);
         return copied;
     }
 
@@ -631,9 +632,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     public int available() {
         lock.lock();
         try {
-            long n = 0;
-            for (PacketBuffer p = receiveQueue.peek(); p != null; p = p.next) n += p.length();
-            return (int) Math.min(Integer.MAX_VALUE, n);
+            return (int) Math.min(Integer.MAX_VALUE, dataPath.unread(this));
         } finally {
             lock.release();
         }
@@ -643,6 +642,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     public TcpInfo info() {
         lock.lock();
         try {
+            dataPath.sync(this);
             return TcpInfoSnapshot.of(this, tcp.ns.clock().nanoTime());
         } finally {
             lock.release();
@@ -655,9 +655,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
         try {
             if (state == TcpState.LISTEN) throw new ErrnoException(Errno.EINVAL, "SIOCINQ on a listening socket");
             if (state == TcpState.SYN_SENT || state == TcpState.SYN_RECEIVED) return 0;
-            long n = 0;
-            for (PacketBuffer p = receiveQueue.peek(); p != null; p = p.next) n += p.length();
-            return (int) Math.min(Integer.MAX_VALUE, n);
+            return (int) Math.min(Integer.MAX_VALUE, dataPath.unread(this));
         } finally {
             lock.release();
         }
@@ -697,11 +695,12 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     public int readyEvents() {
         int ev = 0;
         TcpState s = state;
-        if (!receiveQueue.isEmpty() || finReceived || rcvShutdown) ev |= Events.POLLIN;
+        TcpDataPath path = dataPath;
+        if (path.hasUnread(this) || finReceived || rcvShutdown) ev |= Events.POLLIN;
         if (finReceived || rcvShutdown) ev |= Events.POLLRDHUP;
         if (s.canSend() && !sndShutdown) {
-            if (TcpOutput.isWriteable(this)) ev |= Events.POLLOUT;
-            else sndNoSpace = true; // tcp_poll: the next write-space event must notify this poller
+            if (path.isWriteable(this)) ev |= Events.POLLOUT;
+            else path.writerWaits(this); // tcp_poll: the next write-space event must notify this poller
         }
         if (soError != 0) ev |= Events.POLLERR;
         if (s == TcpState.CLOSED && (connectReported || accepted || soError != 0)) ev |= Events.POLLHUP | Events.POLLIN;

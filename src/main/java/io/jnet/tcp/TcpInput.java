@@ -39,6 +39,8 @@ final class TcpInput {
 
     static void process(TcpConnection c, PacketBuffer pkt) {
         try {
+            c.dataPath.sync(c); // rcvNxt covers all the data path has received before this segment
+
             if (!processSegment(c, pkt)) pkt.release();
         } catch (RuntimeException e) {
             c.tcp.ns.reportInternalError(e);

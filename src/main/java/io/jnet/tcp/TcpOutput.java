@@ -360,6 +360,7 @@ final class TcpOutput {
      */
     static void emit(TcpConnection c, PacketBuffer data, int plen, int seq, int ack, int flags, int window,
                      TcpOptions o) {
+        c.dataPath.sync(c); // the ACK field covers all the data path has received
         int optLen = o == null ? 0 : o.writtenLength();
         int hl = Tcp.MIN_HEADER_LENGTH + optLen;
         io.jnet.ip.Route r = c.tcp.ip.route(c.remoteAddr, c.dst);
@@ -539,7 +540,7 @@ final class TcpOutput {
             case CLOSED -> done(c);
             case SYN_SENT -> done(c);
             default -> {
-                boolean unread = !c.receiveQueue.isEmpty();
+                boolean unread = c.dataPath.hasUnread(c);
                 if (unread) {
                     c.tcp.mib.inc(MibCounter.TcpExtTCPAbortOnClose);
                     abort(c, 0, true);
@@ -592,7 +593,8 @@ final class TcpOutput {
         c.sendHead = null;
         c.chrono.stop(TcpChrono.BUSY, true, c.tcp.ns.clock().nanoTime());
         if (c.userClosed) {
-            c.receiveQueue.purge();
+            c.dataPath.purgeReceived(c);
+            c.dataPath.release(c);
         }
         c.oooQueue.purge();
         if (c.parent != null && !c.accepted) c.parent.childGone(c);
@@ -640,7 +642,10 @@ final class TcpOutput {
         c.writeQueue.purge();
         c.sendHead = null;
         c.chrono.stop(TcpChrono.BUSY, true, c.tcp.ns.clock().nanoTime());
-        if (c.userClosed) c.receiveQueue.purge();
+        if (c.userClosed) {
+            c.dataPath.purgeReceived(c);
+            c.dataPath.release(c);
+        }
         c.oooQueue.purge();
         c.wakeUp();
     }

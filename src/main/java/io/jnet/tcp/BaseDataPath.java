@@ -1,0 +1,61 @@
+package io.jnet.tcp;
+
+import io.jnet.buffer.PacketBuffer;
+import io.jnet.buffer.PayloadRegion;
+import java.nio.ByteBuffer;
+
+/** Plain TCP's data path: the write queue and segments out, the receive queue in (see {@link TcpDataPath}). */
+final class BaseDataPath implements TcpDataPath {
+    static final BaseDataPath INSTANCE = new BaseDataPath();
+
+    private BaseDataPath() {}
+
+    @Override
+    public long unread(TcpConnection c) {
+        long n = 0;
+        for (PacketBuffer p = c.receiveQueue.peek(); p != null; p = p.next) n += p.length();
+        return n;
+    }
+
+    @Override
+    public boolean hasUnread(TcpConnection c) { return !c.receiveQueue.isEmpty(); }
+
+    @Override
+    public int read(TcpConnection c, byte[] b, int off, int len, ByteBuffer bb) {
+        int n = TcpInput.copyToUser(c, b, off, len, bb);
+        TcpOutput.cleanupRbuf(c, n);
+        return n;
+    }
+
+    @Override
+    public int append(TcpConnection c, byte[] b, long off, int len, ByteBuffer bb, PayloadRegion region, boolean byReference) {
+        return byReference ? TcpOutput.appendRegionToWriteQueue(c, region, off, len)
+                : TcpOutput.appendToWriteQueue(c, b, off, len, bb, region);
+    }
+
+    @Override
+    public void push(TcpConnection c, boolean last) { TcpOutput.push(c, last); }
+
+    @Override
+    public long sendSpace(TcpConnection c) { return TcpOutput.sendSpace(c); }
+
+    @Override
+    public boolean isWriteable(TcpConnection c) { return TcpOutput.isWriteable(c); }
+
+    /** The ACK path wakes a writer that set SOCK_NOSPACE ({@link TcpConnection#sndNoSpace}), already set by the caller. */
+    @Override
+    public void writerWaits(TcpConnection c) { c.sndNoSpace = true; }
+
+    /** The receive path wakes every waiter after queueing data (sk_data_ready). */
+    @Override
+    public void readerWaits(TcpConnection c) {}
+
+    @Override
+    public void sync(TcpConnection c) {}
+
+    @Override
+    public void purgeReceived(TcpConnection c) { c.receiveQueue.purge(); }
+
+    @Override
+    public void release(TcpConnection c) {}
+}

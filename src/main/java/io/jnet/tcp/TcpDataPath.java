@@ -1,0 +1,70 @@
+package io.jnet.tcp;
+
+import io.jnet.buffer.PayloadRegion;
+import java.nio.ByteBuffer;
+
+/**
+ * How a connection's application bytes travel once it is synchronized: the socket calls (read, write,
+ * sendfile, readiness, SIOCINQ, close with unread data) reach the data only through this interface, while the
+ * state machine (handshake, FIN, RST, timers) is the same whatever the path.
+ *
+ * <ul>
+ * <li>{@link BaseDataPath}: plain TCP. Writes go to the write queue and out as segments through IP and the
+ * device ({@link TcpOutput}); reads come from the receive queue {@link TcpInput} fills.</li>
+ * <li>{@code FriendsDataPath}: TCP friends ({@code net.ipv4.tcp_friends}). Both ends are sockets of one
+ * namespace, paired at the handshake; writes go straight into the friend's receive pipe, and the sequence
+ * variables advance on both sides as if segments had flowed.</li>
+ * </ul>
+ *
+ * <p>Every method runs with the connection owned by the caller ({@link io.jnet.stack.SockLock#lock()}) or its
+ * short lock held, except {@link #hasUnread} and {@link #isWriteable}, which readiness polls call without it.
+ */
+interface TcpDataPath {
+
+    /** In-order bytes received and not yet read (SIOCINQ), in bytes. */
+    long unread(TcpConnection c);
+
+    /** True when a read would return data at once; callable without the lock (readiness). */
+    boolean hasUnread(TcpConnection c);
+
+    /**
+     * Copies up to {@code len} unread bytes to {@code b} at {@code off}, or into {@code bb} at its position when
+     * {@code bb} is not null, and does what reading entails (window updates, autotuning). Returns the count;
+     * the caller has checked {@link #hasUnread}.
+     */
+    int read(TcpConnection c, byte[] b, int off, int len, ByteBuffer bb);
+
+    /**
+     * Queues up to {@code len} bytes for the peer: from {@code region} at {@code off} when it is not null (by
+     * reference when {@code byReference} and the path can), else from {@code bb} at its position, else from
+     * {@code b} at {@code off}. Returns how many fit (0 when the buffer is full).
+     */
+    int append(TcpConnection c, byte[] b, long off, int len, ByteBuffer bb, PayloadRegion region, boolean byReference);
+
+    /** Sends what {@link #append} queued; {@code last} at the end of a send call (Nagle and corking apply). */
+    void push(TcpConnection c, boolean last);
+
+    /** Bytes a write could queue now (may be negative). */
+    long sendSpace(TcpConnection c);
+
+    /** POLLOUT: enough room for a writer to be worth waking (Linux sk_stream_is_writeable); callable without the lock. */
+    boolean isWriteable(TcpConnection c);
+
+    /** A writer is about to sleep for room: the path must wake it when room appears. The caller re-checks {@link #sendSpace}. */
+    void writerWaits(TcpConnection c);
+
+    /** A reader is about to sleep for data: the path must wake it when data comes. The caller re-checks {@link #hasUnread}. */
+    void readerWaits(TcpConnection c);
+
+    /**
+     * Brings the receive sequence state up to date before the state machine looks at it (a segment arrives, one
+     * is sent, TCP_INFO is read). Plain TCP is always up to date.
+     */
+    void sync(TcpConnection c);
+
+    /** Drops unread data (close, tcp_done of a closed socket). */
+    void purgeReceived(TcpConnection c);
+
+    /** The connection is closed and its user is gone: frees what the path holds. Called once or more; idempotent. */
+    void release(TcpConnection c);
+}
