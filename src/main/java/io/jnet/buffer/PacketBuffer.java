@@ -43,6 +43,12 @@ public final class PacketBuffer {
     private Object inputDevice;
     /** Early-demux result or other per-packet socket reference (Linux skb->sk on input). */
     private Object socket;
+    /**
+     * In-process metadata for TCP friends (the Linux friends patch's {@code skb->friend}): on a loopback
+     * SYN-ACK and final ACK, the socket offering or accepting a pairing. Never written to the wire; a
+     * device that copies a frame does not carry it.
+     */
+    private Object friend;
     /** Set when the checksum was already verified or need not be (loopback: CHECKSUM_UNNECESSARY). */
     private boolean checksumUnnecessary;
     /**
@@ -122,6 +128,7 @@ public final class PacketBuffer {
         owner = null;
         inputDevice = null;
         socket = null;
+        friend = null;
         checksumUnnecessary = false;
         checksumPartial = false;
         region = null; // a released buffer has dropped its reference already
@@ -334,6 +341,10 @@ public final class PacketBuffer {
     void setTruesize(int bytes) { truesize = bytes; }
 
     public Object inputDevice() { return inputDevice; }
+
+    /** TCP friends metadata (see the field), or null. */
+    public Object friend() { return friend; }
+    public void setFriend(Object friend) { this.friend = friend; }
     public void setInputDevice(Object dev) { inputDevice = dev; }
     public Object socket() { return socket; }
     public void setSocket(Object sk) { socket = sk; }

@@ -71,6 +71,8 @@ public final class StreamPipe {
     private Chunk headChunk;
     private int headPos;
     private final AtomicInteger ends = new AtomicInteger(2);
+    /** The consumer's head when it stopped reading for good ({@link #markConsumerClosed}), -1 before. */
+    private volatile long consumerClosedAt = -1;
 
     public StreamPipe() {
         Chunk c = ChunkPool.take();
@@ -272,6 +274,24 @@ public final class StreamPipe {
         if (!producer.waiting || limit - used() < minFree) return false;
         producer.waiting = false;
         return true;
+    }
+
+    /**
+     * Records that the consumer will read no more, before it drops what is left: {@link #finalHead()} then tells
+     * the producer which of its bytes were read.
+     */
+    public void markConsumerClosed() {
+        if (consumerClosedAt < 0) consumerClosedAt = consumer.head;
+    }
+
+    /**
+     * The consumer's head when it stopped reading ({@link #markConsumerClosed}), else its head now: bytes of the
+     * producer beyond it were never read. Either side.
+     */
+    public long finalHead() {
+        long h = consumer.head; // read first: a close after it is seen below with the head it recorded
+        long closedAt = consumerClosedAt;
+        return closedAt >= 0 ? closedAt : h;
     }
 
     /** Ends the consumer's side: it reads no more (unread bytes are dropped with the chunks). */

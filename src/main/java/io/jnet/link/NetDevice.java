@@ -51,6 +51,13 @@ public interface NetDevice extends AutoCloseable {
     default int gsoMaxSize() { return 0; }
 
     /**
+     * True when two sockets connected over this device may bypass it after their handshake (TCP friends,
+     * {@code net.ipv4.tcp_friends}): a plain loopback that nobody watches or alters. Decorators answer false
+     * (default), so a capture or an impairment on {@code lo} sees real segments for every connection.
+     */
+    default boolean allowsBypass() { return false; }
+
+    /**
      * Sends one frame. Ownership of {@code frame} passes to the device, which releases it when done.
      * Never throws for a full queue or a closed device: such frames are counted in {@link #stats()} as
      * tx_dropped.

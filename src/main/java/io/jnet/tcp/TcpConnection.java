@@ -40,7 +40,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * the owner's release. See {@link SockLock}.
  */
 final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.Binder {
-    static final int DEFER_RTO = 1, DEFER_DELACK = 2, DEFER_KEEPALIVE = 4, DEFER_FINWAIT2 = 8, DEFER_PERSIST = 16;
+    static final int DEFER_RTO = 1, DEFER_DELACK = 2, DEFER_KEEPALIVE = 4, DEFER_FINWAIT2 = 8, DEFER_PERSIST = 16,
+            DEFER_FRIEND_DATA = 32;
 
     final TcpProtocol tcp;
     final SockLock lock = new SockLock();
@@ -97,8 +98,12 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     boolean seededFromTimeWait;
 
     // --- queues and memory
-    /** Where application bytes go and come from (plain TCP; see TcpDataPath). */
+    /** Where application bytes go and come from: plain TCP, or a friend's pipe once paired (net.ipv4.tcp_friends). */
     volatile TcpDataPath dataPath = BaseDataPath.INSTANCE;
+    /** TCP friends: net.ipv4.tcp_friends was on at connect(2) (client). */
+    boolean friendsWanted;
+    /** TCP friends metadata every segment of ours carries (TcpFriends): the offer or our friend's end; null for none. */
+    Object friendTag;
     /** Unacknowledged and unsent data segments in sequence order (Linux sk_write_queue). */
     final PacketQueue writeQueue = new PacketQueue();
     /** First segment not yet sent (Linux sk_send_head), or null. */
@@ -292,6 +297,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
                 tcp.hashConnection(this);
             }
             soError = 0;
+            TcpFriends.onConnect(this);
             TcpOutput.startConnect(this, r);
             tcp.mib.inc(MibCounter.TcpActiveOpens);
             if (!blocking) throw new ErrnoException(Errno.EINPROGRESS, "connect");
@@ -715,6 +721,9 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
 
     @Override
     public void removeReadinessListener(ReadinessListener l) { listeners.remove(l); }
+
+    /** True when a poller watches this socket (it must hear of every new byte, as sk_data_ready tells it). */
+    boolean hasReadinessListeners() { return !listeners.isEmpty(); }
 
     void notifyReadiness() {
         if (listeners.isEmpty()) return; // no iterator on the common path

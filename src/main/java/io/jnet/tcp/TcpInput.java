@@ -39,7 +39,7 @@ final class TcpInput {
 
     static void process(TcpConnection c, PacketBuffer pkt) {
         try {
-            c.dataPath.sync(c); // rcvNxt covers all the data path has received before this segment
+            c.dataPath.sync(c); // rcvNxt covers what a friend has put in the receive pipe before its FIN or RST
 
             if (!processSegment(c, pkt)) pkt.release();
         } catch (RuntimeException e) {
@@ -162,6 +162,7 @@ final class TcpInput {
                 c.sndWl2 = ack;
                 c.maxSndWnd = Math.max(c.maxSndWnd, c.sndWnd);
                 establish(c);
+                TcpFriends.complete(c, pkt);
                 if (c.parent != null) c.parent.childEstablished(c);
             } else {
                 c.tcp.reset().send(c.localAddr, c.localPort, c.remoteAddr, c.remotePort, ack, 0, Tcp.RST, 0, null);
@@ -257,6 +258,7 @@ final class TcpInput {
             c.rtt.resetBackoff();
             c.rtoTimer.cancel();
             establish(c);
+            TcpFriends.acceptOffer(c, pkt);
             enterQuickAck(c);
             TcpOutput.sendAck(c);
             TcpOutput.xmit(c);
@@ -749,7 +751,7 @@ final class TcpInput {
     }
 
     /** Receive-buffer autotuning (Linux tcp_rcv_space_adjust): grow rcvbuf when the reader keeps up. */
-    private static void rcvSpaceAdjust(TcpConnection c, int copied) {
+    static void rcvSpaceAdjust(TcpConnection c, int copied) {
         c.rcvqCopied += copied;
         if (c.rcvbufLocked || !c.tcp.sysctl.tcpModerateRcvbuf.enabled()) return;
         long now = c.tcp.ns.clock().nanoTime();

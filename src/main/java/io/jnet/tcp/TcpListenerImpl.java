@@ -233,6 +233,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
             synQueue++;
         }
         tcp.mib.inc(MibCounter.TcpPassiveOpens);
+        TcpFriends.offer(c, pkt);
         TcpOutput.sendSyn(c, true);
         c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
     }

@@ -360,13 +360,14 @@ final class TcpOutput {
      */
     static void emit(TcpConnection c, PacketBuffer data, int plen, int seq, int ack, int flags, int window,
                      TcpOptions o) {
-        c.dataPath.sync(c); // the ACK field covers all the data path has received
+        c.dataPath.sync(c); // the ACK field must cover what a friend has put in the receive pipe
         int optLen = o == null ? 0 : o.writtenLength();
         int hl = Tcp.MIN_HEADER_LENGTH + optLen;
         io.jnet.ip.Route r = c.tcp.ip.route(c.remoteAddr, c.dst);
         io.jnet.link.NetDevice dev = r == null ? null : r.itf().device();
         boolean offload = dev != null && dev.checksumOffload();
         PacketBuffer f = c.tcp.ns.allocator().allocate(PacketBuffer.DEFAULT_HEADROOM, hl + plen);
+        if (c.friendTag != null) f.setFriend(c.friendTag); // TCP friends' handshake metadata (TcpFriends)
         int byRef = plen > 0 && offload && dev.scatterGather() && data.payloadRegion() != null
                 ? Math.min(plen, data.payloadLength()) : 0;
         int copy = plen - byRef; // a segment's bytes in the array come first, those by reference after them

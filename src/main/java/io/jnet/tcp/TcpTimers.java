@@ -20,6 +20,7 @@ final class TcpTimers {
             if ((flags & TcpConnection.DEFER_PERSIST) != 0) persistTimer(c);
             if ((flags & TcpConnection.DEFER_KEEPALIVE) != 0) keepaliveTimer(c);
             if ((flags & TcpConnection.DEFER_FINWAIT2) != 0) finWait2Timer(c);
+            if ((flags & TcpConnection.DEFER_FRIEND_DATA) != 0) TcpFriends.closedFriendGotData(c);
         } catch (RuntimeException e) {
             c.tcp.ns.reportInternalError(e);
         }

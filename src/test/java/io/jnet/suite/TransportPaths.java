@@ -52,6 +52,32 @@ public final class TransportPaths {
         @Override public String toString() { return name(); }
     };
 
+    /**
+     * {@link #LOOPBACK} with TCP friends on ({@code net.ipv4.tcp_friends} = 1): every TCP connection pairs at
+     * the handshake and its data bypasses segments; every case must behave exactly as over plain TCP.
+     */
+    public static final TransportPath FRIENDS = friends("FRIENDS", "suite-friends", 0);
+
+    /** {@link #FRIENDS} with busy polling on ({@code net.core.busy_read} = 50 us). */
+    public static final TransportPath FRIENDS_BUSY_POLL = friends("FRIENDS_BUSY_POLL", "suite-friends-busy", 50);
+
+    private static TransportPath friends(String name, String nsName, int busyReadUs) {
+        return new TransportPath() {
+            @Override public String name() { return name; }
+
+            @Override
+            public Topology open() {
+                NetNamespace ns = NetNamespace.create(nsName);
+                ns.sysctl().set("net.ipv4.tcp_friends", "1");
+                if (busyReadUs > 0) ns.sysctl().set("net.core.busy_read", Integer.toString(busyReadUs));
+                InetAddress lo = Ipv4.toInet(Ipv4.parseAddress("127.0.0.1"));
+                return new SimpleTopology(ns, ns, lo, lo, true);
+            }
+
+            @Override public String toString() { return name(); }
+        };
+    }
+
     /** Two namespaces joined by a veth pair: client 10.0.0.1/24 on veth0, server 10.0.0.2/24 on veth1. */
     public static final TransportPath VETH = new TransportPath() {
         @Override public String name() { return "VETH"; }
@@ -92,11 +118,12 @@ public final class TransportPaths {
     };
 
     /**
-     * Every path the suite runs over, filtered by {@code -Djnet.suite.paths=LOOPBACK,LOOPBACK_BUSY_POLL,VETH,TAP}.
+     * Every path the suite runs over, filtered by
+     * {@code -Djnet.suite.paths=LOOPBACK,LOOPBACK_BUSY_POLL,FRIENDS,FRIENDS_BUSY_POLL,VETH,TAP}.
      * New paths go in this list.
      */
     public static List<TransportPath> all() {
-        List<TransportPath> paths = new ArrayList<>(List.of(LOOPBACK, LOOPBACK_BUSY_POLL, VETH, TAP));
+        List<TransportPath> paths = new ArrayList<>(List.of(LOOPBACK, LOOPBACK_BUSY_POLL, FRIENDS, FRIENDS_BUSY_POLL, VETH, TAP));
         String only = System.getProperty("jnet.suite.paths", "").trim();
         if (!only.isEmpty()) {
             Set<String> names = Arrays.stream(only.split(",")).map(String::trim).collect(Collectors.toSet());

@@ -34,6 +34,17 @@ final class FilterDevice implements NetDevice {
         inner.setReceiver((d, frame) -> received(frame));
     }
 
+    private volatile boolean bypassable;
+
+    /**
+     * Makes this decorator claim to be a plain loopback that nobody watches ({@link NetDevice#allowsBypass()}), so
+     * TCP friends pair over it while it records the handshake (real captures turn pairing off).
+     */
+    void claimBypassable(boolean on) { bypassable = on; }
+
+    @Override
+    public boolean allowsBypass() { return bypassable; }
+
     /** Drops transmitted TCP frames that {@code p} selects (non-TCP frames always pass). */
     void dropOutbound(Predicate<TcpFrame> p) { dropOut = p; }
 

@@ -1,0 +1,136 @@
+package io.jnet.tcp;
+
+import io.jnet.buffer.PayloadRegion;
+import io.jnet.buffer.StreamPipe;
+import io.jnet.stack.MibCounter;
+import java.nio.ByteBuffer;
+
+/**
+ * One end of a friends connection (see {@link TcpFriends}): writes go straight into the friend's receive pipe,
+ * reads come from ours, and the sequence variables advance as if segments had flowed, so TCP_INFO, SIOCINQ,
+ * SIOCOUTQ, readiness and the FIN and RST that still travel as segments all agree with the bytes moved.
+ *
+ * <p>No contention between writer and reader: each direction is a {@link StreamPipe}, a single-producer
+ * single-consumer queue whose ends share no lock and no buffer (the Linux patch appended to the tail buffer of
+ * the peer's receive queue under the peer's lock, and lost up to 70 % of small-message TCP_STREAM to that). The
+ * writer holds only its own socket; it touches the reader's socket only to wake it, and only when the reader
+ * announced it sleeps ({@link StreamPipe#consumerWaits}) or a poller watches it. The reader likewise wakes the
+ * writer only when the writer waits for room.
+ *
+ * <p>Memory: the writer is charged against the reader's receive buffer: a write copies at most the reader's
+ * SO_RCVBUF minus what it has not read, then blocks (or returns EAGAIN) until the reader frees a third of it.
+ * Nothing else is queued: the send queue stays empty, so SIOCOUTQ is 0 as for data the peer has acknowledged.
+ */
+final class FriendsDataPath implements TcpDataPath {
+    /** The connection this end belongs to. */
+    final TcpConnection owner;
+    /** The other end. */
+    final TcpConnection friend;
+    private final StreamPipe in;
+    private final StreamPipe out;
+    /** How much of {@code in}'s tail rcvNxt covers already (owner's lock). */
+    private long rcvSynced;
+    private boolean released;
+
+    private FriendsDataPath(TcpConnection owner, TcpConnection friend, StreamPipe in, StreamPipe out) {
+        this.owner = owner;
+        this.friend = friend;
+        this.in = in;
+        this.out = out;
+    }
+
+    /** The two ends of a new pairing: [0] for {@code a}, [1] for {@code b}. */
+    static FriendsDataPath[] pair(TcpConnection a, TcpConnection b) {
+        StreamPipe aToB = new StreamPipe();
+        StreamPipe bToA = new StreamPipe();
+        return new FriendsDataPath[] {new FriendsDataPath(a, b, bToA, aToB), new FriendsDataPath(b, a, aToB, bToA)};
+    }
+
+    @Override
+    public long unread(TcpConnection c) { return in.available(); }
+
+    @Override
+    public boolean hasUnread(TcpConnection c) { return in.available() > 0; }
+
+    @Override
+    public int read(TcpConnection c, byte[] b, int off, int len, ByteBuffer bb) {
+        int n = bb != null ? in.read(bb, len) : in.read(b, off, len);
+        TcpInput.rcvSpaceAdjust(c, n); // receive-buffer autotuning, as for segments read
+        int limit = c.rcvbuf;
+        if (in.takeProducerWaiting(limit, limit / 3)) friend.wakeUp(); // sk_stream_write_space at a third free
+        return n;
+    }
+
+    @Override
+    public int append(TcpConnection c, byte[] b, long off, int len, ByteBuffer bb, PayloadRegion region, boolean byReference) {
+        long limit = friend.rcvbuf;
+        int n;
+        if (region != null) n = out.write(region, off, len, limit); // by reference or not: the pipe holds a copy
+        else if (bb != null) n = out.write(bb, len, limit);
+        else n = out.write(b, (int) off, len, limit);
+        if (n == 0) return 0;
+        // delivered and, as the friend's receive queue holds it, acknowledged
+        c.writeSeq += n;
+        c.sndNxt = c.writeSeq;
+        c.sndMax = c.writeSeq;
+        c.sndUna = c.writeSeq;
+        c.sndSml = c.writeSeq;
+        c.bytesSent += n;
+        c.bytesAcked += n;
+        c.tcp.mib.add(MibCounter.TcpExtJnetFriendsBytes, n);
+        if (out.takeConsumerWaiting() || friend.hasReadinessListeners()) friend.wakeUp(); // sk_data_ready
+        // data the friend's application will never read, as it closed before reading it: reset (TCPAbortOnData).
+        // A friend that read everything and then closed is no reason; one that closes with these bytes unread
+        // resets us itself (TcpOutput.closeByUser)
+        if (friend.userClosed && out.finalHead() < out.tail()) TcpFriends.dataToClosedFriend(friend);
+        return n;
+    }
+
+    /** Appended bytes are in the friend's pipe already. */
+    @Override
+    public void push(TcpConnection c, boolean last) {}
+
+    @Override
+    public long sendSpace(TcpConnection c) { return friend.rcvbuf - out.used(); }
+
+    @Override
+    public boolean isWriteable(TcpConnection c) { return sendSpace(c) > friend.rcvbuf / 3; }
+
+    @Override
+    public void writerWaits(TcpConnection c) { out.producerWaits(); }
+
+    @Override
+    public void readerWaits(TcpConnection c) { in.consumerWaits(); }
+
+    /** rcvNxt (and rcv_wup, so the advertised window stays what it was) over the bytes the friend has written. */
+    @Override
+    public void sync(TcpConnection c) {
+        long t = in.tail();
+        long delta = t - rcvSynced;
+        if (delta == 0) return;
+        rcvSynced = t;
+        c.rcvNxt += (int) delta;
+        c.rcvWup += (int) delta;
+        c.lastAckSent = c.rcvNxt;
+        c.bytesReceived += delta;
+    }
+
+    @Override
+    public void purgeReceived(TcpConnection c) {
+        in.markConsumerClosed();
+        in.skip(Long.MAX_VALUE);
+        int limit = c.rcvbuf;
+        if (in.takeProducerWaiting(limit, 0)) friend.wakeUp();
+    }
+
+    @Override
+    public void release(TcpConnection c) {
+        if (released) return;
+        released = true;
+        in.detachConsumer();
+        out.detachProducer();
+    }
+
+    @Override
+    public String toString() { return "friends[in " + in + ", out " + out + "]"; }
+}
