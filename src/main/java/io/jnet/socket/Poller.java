@@ -1,5 +1,6 @@
 package io.jnet.socket;
 
+import io.jnet.stack.NetNamespace;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -47,6 +48,23 @@ import java.util.concurrent.locks.ReentrantLock;
  * holds a socket's lock; they only queue the registration and signal, under a lock that {@code poll}
  * never holds while calling into a socket. Registration calls and {@link #wakeup} are thread-safe; one or
  * more threads may poll.
+ *
+ * <p>Busy polling (Linux's {@code net.core.busy_poll} for poll, select and epoll, ep_busy_loop; per epoll
+ * instance since Linux 6.9 through the EPIOCSPARAMS ioctl's {@code busy_poll_usecs}): with a busy-poll time
+ * above 0, a {@link #poll} that finds nothing ready first spins, with {@link Thread#onSpinWait()}, up to that
+ * many microseconds (and never past its own timeout), watching for a readiness callback or a
+ * {@link #wakeup}; one that comes within the spin ends the wait without parking the thread, which saves the
+ * sleep and the scheduler wake-up at the price of the core. Only when the spin ends with nothing does the
+ * poll park for the rest of its timeout. The time is in microseconds; 0, the default as in Linux, turns
+ * the spin off. {@link #open(NetNamespace)} starts it at the namespace's {@code net.core.busy_poll} and
+ * {@link #setBusyPollUsecs} changes it for this poller. Unlike Linux, which reads the sysctl at every
+ * epoll_wait and falls back to it when an epoll's {@code busy_poll_usecs} is 0, jnet copies the sysctl
+ * when the poller is opened (as a new socket copies {@code net.core.busy_read} into
+ * {@link SocketOption#SO_BUSY_POLL}), so a later write to the sysctl applies to new pollers only and 0 here
+ * always means no spin. What the spin watches is the sockets' readiness, that is their queues: on loopback
+ * and veth the sender's thread fills them while the poller spins; on TAP and VXLAN devices the device's
+ * own reader thread still receives the frames and runs the stack, and the spin only shortens the step from
+ * a filled socket queue to the polling thread (Linux's spin instead runs the NIC's NAPI poll itself).
  */
 public final class Poller implements AutoCloseable {
     /** Interest bits accepted by {@link #register} and {@link #modify}. */
@@ -74,6 +92,12 @@ public final class Poller implements AutoCloseable {
     private final ArrayDeque<Registration> readyList = new ArrayDeque<>();
     private boolean wakeupPending;
     private boolean closed;
+    /** Bumped under lock with every signal of {@link #signalled}, so a spinning poll sees it without the lock. */
+    private volatile long signals;
+    /** Busy-poll time in microseconds (EPIOCSPARAMS busy_poll_usecs); read at each wait. */
+    private volatile int busyPollUsecs;
+    /** Waits that ended by a signal during the busy-poll spin, without parking (written under lock). */
+    private volatile long busyPollWakes;
 
     /** One registered socket (epoll's epitem); it is the listener added to the socket. */
     private final class Registration implements ReadinessListener {
@@ -99,17 +123,56 @@ public final class Poller implements AutoCloseable {
         public void readinessChanged(PollableSocket s) {
             lock.lock();
             try {
-                if (enqueueLocked(this)) signalled.signalAll();
+                if (enqueueLocked(this)) signalLocked();
             } finally {
                 lock.unlock();
             }
         }
     }
 
-    private Poller() {}
+    private Poller(int busyPollUsecs) { this.busyPollUsecs = busyPollUsecs; }
 
-    /** A new, empty poller (epoll_create1). */
-    public static Poller open() { return new Poller(); }
+    /** A new, empty poller (epoll_create1), without busy polling. */
+    public static Poller open() { return new Poller(0); }
+
+    /**
+     * A new, empty poller (epoll_create1) whose busy-poll time starts at {@code ns}'s
+     * {@code net.core.busy_poll} (microseconds, default 0). It may watch sockets of any namespace.
+     */
+    public static Poller open(NetNamespace ns) {
+        Objects.requireNonNull(ns, "ns");
+        return new Poller(ns.sysctl().busyPoll.intValue());
+    }
+
+    /**
+     * Sets how long, in microseconds, a {@link #poll} that finds nothing ready spins before it parks (the
+     * EPIOCSPARAMS ioctl's {@code busy_poll_usecs}); 0 turns busy polling off. Takes effect at the next
+     * wait, also of a poll in progress.
+     *
+     * @param usecs microseconds, 0 to {@link Integer#MAX_VALUE} (Linux rejects more than S32_MAX too)
+     * @throws IllegalArgumentException when {@code usecs} is negative
+     * @throws IllegalStateException when this poller is closed
+     */
+    public void setBusyPollUsecs(int usecs) {
+        if (usecs < 0) throw new IllegalArgumentException("busy poll time must be >= 0 us (0 turns it off): " + usecs);
+        lock.lock();
+        try {
+            ensureOpen();
+            busyPollUsecs = usecs;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The busy-poll time in microseconds (EPIOCGPARAMS {@code busy_poll_usecs}); 0 when off. */
+    public int busyPollUsecs() { return busyPollUsecs; }
+
+    /**
+     * Waits of {@link #poll} that ended during the busy-poll spin, by a readiness callback, {@link #wakeup}
+     * or {@link #close}, without parking the thread (for tests, like the socket lock's count of reads woken
+     * while spinning).
+     */
+    public long busyPollWakes() { return busyPollWakes; }
 
     /**
      * Registers {@code socket} with an interest set (EPOLL_CTL_ADD). Its current readiness is checked by
@@ -143,7 +206,7 @@ public final class Poller implements AutoCloseable {
         lock.lock();
         try {
             stale = !r.active; // unregistered, or the poller closed, meanwhile
-            if (!stale && enqueueLocked(r)) signalled.signalAll();
+            if (!stale && enqueueLocked(r)) signalLocked();
         } finally {
             lock.unlock();
         }
@@ -164,7 +227,7 @@ public final class Poller implements AutoCloseable {
             ensureOpen();
             Registration r = requireRegistration(socket);
             r.interest = interest;
-            if (enqueueLocked(r)) signalled.signalAll();
+            if (enqueueLocked(r)) signalLocked();
         } finally {
             lock.unlock();
         }
@@ -179,7 +242,7 @@ public final class Poller implements AutoCloseable {
             Registration r = requireRegistration(socket);
             r.attachment = attachment;
             r.interest = interest;
-            if (enqueueLocked(r)) signalled.signalAll();
+            if (enqueueLocked(r)) signalLocked();
         } finally {
             lock.unlock();
         }
@@ -250,6 +313,7 @@ public final class Poller implements AutoCloseable {
         long deadline = forever ? 0 : System.nanoTime() + saturatedNanos(timeout);
         while (true) {
             List<Registration> batch;
+            boolean spun = false; // at most one spin per wait: a spin that ends with nothing is followed by parking
             lock.lock();
             try {
                 ensureOpen();
@@ -259,11 +323,27 @@ public final class Poller implements AutoCloseable {
                         return 0;
                     }
                     if (Thread.currentThread().isInterrupted()) return 0;
+                    long left = forever ? Long.MAX_VALUE : deadline - System.nanoTime();
+                    if (left <= 0) return 0;
+                    int usecs = busyPollUsecs;
+                    if (usecs > 0 && !spun) {
+                        spun = true;
+                        long seen = signals;
+                        lock.unlock();
+                        boolean woke;
+                        try {
+                            woke = spin(seen, Math.min(usecs * 1000L, left));
+                        } finally {
+                            lock.lock();
+                        }
+                        // counted when the wait now ends unparked (another poller may have taken the ready list)
+                        if (woke && (!readyList.isEmpty() || wakeupPending || closed)) busyPollWakes++;
+                        ensureOpen();
+                        continue; // re-check the ready list, the wake-up, the interrupt and the deadline
+                    }
                     if (forever) {
                         signalled.await();
                     } else {
-                        long left = deadline - System.nanoTime();
-                        if (left <= 0) return 0;
                         signalled.awaitNanos(left);
                     }
                     ensureOpen();
@@ -291,6 +371,19 @@ public final class Poller implements AutoCloseable {
             }
             // nothing in the batch was ready: wait again (the deadline still holds)
         }
+    }
+
+    /**
+     * ep_busy_loop: spins up to {@code nanos} until a signal follows the one numbered {@code seen}; true
+     * when one did. An interrupt ends the spin (the caller then sees it).
+     */
+    private boolean spin(long seen, long nanos) {
+        long end = System.nanoTime() + nanos;
+        do {
+            if (signals != seen) return true;
+            Thread.onSpinWait();
+        } while (System.nanoTime() - end < 0 && !Thread.currentThread().isInterrupted());
+        return signals != seen;
     }
 
     /** ep_send_events: asks each queued socket for its readiness, outside the lock. */
@@ -344,7 +437,7 @@ public final class Poller implements AutoCloseable {
         lock.lock();
         try {
             wakeupPending = true;
-            signalled.signalAll();
+            signalLocked();
         } finally {
             lock.unlock();
         }
@@ -375,7 +468,7 @@ public final class Poller implements AutoCloseable {
             for (Registration r : all) r.active = false;
             registrations.clear();
             readyList.clear();
-            signalled.signalAll();
+            signalLocked();
         } finally {
             lock.unlock();
         }
@@ -383,6 +476,12 @@ public final class Poller implements AutoCloseable {
     }
 
     // ---- helpers (lock held where the name says so) ------------------------------------------------
+
+    /** Wakes waiting pollers, parked or spinning. */
+    private void signalLocked() {
+        signals++;
+        signalled.signalAll();
+    }
 
     /** Adds {@code r} to the ready list unless already there or gone; true when added. */
     private boolean enqueueLocked(Registration r) {

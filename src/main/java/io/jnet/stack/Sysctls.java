@@ -15,7 +15,7 @@ public final class Sysctls {
 
     // net.core
     public final Sysctl busyRead = reg("net.core.busy_read", "us", "how long a blocked read spins for data before it sleeps; a new socket's SO_BUSY_POLL", 0, Integer.MAX_VALUE, 0);
-    public final Sysctl busyPoll = reg("net.core.busy_poll", "us", "how long a poller wait spins for ready events before it sleeps", 0, Integer.MAX_VALUE, 0);
+    public final Sysctl busyPoll = reg("net.core.busy_poll", "us", "how long a poller wait spins for ready events before it sleeps; the busy-poll time Poller.open(ns) starts at", 0, Integer.MAX_VALUE, 0);
     public final Sysctl somaxconn = reg("net.core.somaxconn", "count", "cap on listen() backlog", 0, 65535, 4096);
     public final Sysctl rmemMax = reg("net.core.rmem_max", "bytes", "cap on SO_RCVBUF", 2048, Integer.MAX_VALUE / 2, 212992);
     public final Sysctl wmemMax = reg("net.core.wmem_max", "bytes", "cap on SO_SNDBUF", 2048, Integer.MAX_VALUE / 2, 212992);

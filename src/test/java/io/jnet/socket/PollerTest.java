@@ -30,7 +30,12 @@ class PollerTest {
     @BeforeEach
     void setUp() {
         ns = NetNamespace.create("poller");
-        poller = Poller.open();
+        poller = openPoller(ns);
+    }
+
+    /** The poller every case uses; {@link PollerBusyPollTest} runs them all again with busy polling on. */
+    Poller openPoller(NetNamespace ns) {
+        return Poller.open();
     }
 
     @AfterEach
