@@ -3,6 +3,7 @@ package io.jnet.cli;
 import io.jnet.perf.Confidence;
 import io.jnet.perf.BusyCores;
 import io.jnet.perf.CsvReport;
+import io.jnet.perf.FriendsTable;
 import io.jnet.perf.Iterations;
 import io.jnet.perf.JsonReport;
 import io.jnet.perf.NetperfArgs;
@@ -57,11 +58,29 @@ import picocli.CommandLine.Spec;
             "--compare PATHS measures several paths side by side and prints one table",
             "per test: a row per size (--sizes or --sweep), a column per path, then",
             "p1, p2, ...: the first path's figure over each other path's, as medians",
-            "of per-pair ratios. Paths: jnet:loopback, jnet:veth, kernel:tcp (JDK",
-            "SocketChannel over 127.0.0.1), kernel:unix (AF_UNIX stream sockets; TCP",
-            "tests only, no -D: such cells show n/a). The size sets -m and -M (unless",
-            "-M is given) of the stream tests and -r size,size of the others; UDP",
-            "tests skip sizes above 65507.",
+            "of per-pair ratios. Paths: jnet:loopback, jnet:friends (jnet:loopback",
+            "with net.ipv4.tcp_friends=1, which wins over a --sysctl of it; the",
+            "value given applies to the other jnet paths), jnet:veth, kernel:tcp",
+            "(JDK SocketChannel over 127.0.0.1), kernel:unix (AF_UNIX stream",
+            "sockets; TCP tests only, no -D: such cells show n/a). Aliases: base =",
+            "jnet:loopback, friends = jnet:friends, unix = jnet:unix (jnet's local",
+            "stream sockets, in builds that have them). The size sets -m and -M",
+            "(unless -M is given) of the stream tests and -r size,size of the",
+            "others; UDP tests skip sizes above 65507.",
+            "",
+            "Naming friends with base and/or unix (--compare base,unix,friends) prints",
+            "the TCP friends patch's table instead, columns in this order:",
+            "  BASE, UNIX, FRIENDS  medians of jnet:loopback, jnet:unix, jnet:friends",
+            "  FRIENDS/BASE         median of per-pair ratios FRIENDS/BASE, percent",
+            "  FRIENDS/UNIX         median of per-pair ratios FRIENDS/UNIX, percent",
+            "  KERNEL_TCP           kernel:tcp, added to the comparison for reference",
+            "  KERNEL_AF_UNIX       kernel:unix, added to the comparison for reference",
+            "'-' where a path cannot run the test or was not named; '*' marks a",
+            "median whose confidence interval misses -I. Without -t it runs the TCP",
+            "tests of the suite (TCP_STREAM, TCP_MAERTS, TCP_SENDFILE, TCP_RR,",
+            "TCP_CRR); UDP tests are refused. CSV, JSON and --plot carry the same",
+            "columns. Full ids (--compare jnet:friends,jnet:loopback) give a column",
+            "per path, without the kernel's.",
             "",
             "A progress line (test, path, pair, elapsed of the estimated total) is",
             "redrawn on stderr when it is a terminal; -v prints one line per run",
@@ -97,6 +116,7 @@ import picocli.CommandLine.Spec;
             "  jnet perf -t TCP_CRR --path veth --json",
             "  jnet perf -t UDP_STREAM -m 64 -- -S 4M",
             "  jnet perf -t TCP_RR --compare jnet:loopback,kernel:tcp,kernel:unix --sizes 1,1K,64K",
+            "  jnet perf -t TCP_RR --compare base,unix,friends --sizes 1,64,1K,16K,64K,1M",
             "  jnet perf -t TCP_STREAM --compare jnet:loopback,kernel:tcp --sweep -l 0.5 -i 3",
             "  jnet perf -t TCP_RR --busy-cores 1         with one core kept busy",
             "",
@@ -144,9 +164,11 @@ public final class PerfCommand implements Callable<Integer> {
     String stack;
 
     @Option(names = "--compare", paramLabel = "PATHS",
-            description = "Compare these paths, comma-separated, first path first: jnet:loopback, jnet:veth, kernel:tcp, "
-                    + "kernel:unix. Prints one table per test with a row per size and the first path's figure over "
-                    + "each other's. Replaces --path and --stack.")
+            description = "Compare these paths, comma-separated, first path first: jnet:loopback, jnet:friends, jnet:veth, "
+                    + "kernel:tcp, kernel:unix, or the aliases base, friends, unix (jnet:unix). Prints one table per test "
+                    + "with a row per size and the first path's figure over each other's; friends with base and/or unix "
+                    + "prints the friends patch's table (BASE UNIX FRIENDS FRIENDS/BASE FRIENDS/UNIX KERNEL_TCP "
+                    + "KERNEL_AF_UNIX), adding kernel:tcp and kernel:unix. Replaces --path and --stack.")
     String compare;
 
     @Option(names = "--sizes", paramLabel = "LIST",
@@ -171,7 +193,8 @@ public final class PerfCommand implements Callable<Integer> {
 
     @Option(names = "--sysctl", paramLabel = "NAME=VALUE",
             description = "Set a sysctl in the jnet namespaces before the test, e.g. net.ipv4.tcp_timestamps=0; "
-                    + "names and values are checked before any test runs. Repeatable.")
+                    + "names and values are checked before any test runs; jnet:friends keeps net.ipv4.tcp_friends=1 "
+                    + "whatever is given (a note says so). Repeatable.")
     List<String> sysctls = new ArrayList<>();
 
     @Option(names = "--busy-cores", paramLabel = "N", defaultValue = "0",
@@ -329,7 +352,14 @@ public final class PerfCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--busy-cores: " + e.getMessage(), e);
             }
             Duration length = Duration.ofNanos(Math.round(lengthSeconds * 1e9));
-            List<TestKind> kinds = test == null ? PerfPlan.DEFAULT_SUITE : List.of(TestKind.parse(test));
+            boolean friends = compare != null && FriendsTable.asks(registry, compare);
+            List<TestKind> kinds = test == null ? (friends ? FriendsTable.TESTS : PerfPlan.DEFAULT_SUITE)
+                    : List.of(TestKind.parse(test));
+            if (friends && kinds.getFirst().isUdp()) {
+                throw new IllegalArgumentException("--compare " + compare + " asks for the friends table, which is for "
+                        + "TCP tests (net.ipv4.tcp_friends pairs TCP connections): " + kinds.getFirst()
+                        + " is a UDP test; list full ids for a column per path");
+            }
             clipNotes.clear();
             List<TestSpec> tests = new ArrayList<>();
             for (TestKind k : kinds) tests.add(spec(TestSpec.defaults(k, length)));
@@ -359,7 +389,8 @@ public final class PerfCommand implements Callable<Integer> {
                 if (matched("--path") || matched("--stack")) {
                     throw new IllegalArgumentException("--compare names the paths itself; --path and --stack do not apply");
                 }
-                paths = registry.parseList(compare).stream().map(PathRegistry.Entry::id).toList();
+                paths = friends ? FriendsTable.paths(registry, compare)
+                        : registry.parseList(compare).stream().map(PathRegistry.Entry::id).toList();
             } else {
                 String jnet = "jnet:" + topology;
                 paths = switch (StackChoice.parse(stack)) {
@@ -387,7 +418,7 @@ public final class PerfCommand implements Callable<Integer> {
                 }
             }
             if (cells.isEmpty()) throw new IllegalArgumentException("no size fits " + kinds.getFirst() + ": " + planNotes.getFirst());
-            return new PerfPlan(cells, paths, topology, parseSysctls(sysctls), its, conf, warm, comparing, planNotes);
+            return new PerfPlan(cells, paths, topology, parseSysctls(sysctls), its, conf, warm, comparing, planNotes, friends);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         } catch (CommandLine.ParameterException e) {

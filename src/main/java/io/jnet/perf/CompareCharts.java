@@ -11,7 +11,9 @@ import java.util.Map;
 /**
  * Turns a {@code --compare} result into {@link SizeChart}s for {@link io.jnet.perf.plot.SizePlot}: one chart
  * per test, one line per path, one point per size at the path's median (the figure the table prints). A
- * path that did not run at a size (not applicable, failed) has no point there.
+ * path that did not run at a size (not applicable, failed) has no point there. A friends comparison
+ * ({@link FriendsTable}) draws the table's paths in its column order, named by heading and id, e.g.
+ * {@code BASE (jnet:loopback)}.
  */
 public final class CompareCharts {
 
@@ -32,7 +34,14 @@ public final class CompareCharts {
                 }
             }
             List<Line> out = new ArrayList<>();
-            lines.forEach((path, points) -> out.add(new Line(path, points)));
+            if (result.plan().friendsTable()) {
+                for (FriendsTable.PathColumn c : FriendsTable.PathColumn.values()) {
+                    List<Point> points = lines.get(c.id());
+                    if (points != null) out.add(new Line(c.heading() + " (" + c.id() + ")", points));
+                }
+            } else {
+                lines.forEach((path, points) -> out.add(new Line(path, points)));
+            }
             TestKind kind = e.getKey();
             charts.add(new SizeChart(kind.name(), kind.unit().label(), out));
         }

@@ -1,6 +1,8 @@
 package io.jnet.perf;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
@@ -94,8 +96,24 @@ public final class CsvReport {
     public static final String COMPARE_HEADER = "test,size,path,unit,runs,median,mean,ci_level,ci_half_width,"
             + "ci_width_percent,ci_met,ratio_median,ratio_min,ratio_max,values,status,busy_cores";
 
-    /** Prints the {@code --compare} header and rows. */
+    /**
+     * The header of a friends comparison ({@link FriendsTable}), one row per test and size with the text
+     * table's columns: {@code size} as above; {@code base}, {@code unix}, {@code friends}, {@code kernel_tcp},
+     * {@code kernel_af_unix} the path's median in the test's unit, each followed by its {@code _ci_met};
+     * {@code friends_base_percent} and {@code friends_unix_percent} the median of the per-pair ratios
+     * FRIENDS/BASE and FRIENDS/UNIX in percent, with their {@code _min} and {@code _max}; empty where the
+     * table shows {@code -}; {@code not_applicable} why paths could not run the test ({@code path: why},
+     * separated by {@code ; }); {@code status} {@code ok} or the failure; {@code busy_cores} as above.
+     */
+    public static final String FRIENDS_HEADER = "test,size,unit," + String.join(",", FriendsTable.columns())
+            + ",status,busy_cores";
+
+    /** Prints the {@code --compare} header and rows ({@link #FRIENDS_HEADER} for a friends comparison). */
     public void print(CompareResult result) {
+        if (result.plan().friendsTable()) {
+            printFriends(result);
+            return;
+        }
         out.println(COMPARE_HEADER);
         for (Measurement m : result.measurements()) {
             for (int k = 0; k < m.lanes().size(); k++) {
@@ -123,6 +141,20 @@ public final class CsvReport {
                         escape(status),
                         Integer.toString(busyCores)));
             }
+        }
+    }
+
+    private void printFriends(CompareResult result) {
+        out.println(FRIENDS_HEADER);
+        for (Measurement m : result.measurements()) {
+            List<String> row = new ArrayList<>(List.of(m.spec().kind().name(), escape(SizeTable.sizeLabel(m)),
+                    escape(m.spec().kind().unit().label())));
+            for (Object v : FriendsTable.values(m).values()) {
+                row.add(v == null ? "" : v instanceof Double d ? n(d) : escape(v.toString()));
+            }
+            row.add(escape(m.failure() == null ? "ok" : m.failure()));
+            row.add(Integer.toString(busyCores));
+            out.println(String.join(",", row));
         }
     }
 

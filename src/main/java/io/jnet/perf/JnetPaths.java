@@ -22,7 +22,8 @@ import java.util.Map;
  * namespace talking to itself over {@code lo}, 127.0.0.1) and {@code jnet:veth} (two namespaces joined by a
  * veth pair: client namespace {@code perf-client} with veth0 10.0.0.1/24, server namespace
  * {@code perf-server} with veth1 10.0.0.2/24). The given sysctls are set in every namespace before any
- * socket opens.
+ * socket opens. {@code jnet:friends} is {@link #loopback} with {@code net.ipv4.tcp_friends=1} among the
+ * sysctls ({@link PathRegistry.Entry#ownSysctls}).
  */
 public final class JnetPaths {
 
@@ -115,6 +116,16 @@ public final class JnetPaths {
         for (Map.Entry<String, String> e : sysctls.entrySet()) {
             ns.sysctl().set(e.getKey(), e.getValue());
         }
+    }
+
+    /**
+     * The namespaces of a path opened here, the client's first (one for {@link #loopback}), for tests that
+     * check what the path set up.
+     *
+     * @throws ClassCastException if {@code path} was not opened here
+     */
+    static List<NetNamespace> namespaces(PerfPath path) {
+        return ((Path) path).owned;
     }
 
     private static final class Path implements PerfPath {

@@ -74,10 +74,28 @@ public final class JsonReport {
      * </pre>
      * {@code ratio} ({@code median}, {@code min}, {@code max}, {@code values}) is the first path's figure over
      * this path's per pair, null on the first path; {@code not_applicable} says why a path did not run.
+     *
+     * <p>A friends comparison ({@link FriendsTable}; its first path is {@code jnet:friends}) adds
+     * {@code "layout": "friends"} and {@code "columns": {"base": "jnet:loopback", "unix": null, ...}} (each
+     * path column's id, null when not compared) after {@code paths}, and to each result a {@code "table"}
+     * object after {@code paths} with the columns of the text table and of {@link CsvReport#FRIENDS_HEADER}
+     * ({@link FriendsTable#values}; null where the table shows {@code -}).
      */
     public void print(CompareResult result) {
         StringBuilder sb = new StringBuilder("{\"mode\":\"compare\",\"paths\":");
         strings(sb, result.plan().paths());
+        boolean friends = result.plan().friendsTable();
+        if (friends) {
+            sb.append(",\"layout\":\"friends\",\"columns\":{");
+            boolean firstColumn = true;
+            for (FriendsTable.PathColumn c : FriendsTable.PathColumn.values()) {
+                if (!firstColumn) sb.append(',');
+                firstColumn = false;
+                sb.append(quote(c.key())).append(':')
+                        .append(result.plan().paths().contains(c.id()) ? quote(c.id()) : "null");
+            }
+            sb.append('}');
+        }
         sb.append(",\"results\":[");
         boolean first = true;
         for (Measurement m : result.measurements()) {
@@ -123,7 +141,18 @@ public final class JsonReport {
                 sb.append(",\"not_applicable\":").append(lane.notApplicable() == null ? "null" : quote(lane.notApplicable()));
                 sb.append('}');
             }
-            sb.append("],\"notes\":");
+            sb.append(']');
+            if (friends) {
+                sb.append(",\"table\":{");
+                boolean firstValue = true;
+                for (java.util.Map.Entry<String, Object> v : FriendsTable.values(m).entrySet()) {
+                    if (!firstValue) sb.append(',');
+                    firstValue = false;
+                    sb.append(quote(v.getKey())).append(':').append(value(v.getValue()));
+                }
+                sb.append('}');
+            }
+            sb.append(",\"notes\":");
             strings(sb, m.notes());
             sb.append(",\"failure\":").append(m.failure() == null ? "null" : quote(m.failure())).append('}');
         }
@@ -238,6 +267,14 @@ public final class JsonReport {
             sb.append(quote(values.get(i)));
         }
         sb.append(']');
+    }
+
+    /** A number, boolean or string as JSON; {@code null} for null. */
+    private static String value(Object v) {
+        if (v == null) return "null";
+        if (v instanceof Double d) return number(d);
+        if (v instanceof Boolean b) return b.toString();
+        return quote(v.toString());
     }
 
     /** A JSON number, or {@code null} for NaN and infinities (which JSON cannot hold). */

@@ -42,30 +42,53 @@ public record Measurement(TestSpec spec, int size, Confidence confidence, List<L
      * cancels. Empty when either has no runs or {@code k} is 0.
      */
     public List<Double> ratios(int k) {
-        if (k <= 0 || k >= lanes.size()) return List.of();
-        Series first = lanes.getFirst().series();
-        Series other = lanes.get(k).series();
-        if (first == null || other == null) return List.of();
-        int n = Math.min(first.runs().size(), other.runs().size());
-        if (n == 0) return List.of();
-        return Stats.ratios(first.values().subList(0, n), other.values().subList(0, n));
+        return k == 0 ? List.of() : ratios(0, k);
     }
 
     /** Median of {@link #ratios(int)}, or NaN without pairs. */
     public double ratioMedian(int k) {
-        List<Double> r = ratios(k);
-        return r.isEmpty() ? Double.NaN : Stats.median(r);
+        return k == 0 ? Double.NaN : ratioMedian(0, k);
     }
 
     /** Smallest of {@link #ratios(int)}, or NaN. */
     public double ratioMin(int k) {
-        List<Double> r = ratios(k);
-        return r.isEmpty() ? Double.NaN : Stats.min(r);
+        return k == 0 ? Double.NaN : ratioMin(0, k);
     }
 
     /** Largest of {@link #ratios(int)}, or NaN. */
     public double ratioMax(int k) {
-        List<Double> r = ratios(k);
+        return k == 0 ? Double.NaN : ratioMax(0, k);
+    }
+
+    /**
+     * The per-pair ratios of path {@code i}'s figure to path {@code k}'s, as {@link #ratios(int)} does for the
+     * first path. Empty when either has no runs, either index is out of range, or {@code i == k}.
+     */
+    public List<Double> ratios(int i, int k) {
+        if (i == k || i < 0 || k < 0 || i >= lanes.size() || k >= lanes.size()) return List.of();
+        Series num = lanes.get(i).series();
+        Series den = lanes.get(k).series();
+        if (num == null || den == null) return List.of();
+        int n = Math.min(num.runs().size(), den.runs().size());
+        if (n == 0) return List.of();
+        return Stats.ratios(num.values().subList(0, n), den.values().subList(0, n));
+    }
+
+    /** Median of {@link #ratios(int, int)}, or NaN without pairs. */
+    public double ratioMedian(int i, int k) {
+        List<Double> r = ratios(i, k);
+        return r.isEmpty() ? Double.NaN : Stats.median(r);
+    }
+
+    /** Smallest of {@link #ratios(int, int)}, or NaN. */
+    public double ratioMin(int i, int k) {
+        List<Double> r = ratios(i, k);
+        return r.isEmpty() ? Double.NaN : Stats.min(r);
+    }
+
+    /** Largest of {@link #ratios(int, int)}, or NaN. */
+    public double ratioMax(int i, int k) {
+        List<Double> r = ratios(i, k);
         return r.isEmpty() ? Double.NaN : Stats.max(r);
     }
 }

@@ -20,9 +20,13 @@ import java.util.Objects;
  * @param warmup     warm-up budget ({@code --warmup})
  * @param compare    true for the size table of {@code --compare}/{@code --sizes}, false for the two-stack report
  * @param notes      remarks made while planning (sizes skipped), printed with the results
+ * @param friendsTable true when the {@code --compare} reports take the layout of the TCP friends patch's
+ *                   tables ({@link FriendsTable}: BASE, UNIX, FRIENDS, FRIENDS/BASE, FRIENDS/UNIX and the
+ *                   kernel's columns) instead of a column per path; only with {@code compare}
  */
 public record PerfPlan(List<Cell> cells, List<String> paths, String pathName, Map<String, String> sysctls,
-        Iterations iterations, Confidence confidence, Warmup warmup, boolean compare, List<String> notes) {
+        Iterations iterations, Confidence confidence, Warmup warmup, boolean compare, List<String> notes,
+        boolean friendsTable) {
 
     /**
      * One test at one size.
@@ -57,6 +61,13 @@ public record PerfPlan(List<Cell> cells, List<String> paths, String pathName, Ma
         Objects.requireNonNull(pathName, "pathName");
         if (cells.isEmpty()) throw new IllegalArgumentException("no tests");
         if (paths.isEmpty()) throw new IllegalArgumentException("no paths");
+        if (friendsTable && !compare) throw new IllegalArgumentException("the friends table is a --compare layout");
+    }
+
+    /** A plan whose {@code --compare} reports (if any) have a column per path. */
+    public PerfPlan(List<Cell> cells, List<String> paths, String pathName, Map<String, String> sysctls,
+            Iterations iterations, Confidence confidence, Warmup warmup, boolean compare, List<String> notes) {
+        this(cells, paths, pathName, sysctls, iterations, confidence, warmup, compare, notes, false);
     }
 
     /** A two-stack plan of whole tests (no sweep), no sysctls, the default warm-up. */

@@ -104,6 +104,7 @@ public final class PerfSuite {
                 if (!host.isEmpty()) {
                     notes.add("sysctls apply to jnet namespaces only; " + String.join(", ", host) + " run with the host's");
                 }
+                notes.addAll(overrideNotes(entries, plan.sysctls()));
             }
             if (setupFailure == null && opened.stream().allMatch(p -> p == null)) setupFailure = String.join("; ", unavailable);
             if (setupFailure != null) {
@@ -149,6 +150,25 @@ public final class PerfSuite {
                 if (p != null) p.close();
             }
         }
+    }
+
+    /**
+     * One note per path that sets a sysctl the user also gave ({@link PathRegistry.Entry#ownSysctls}): the
+     * path's value wins there, the user's reaches the other jnet paths of the run.
+     */
+    static List<String> overrideNotes(List<PathRegistry.Entry> entries, java.util.Map<String, String> sysctls) {
+        List<String> notes = new ArrayList<>();
+        for (PathRegistry.Entry e : entries) {
+            List<String> overridden = e.overriddenSysctls(sysctls);
+            if (overridden.isEmpty()) continue;
+            String own = e.ownSysctls().entrySet().stream().map(s -> s.getKey() + "=" + s.getValue())
+                    .collect(java.util.stream.Collectors.joining(", "));
+            List<String> others = entries.stream().filter(o -> o != e && o.appliesSysctls()).map(PathRegistry.Entry::id).toList();
+            notes.add(e.id() + " runs with " + own + ", which defines it, whatever --sysctl says; --sysctl "
+                    + String.join(", ", overridden) + (others.isEmpty() ? " reaches no other path of this run"
+                            : " applies to " + String.join(", ", others)));
+        }
+        return notes;
     }
 
     private static String unavailableReason(PathRegistry.Entry e, List<String> unavailable) {

@@ -14,7 +14,8 @@ import java.util.Set;
  * first/third, ...; the patch's FRIENDS/BASE and FRIENDS/AF_UNIX with FRIENDS listed first). Each
  * percentage is the median of the per-pair ratios, from the same pairs as the medians. A figure whose
  * confidence interval is wider than {@code -I} asks is marked {@code *}; a path that cannot run the test
- * shows {@code n/a}, with the reason below the table.
+ * shows {@code n/a}, with the reason below the table. A plan that asks for the friends patch's own layout
+ * (BASE, UNIX, FRIENDS, FRIENDS/BASE, FRIENDS/UNIX, then the kernel's columns) prints {@link FriendsTable}.
  */
 public final class SizeTable {
 
@@ -39,20 +40,24 @@ public final class SizeTable {
         out.flush();
     }
 
-    /** Prints the table of one test's measurements (all of the same kind, in size order). */
+    /**
+     * Prints the table of one test's measurements (all of the same kind, in size order): a column per path,
+     * or the friends patch's layout ({@link FriendsTable}) when the plan asks for it.
+     */
     public void printTable(PerfPlan plan, List<Measurement> rows) {
+        if (plan.friendsTable()) {
+            FriendsTable.print(out, plan, rows);
+            return;
+        }
         Measurement head = rows.getFirst();
         TestKind kind = head.spec().kind();
         List<String> paths = head.lanes().stream().map(Measurement.LaneResult::label).toList();
-        int pairs = plan.iterations().min() == plan.iterations().max() ? plan.iterations().min() : -1;
-        out.println(kind + ": " + kind.unit().label() + ", median of " + (pairs > 0 ? pairs : plan.iterations().min() + ".."
-                + plan.iterations().max()) + " pairs per path, " + TextReport.num(head.spec().durationSeconds(), 2)
-                + " s per run" + (head.spec().local().noDelay() ? ", TCP_NODELAY" : ""));
+        out.println(title(plan, head));
         for (int k = 1; k < paths.size(); k++) {
             out.println("  p" + k + " = " + paths.getFirst() + " / " + paths.get(k) + " (median of per-pair ratios)");
         }
         out.println();
-        String sizeHead = kind.isStream() ? "MS" : "RR";
+        String sizeHead = sizeHeading(kind);
         StringBuilder h = new StringBuilder(String.format(Locale.ROOT, "%9s", sizeHead));
         for (String p : paths) h.append(String.format(Locale.ROOT, "%" + width(p) + "s ", p));
         for (int k = 1; k < paths.size(); k++) h.append(String.format(Locale.ROOT, "%7s", "p" + k));
@@ -68,8 +73,7 @@ public final class SizeTable {
                     cell = "n/a ";
                     notes.add("n/a: " + lane.label() + ": " + lane.notApplicable());
                 } else if (lane.measured()) {
-                    ConfidenceInterval ci = lane.series().interval(m.confidence());
-                    boolean met = ci != null && m.confidence().isMet(ci);
+                    boolean met = confidenceMet(m, lane);
                     unmet |= !met;
                     cell = TextReport.num(lane.series().median(), 2) + (met ? " " : "*");
                 } else {
@@ -85,6 +89,31 @@ public final class SizeTable {
             if (m.failure() != null) notes.add("FAILED at " + sizeLabel(m).trim() + ": " + m.failure());
             for (String n : m.notes()) notes.add(n);
         }
+        printFooter(out, plan, kind, unmet, notes);
+    }
+
+    /** The first line of a test's table: test, unit, pairs per path, run length, TCP_NODELAY. */
+    static String title(PerfPlan plan, Measurement head) {
+        TestKind kind = head.spec().kind();
+        int pairs = plan.iterations().min() == plan.iterations().max() ? plan.iterations().min() : -1;
+        return kind + ": " + kind.unit().label() + ", median of " + (pairs > 0 ? pairs : plan.iterations().min() + ".."
+                + plan.iterations().max()) + " pairs per path, " + TextReport.num(head.spec().durationSeconds(), 2)
+                + " s per run" + (head.spec().local().noDelay() ? ", TCP_NODELAY" : "");
+    }
+
+    /** True when the lane's confidence interval is no wider than {@code -I} asks (false with fewer than two runs). */
+    static boolean confidenceMet(Measurement m, Measurement.LaneResult lane) {
+        ConfidenceInterval ci = lane.series() == null ? null : lane.series().interval(m.confidence());
+        return ci != null && m.confidence().isMet(ci);
+    }
+
+    /** The size column's heading: {@code MS} for the stream tests, {@code RR} for the others. */
+    static String sizeHeading(TestKind kind) {
+        return kind.isStream() ? "MS" : "RR";
+    }
+
+    /** Below a table: what the size column means, the confidence footnote when a figure is marked, the notes. */
+    static void printFooter(PrintStream out, PerfPlan plan, TestKind kind, boolean unmet, Set<String> notes) {
         out.println(kind.isStream()
                 ? "MS means message size in bytes: -m (bytes per send) and -M (bytes per receive)"
                 : "RR means request and response size in bytes: -r size,size");

@@ -39,10 +39,12 @@
  * the client completed (RR/CRR/UDP_RR); a mismatch fails the test.
  *
  * <h2>Comparison</h2>
- * Every test runs on the paths of a {@link io.jnet.perf.PathRegistry}, by id: {@code jnet:loopback} and
- * {@code jnet:veth} ({@link io.jnet.perf.JnetPaths}: one namespace's loopback, or two namespaces joined by a
- * veth pair), {@code kernel:tcp} and {@code kernel:unix} ({@link io.jnet.perf.KernelPaths}: blocking JDK NIO
- * over 127.0.0.1, or AF_UNIX stream sockets in a temporary directory, which run the TCP tests only). A
+ * Every test runs on the paths of a {@link io.jnet.perf.PathRegistry}, by id: {@code jnet:loopback},
+ * {@code jnet:friends} and {@code jnet:veth} ({@link io.jnet.perf.JnetPaths}: one namespace's loopback, the
+ * same with {@code net.ipv4.tcp_friends=1}, or two namespaces joined by a veth pair), {@code kernel:tcp} and
+ * {@code kernel:unix} ({@link io.jnet.perf.KernelPaths}: blocking JDK NIO over 127.0.0.1, or AF_UNIX stream
+ * sockets in a temporary directory, which run the TCP tests only), or by the aliases {@code base},
+ * {@code friends} and {@code unix} ({@code jnet:unix}, jnet's local stream sockets, where built). A
  * {@link io.jnet.perf.ComparisonRunner} warms each path up ({@link io.jnet.perf.Warmup}: short runs until
  * the rate stops rising or the budget is spent, the whole budget on a path's first test and a quarter on
  * later ones), then runs measured pairs whose order rotates (A B C, B C A, C A B, ...; {@code -i max,min},
@@ -52,7 +54,9 @@
  * jnet/kernel, and netperf's warning when the interval was not met ({@code ci_met} in CSV and JSON).
  * {@code --compare} runs any paths at a list of sizes ({@link io.jnet.perf.Sizes}) and prints
  * {@link io.jnet.perf.SizeTable}: a row per size, a column per path, and the first path's figure over
- * each other's as the median of per-pair ratios. Client and server are two threads of one JVM
+ * each other's as the median of per-pair ratios; naming {@code friends} with {@code base} and/or
+ * {@code unix} gives the TCP friends patch's own table ({@link io.jnet.perf.FriendsTable}: BASE, UNIX,
+ * FRIENDS, FRIENDS/BASE, FRIENDS/UNIX, and the kernel's TCP and AF_UNIX for reference). Client and server are two threads of one JVM
  * ({@link io.jnet.perf.PeerRun}). A {@link io.jnet.perf.ProgressMeter} shows every run on stderr.
  *
  * <h2>Structure</h2>

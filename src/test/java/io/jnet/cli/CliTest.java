@@ -68,7 +68,10 @@ class CliTest {
         outBuf.reset();
         assertThat(run("perf", "--help")).isZero();
         assertThat(out()).contains("-r=REQ[,RESP]").contains("TCP_SENDFILE").contains("UDP_STREAM").contains("UDP_RR")
-                .contains("sendfile(2)").contains("default 1472");
+                .contains("sendfile(2)").contains("default 1472")
+                .contains("--compare base,unix,friends --sizes 1,64,1K,16K,64K,1M")
+                .contains("FRIENDS/BASE         median of per-pair ratios FRIENDS/BASE, percent")
+                .contains("KERNEL_AF_UNIX       kernel:unix, added to the comparison for reference");
     }
 
     @Test
@@ -437,7 +440,7 @@ class CliTest {
     void compareNamesUnknownPathsAndChecksItsOptions() {
         assertThat(run("perf", "--compare", "jnet:loopback,kernel:wifi")).isEqualTo(2);
         assertThat(err()).contains("unknown path 'kernel:wifi'")
-                .contains("known paths: jnet:loopback, jnet:veth, kernel:tcp, kernel:unix");
+                .contains("known paths: jnet:loopback, jnet:friends, jnet:veth, kernel:tcp, kernel:unix");
         errBuf.reset();
         assertThat(run("perf", "--compare", "kernel:tcp", "--path", "veth")).isEqualTo(2);
         assertThat(err()).contains("--path and --stack do not apply");
@@ -467,6 +470,54 @@ class CliTest {
         assertThat(sweep.paths()).as("--sweep alone compares jnet and the kernel").containsExactly("jnet:loopback", "kernel:tcp");
         assertThat(sweep.cells()).hasSize(21).allSatisfy(c -> assertThat(c.spec().requestSize()).isEqualTo(c.size()));
         assertThat(plan("--warmup", "0").warmup()).isEqualTo(Warmup.NONE);
+    }
+
+    @Test
+    void friendsWithBaseOrUnixPlansTheFriendsTableWithTheKernelColumnsAdded() {
+        PerfPlan p = plan("-t", "TCP_RR", "--compare", "base,friends", "--sizes", "1,64,1K,16K,64K,1M");
+        assertThat(p.friendsTable()).isTrue();
+        assertThat(p.paths()).containsExactly("jnet:friends", "jnet:loopback", "kernel:tcp", "kernel:unix");
+        assertThat(p.cells()).extracting(PerfPlan.Cell::size).containsExactly(1, 64, 1024, 16384, 65536, 1 << 20);
+        assertThat(plan("--compare", "FRIENDS,base,kernel:unix").tests()).extracting(TestSpec::kind)
+                .as("without -t: the suite's TCP tests").containsExactly(TestKind.TCP_STREAM, TestKind.TCP_MAERTS,
+                        TestKind.TCP_SENDFILE, TestKind.TCP_RR, TestKind.TCP_CRR);
+        PerfPlan ids = plan("-t", "TCP_RR", "--compare", "jnet:friends,jnet:loopback");
+        assertThat(ids.friendsTable()).as("full ids: a column per path").isFalse();
+        assertThat(ids.paths()).containsExactly("jnet:friends", "jnet:loopback");
+        assertThat(plan("-t", "TCP_RR", "--compare", "friends,kernel:tcp").friendsTable()).isFalse();
+    }
+
+    @Test
+    void theFriendsTableRefusesUdpTestsAndPathsWithoutAColumn() {
+        assertThat(run("perf", "-t", "UDP_STREAM", "--compare", "base,friends")).isEqualTo(2);
+        assertThat(err()).contains("asks for the friends table, which is for TCP tests").contains("UDP_STREAM is a UDP test");
+        errBuf.reset();
+        assertThat(run("perf", "--compare", "base,friends,jnet:veth")).isEqualTo(2);
+        assertThat(err()).contains("path jnet:veth has no column in the friends table");
+        errBuf.reset();
+        assertThat(run("perf", "--compare", "friends,jnet:friends")).isEqualTo(2);
+        assertThat(err()).contains("path jnet:friends given twice");
+        assertThat(out()).as("nothing ran").isEmpty();
+    }
+
+    @Test
+    void unixIsAClearErrorWhileJnetUnixIsNotInTheBuild() {
+        org.junit.jupiter.api.Assumptions.assumeFalse(io.jnet.perf.PathRegistry.standard().ids().contains("jnet:unix"),
+                "jnet:unix is registered in this build");
+        assertThat(run("perf", "-t", "TCP_RR", "--compare", "base,unix,friends")).isEqualTo(2);
+        assertThat(err()).contains("path 'unix' is jnet:unix, which is not in this build");
+    }
+
+    @Test
+    void friendsTableRunsAndSaysWhoseTcpFriendsWins() {
+        int rc = run("perf", "-t", "TCP_RR", "--compare", "base,friends", "--sizes", "1", "-l", "0.1", "-i", "3",
+                "--warmup", "0", "-q", "--sysctl", "net.ipv4.tcp_friends=0");
+        assertThat(rc).as(err()).isZero();
+        assertThat(out()).containsPattern("\\n +RR +BASE +UNIX +FRIENDS +FRIENDS/BASE +FRIENDS/UNIX +KERNEL_TCP +KERNEL_AF_UNIX\\n")
+                .containsPattern("\\n +1 +\\d+\\.\\d\\d[ *] +- +\\d+\\.\\d\\d[ *] +\\d+% +- +\\d+\\.\\d\\d[ *] +\\d+\\.\\d\\d\\*?\\n")
+                .contains("UNIX = jnet:unix (not compared: -)")
+                .contains("Note: jnet:friends runs with net.ipv4.tcp_friends=1, which defines it, whatever --sysctl says; "
+                        + "--sysctl net.ipv4.tcp_friends=0 applies to jnet:loopback");
     }
 
     @Test

@@ -21,14 +21,15 @@ class CompareTest {
     private static final Duration ONE_SECOND = Duration.ofSeconds(1);
 
     @Test
-    void registryKnowsTheFourPathsAndNamesThemInErrors() {
+    void registryKnowsThePathsAndNamesThemInErrors() {
         PathRegistry r = PathRegistry.standard();
-        assertThat(r.ids()).containsExactly("jnet:loopback", "jnet:veth", "kernel:tcp", "kernel:unix");
+        assertThat(r.ids()).startsWith("jnet:loopback", "jnet:friends", "jnet:veth", "kernel:tcp", "kernel:unix");
         assertThat(r.parseList("jnet:loopback, KERNEL:unix")).extracting(PathRegistry.Entry::id)
                 .containsExactly("jnet:loopback", "kernel:unix");
         assertThatThrownBy(() -> r.parseList("jnet:loopback,kernel:friends"))
                 .hasMessageContaining("unknown path 'kernel:friends'")
-                .hasMessageContaining("jnet:loopback, jnet:veth, kernel:tcp, kernel:unix");
+                .hasMessageContaining("jnet:loopback, jnet:friends, jnet:veth, kernel:tcp, kernel:unix")
+                .hasMessageContaining("aliases: base = jnet:loopback, friends = jnet:friends");
         assertThatThrownBy(() -> r.parseList("kernel:tcp,kernel:tcp")).hasMessageContaining("given twice");
         assertThatThrownBy(() -> r.parseList("kernel:tcp,")).hasMessageContaining("empty path");
         assertThatThrownBy(() -> r.register(r.get("kernel:tcp"))).hasMessageContaining("registered twice");
@@ -37,8 +38,58 @@ class CompareTest {
     @Test
     void aNewPathIsOneRegistration() {
         PathRegistry r = PathRegistry.standard()
-                .register(new PathRegistry.Entry("jnet:friends", "jnet", "test", true, s -> new InMemoryPath("f"), null));
-        assertThat(r.parseList("jnet:friends,kernel:unix")).hasSize(2);
+                .register(new PathRegistry.Entry("jnet:fake", "jnet", "test", true, s -> new InMemoryPath("f"), null));
+        assertThat(r.parseList("jnet:fake,kernel:unix")).hasSize(2);
+    }
+
+    @Test
+    void aliasesNameTheFriendsPatchsPathsAndFullIdsStillWork() {
+        PathRegistry r = PathRegistry.standard();
+        assertThat(r.aliases()).containsExactly(Map.entry("base", "jnet:loopback"), Map.entry("friends", "jnet:friends"),
+                Map.entry("unix", "jnet:unix"));
+        assertThat(r.get("base").id()).isEqualTo("jnet:loopback");
+        assertThat(r.get(" FRIENDS ").id()).isEqualTo("jnet:friends");
+        assertThat(r.isAlias("Base")).isTrue();
+        assertThat(r.isAlias("jnet:loopback")).isFalse();
+        assertThat(r.parseList("friends,base,kernel:tcp")).extracting(PathRegistry.Entry::id)
+                .containsExactly("jnet:friends", "jnet:loopback", "kernel:tcp");
+        assertThat(r.parseList("jnet:friends,jnet:loopback")).extracting(PathRegistry.Entry::id)
+                .containsExactly("jnet:friends", "jnet:loopback");
+        assertThat(r.ids()).as("aliases are not paths").doesNotContain("base", "friends", "unix");
+    }
+
+    @Test
+    void aPathNamedTwiceByIdAndAliasIsAnError() {
+        PathRegistry r = PathRegistry.standard();
+        assertThatThrownBy(() -> r.parseList("base,jnet:loopback"))
+                .hasMessage("path jnet:loopback given twice in 'base,jnet:loopback' (base and jnet:loopback are both jnet:loopback)");
+        assertThatThrownBy(() -> r.parseList("friends,FRIENDS")).hasMessage("path jnet:friends given twice in 'friends,FRIENDS'");
+        assertThatThrownBy(() -> r.parseList("basic")).hasMessageContaining("unknown path 'basic'");
+    }
+
+    @Test
+    void anAliasOfAPathNotInThisBuildSaysSo() {
+        PathRegistry r = new PathRegistry()
+                .register(new PathRegistry.Entry("jnet:loopback", "jnet", "fake", true, s -> new InMemoryPath("b"), null))
+                .alias("base", "jnet:loopback")
+                .alias("unix", "jnet:unix");
+        assertThatThrownBy(() -> r.parseList("base,unix"))
+                .hasMessageStartingWith("path 'unix' is jnet:unix, which is not in this build (known paths: jnet:loopback")
+                .hasMessageContaining("aliases: base = jnet:loopback")
+                .hasMessageNotContaining("unix = jnet:unix");
+        // the same alias resolves once the path is registered
+        r.register(new PathRegistry.Entry("jnet:unix", "jnet", "fake", true, s -> new InMemoryPath("u"), null));
+        assertThat(r.get("unix").id()).isEqualTo("jnet:unix");
+        assertThatThrownBy(() -> r.get("nope")).hasMessageContaining("aliases: base = jnet:loopback, unix = jnet:unix");
+    }
+
+    @Test
+    void aliasesAreCheckedWhenRegistered() {
+        PathRegistry r = new PathRegistry().alias("base", "jnet:loopback");
+        assertThatThrownBy(() -> r.alias("base", "jnet:veth")).hasMessage("alias base registered twice");
+        assertThatThrownBy(() -> r.alias("jnet:base", "jnet:loopback")).hasMessageContaining("without a colon");
+        assertThatThrownBy(() -> r.alias("Base2", "jnet:loopback")).hasMessageContaining("lower-case");
+        assertThatThrownBy(() -> r.alias("lo", "loopback")).hasMessageContaining("stack:name");
     }
 
     @Test
