@@ -68,6 +68,8 @@ public final class PathRegistry {
     public static final String KERNEL_TCP = "kernel:tcp";
     /** Id of the host kernel's AF_UNIX stream sockets. */
     public static final String KERNEL_UNIX = "kernel:unix";
+    /** Id of jnet's local stream sockets (the AF_UNIX analogue), the counterpart of {@link #KERNEL_UNIX}. */
+    public static final String JNET_UNIX = "jnet:unix";
 
     private final Map<String, Entry> entries = new LinkedHashMap<>();
 
@@ -85,7 +87,9 @@ public final class PathRegistry {
                         "host kernel TCP/UDP over 127.0.0.1 (JDK SocketChannel)", false, sysctls -> KernelPaths.tcp(), null))
                 .register(new Entry(KERNEL_UNIX, KernelPaths.STACK,
                         "host kernel AF_UNIX stream sockets (JDK SocketChannel, UNIX family); TCP tests only",
-                        false, sysctls -> KernelPaths.unix(), PathRegistry::unixNotApplicable));
+                        false, sysctls -> KernelPaths.unix(), PathRegistry::unixNotApplicable))
+                .register(new Entry(JNET_UNIX, JnetPaths.STACK, "jnet local stream sockets (AF_UNIX analogue); TCP tests only",
+                        true, JnetUnixPath::open, PathRegistry::unixNotApplicable));
     }
 
     /** AF_UNIX stream sockets carry the TCP tests' byte streams; UDP and TCP_NODELAY have no meaning there. */

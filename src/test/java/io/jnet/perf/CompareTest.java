@@ -21,14 +21,14 @@ class CompareTest {
     private static final Duration ONE_SECOND = Duration.ofSeconds(1);
 
     @Test
-    void registryKnowsTheFourPathsAndNamesThemInErrors() {
+    void registryKnowsItsPathsAndNamesThemInErrors() {
         PathRegistry r = PathRegistry.standard();
-        assertThat(r.ids()).containsExactly("jnet:loopback", "jnet:veth", "kernel:tcp", "kernel:unix");
+        assertThat(r.ids()).containsExactly("jnet:loopback", "jnet:veth", "kernel:tcp", "kernel:unix", "jnet:unix");
         assertThat(r.parseList("jnet:loopback, KERNEL:unix")).extracting(PathRegistry.Entry::id)
                 .containsExactly("jnet:loopback", "kernel:unix");
         assertThatThrownBy(() -> r.parseList("jnet:loopback,kernel:friends"))
                 .hasMessageContaining("unknown path 'kernel:friends'")
-                .hasMessageContaining("jnet:loopback, jnet:veth, kernel:tcp, kernel:unix");
+                .hasMessageContaining("jnet:loopback, jnet:veth, kernel:tcp, kernel:unix, jnet:unix");
         assertThatThrownBy(() -> r.parseList("kernel:tcp,kernel:tcp")).hasMessageContaining("given twice");
         assertThatThrownBy(() -> r.parseList("kernel:tcp,")).hasMessageContaining("empty path");
         assertThatThrownBy(() -> r.register(r.get("kernel:tcp"))).hasMessageContaining("registered twice");
