@@ -62,9 +62,10 @@ import picocli.CommandLine.Spec;
             "with net.ipv4.tcp_friends=1, which wins over a --sysctl of it; the",
             "value given applies to the other jnet paths), jnet:veth, kernel:tcp",
             "(JDK SocketChannel over 127.0.0.1), kernel:unix (AF_UNIX stream",
-            "sockets; TCP tests only, no -D: such cells show n/a). Aliases: base =",
+            "sockets) and jnet:unix (jnet's local stream sockets); the unix paths",
+            "run the TCP tests only, no -D: such cells show n/a. Aliases: base =",
             "jnet:loopback, friends = jnet:friends, unix = jnet:unix (jnet's local",
-            "stream sockets, in builds that have them). The size sets -m and -M",
+            "stream sockets). The size sets -m and -M",
             "(unless -M is given) of the stream tests and -r size,size of the",
             "others; UDP tests skip sizes above 65507.",
             "",
@@ -104,6 +105,9 @@ import picocli.CommandLine.Spec;
             "  UDP_RR        TCP_RR with one datagram each way; transactions/s, latency",
             "                in usec; a lost datagram ends the run with an error after",
             "                2 s without a response",
+            "  STREAM_STREAM netperf's AF_UNIX names: TCP_STREAM and TCP_RR over local",
+            "  STREAM_RR     stream sockets, jnet:unix against kernel:unix (--stack",
+            "                picks one; --compare takes these two paths only)",
             "",
             "Without -t: the default suite, every test but UDP_RR with -l 1 and 3",
             "pairs each (under a minute).",
@@ -119,6 +123,7 @@ import picocli.CommandLine.Spec;
             "  jnet perf -t TCP_RR --compare base,unix,friends --sizes 1,64,1K,16K,64K,1M",
             "  jnet perf -t TCP_STREAM --compare jnet:loopback,kernel:tcp --sweep -l 0.5 -i 3",
             "  jnet perf -t TCP_RR --busy-cores 1         with one core kept busy",
+            "  jnet perf -t STREAM_RR -- -r 64,64         jnet:unix vs kernel:unix",
             "",
             "Exit codes: 0 all tests ran, 1 a test failed, 2 bad usage."})
 public final class PerfCommand implements Callable<Integer> {
@@ -130,8 +135,9 @@ public final class PerfCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = {"-t", "--test"}, paramLabel = "TEST",
-            description = "Test to run: TCP_STREAM, TCP_MAERTS, TCP_SENDFILE, UDP_STREAM, TCP_RR, TCP_CRR, UDP_RR. "
-                    + "Default: the suite (all but UDP_RR).")
+            description = "Test to run: TCP_STREAM, TCP_MAERTS, TCP_SENDFILE, UDP_STREAM, TCP_RR, TCP_CRR, UDP_RR; or "
+                    + "netperf's AF_UNIX names STREAM_STREAM and STREAM_RR (TCP_STREAM and TCP_RR over jnet:unix and "
+                    + "kernel:unix). Default: the suite (all but UDP_RR).")
     String test;
 
     @Option(names = {"-l", "--length"}, paramLabel = "SECS",
@@ -165,7 +171,7 @@ public final class PerfCommand implements Callable<Integer> {
 
     @Option(names = "--compare", paramLabel = "PATHS",
             description = "Compare these paths, comma-separated, first path first: jnet:loopback, jnet:friends, jnet:veth, "
-                    + "kernel:tcp, kernel:unix, or the aliases base, friends, unix (jnet:unix). Prints one table per test "
+                    + "kernel:tcp, kernel:unix, jnet:unix, or the aliases base, friends, unix (jnet:unix). Prints one table per test "
                     + "with a row per size and the first path's figure over each other's; friends with base and/or unix "
                     + "prints the friends patch's table (BASE UNIX FRIENDS FRIENDS/BASE FRIENDS/UNIX KERNEL_TCP "
                     + "KERNEL_AF_UNIX), adding kernel:tcp and kernel:unix. Replaces --path and --stack.")
@@ -231,6 +237,10 @@ public final class PerfCommand implements Callable<Integer> {
     private final PathRegistry registry = PathRegistry.standard();
     /** Sizes the last {@link #plan()} clipped to fit a suite's UDP test, one note each. */
     private final List<String> clipNotes = new ArrayList<>();
+    /** The paths netperf's AF_UNIX test names ({@link TestKind#unixAlias}) run on: candidate, reference. */
+    static final List<String> UNIX_PATHS = List.of(PathRegistry.JNET_UNIX, PathRegistry.KERNEL_UNIX);
+    /** What the last {@link #plan()} made of an AF_UNIX test name, for stderr; null for other tests. */
+    private String aliasNote;
 
     /** A command printing to {@code out} (results) and {@code err} (progress, errors). */
     public PerfCommand(PrintStream out, PrintStream err) {
@@ -253,6 +263,7 @@ public final class PerfCommand implements Callable<Integer> {
         }
         for (String note : ignoredOptionNotes(plan)) err.println(note);
         for (String note : clipNotes) err.println(note);
+        if (aliasNote != null) err.println(aliasNote);
         boolean ok;
         try (BusyCores busy = BusyCores.start(busyCores)) {
             if (!machine && busy.count() > 0) {
@@ -353,8 +364,9 @@ public final class PerfCommand implements Callable<Integer> {
             }
             Duration length = Duration.ofNanos(Math.round(lengthSeconds * 1e9));
             boolean friends = compare != null && FriendsTable.asks(registry, compare);
+            TestKind unixAlias = test == null ? null : TestKind.unixAlias(test);
             List<TestKind> kinds = test == null ? (friends ? FriendsTable.TESTS : PerfPlan.DEFAULT_SUITE)
-                    : List.of(TestKind.parse(test));
+                    : List.of(unixAlias != null ? unixAlias : TestKind.parse(test));
             if (friends && kinds.getFirst().isUdp()) {
                 throw new IllegalArgumentException("--compare " + compare + " asks for the friends table, which is for "
                         + "TCP tests (net.ipv4.tcp_friends pairs TCP connections): " + kinds.getFirst()
@@ -385,12 +397,38 @@ public final class PerfCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("unknown path '" + path + "' (expected loopback or veth)");
             }
             List<String> paths;
+            String alias = unixAlias == null ? null : test.trim().toUpperCase(java.util.Locale.ROOT);
+            aliasNote = null;
             if (compare != null) {
                 if (matched("--path") || matched("--stack")) {
                     throw new IllegalArgumentException("--compare names the paths itself; --path and --stack do not apply");
                 }
                 paths = friends ? FriendsTable.paths(registry, compare)
                         : registry.parseList(compare).stream().map(PathRegistry.Entry::id).toList();
+                if (alias != null) {
+                    for (String p : paths) {
+                        if (!UNIX_PATHS.contains(p)) {
+                            throw new IllegalArgumentException(alias + " runs over AF_UNIX stream sockets: --compare takes "
+                                    + String.join(" and ", UNIX_PATHS) + " only, not " + p + " (" + unixAlias
+                                    + " runs on any path)");
+                        }
+                    }
+                    aliasNote = "(" + alias + ": " + unixAlias + " over " + String.join(", ", paths) + ")";
+                }
+            } else if (alias != null) {
+                // netperf's AF_UNIX tests: jnet's local sockets against the kernel's AF_UNIX, as jnet:loopback
+                // against kernel:tcp for the TCP names
+                if (matched("--path")) {
+                    throw new IllegalArgumentException("--path does not apply to " + alias + ": it runs over "
+                            + String.join(" and ", UNIX_PATHS));
+                }
+                paths = switch (StackChoice.parse(stack)) {
+                    case BOTH -> UNIX_PATHS;
+                    case JNET -> List.of(PathRegistry.JNET_UNIX);
+                    case KERNEL -> List.of(PathRegistry.KERNEL_UNIX);
+                };
+                topology = "unix";
+                aliasNote = "(" + alias + ": " + unixAlias + " over " + String.join(" against ", paths) + ")";
             } else {
                 String jnet = "jnet:" + topology;
                 paths = switch (StackChoice.parse(stack)) {

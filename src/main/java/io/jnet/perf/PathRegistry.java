@@ -146,11 +146,6 @@ public final class PathRegistry {
      * receive queue.
      */
     public static final String JNET_FRIENDS = "jnet:friends";
-    /**
-     * Id of jnet's local stream sockets (an AF_UNIX analogue), registered by the build that has them; the
-     * alias {@code unix} names it.
-     */
-    public static final String JNET_UNIX = "jnet:unix";
     /** The sysctl {@value #JNET_FRIENDS} sets to 1. */
     public static final String TCP_FRIENDS_SYSCTL = "net.ipv4.tcp_friends";
     /** Id of jnet over two namespaces joined by a veth pair. */
@@ -159,6 +154,11 @@ public final class PathRegistry {
     public static final String KERNEL_TCP = "kernel:tcp";
     /** Id of the host kernel's AF_UNIX stream sockets. */
     public static final String KERNEL_UNIX = "kernel:unix";
+    /**
+     * Id of jnet's local stream sockets (the AF_UNIX analogue), the counterpart of {@link #KERNEL_UNIX}; the alias
+     * {@code unix} names it.
+     */
+    public static final String JNET_UNIX = "jnet:unix";
 
     private final Map<String, Entry> entries = new LinkedHashMap<>();
     /** Alias to id, in registration order. */
@@ -182,6 +182,8 @@ public final class PathRegistry {
                 .register(new Entry(KERNEL_UNIX, KernelPaths.STACK,
                         "host kernel AF_UNIX stream sockets (JDK SocketChannel, UNIX family); TCP tests only",
                         false, sysctls -> KernelPaths.unix(), PathRegistry::unixNotApplicable))
+                .register(new Entry(JNET_UNIX, JnetPaths.STACK, "jnet local stream sockets (AF_UNIX analogue); TCP tests only",
+                        true, JnetUnixPath::open, PathRegistry::unixNotApplicable))
                 .alias("base", JNET_LOOPBACK)
                 .alias("friends", JNET_FRIENDS)
                 .alias("unix", JNET_UNIX);

@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param cells      the tests, each at one size, in order
  * @param paths      the path ids ({@link PathRegistry}) in column order; in the two-stack mode the jnet
  *                   path (candidate) before {@code kernel:tcp} (reference)
- * @param pathName   the name of the jnet topology for the two-stack reports ({@code loopback}, {@code veth})
+ * @param pathName   the name of the jnet topology for the two-stack reports ({@code loopback}, {@code veth}, or
+ *                   {@code unix} for netperf's AF_UNIX tests)
  * @param sysctls    sysctl name to value for the paths that apply them (jnet namespaces)
  * @param iterations pairs per test ({@code -i})
  * @param confidence interval to aim for ({@code -I})

@@ -55,7 +55,8 @@ public enum TestKind {
     public boolean isUdp() { return this == UDP_STREAM || this == UDP_RR; }
 
     /**
-     * Parses a netperf test name, case-insensitive ({@code tcp_rr}, {@code TCP_STREAM}).
+     * Parses a netperf test name, case-insensitive ({@code tcp_rr}, {@code TCP_STREAM}). netperf's AF_UNIX names
+     * are not test kinds of their own: see {@link #unixAlias}.
      *
      * @throws IllegalArgumentException for other names, listing the valid ones
      */
@@ -64,7 +65,23 @@ public enum TestKind {
             return valueOf(s.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("unknown test '" + s
-                    + "' (expected TCP_STREAM, TCP_MAERTS, TCP_SENDFILE, TCP_RR, TCP_CRR, UDP_STREAM or UDP_RR)", e);
+                    + "' (expected TCP_STREAM, TCP_MAERTS, TCP_SENDFILE, TCP_RR, TCP_CRR, UDP_STREAM or UDP_RR, or the"
+                    + " AF_UNIX names STREAM_STREAM and STREAM_RR)", e);
         }
+    }
+
+    /**
+     * netperf's names of its AF_UNIX stream tests (nettest_unix.c, built with {@code --enable-unixdomain}):
+     * {@code STREAM_STREAM} is the byte stream of TCP_STREAM and {@code STREAM_RR} the transactions of TCP_RR,
+     * over AF_UNIX stream sockets instead of TCP. Case-insensitive.
+     *
+     * @return the test {@code s} stands for over AF_UNIX paths, or null when {@code s} is not such a name
+     */
+    public static TestKind unixAlias(String s) {
+        return switch (s.trim().toUpperCase(Locale.ROOT)) {
+            case "STREAM_STREAM" -> TCP_STREAM;
+            case "STREAM_RR" -> TCP_RR;
+            default -> null;
+        };
     }
 }

@@ -59,6 +59,15 @@
  * FRIENDS, FRIENDS/BASE, FRIENDS/UNIX, and the kernel's TCP and AF_UNIX for reference). Client and server are two threads of one JVM
  * ({@link io.jnet.perf.PeerRun}). A {@link io.jnet.perf.ProgressMeter} shows every run on stderr.
  *
+ * <h2>AF_UNIX</h2>
+ * {@code jnet:unix} ({@link io.jnet.perf.JnetUnixPath}) runs the TCP byte-stream tests over jnet's local stream
+ * sockets ({@link io.jnet.socket.LocalSocket}) as {@code kernel:unix} runs them over the kernel's AF_UNIX: TCP_STREAM,
+ * TCP_MAERTS, TCP_SENDFILE ({@link io.jnet.socket.LocalSocket#transferFrom}), TCP_RR and TCP_CRR, no UDP test and
+ * no {@code -D}. netperf's own names for its AF_UNIX tests, {@code -t STREAM_STREAM} and {@code -t STREAM_RR}
+ * ({@link io.jnet.perf.TestKind#unixAlias}), run TCP_STREAM and TCP_RR on {@code jnet:unix} against
+ * {@code kernel:unix} (the two-stack report, path {@code unix}); {@code --stack} picks one of them, and
+ * {@code --compare} takes only these two paths.
+ *
  * <h2>Structure</h2>
  * {@link io.jnet.perf.PerfSuite} runs a {@link io.jnet.perf.PerfPlan} (tests at sizes, path ids) with one
  * {@link io.jnet.perf.ComparisonRunner}; the tests ({@link io.jnet.perf.PerfTest}) see only

@@ -3,6 +3,7 @@ package io.jnet.socket;
 /** Linux errno values reported by jnet sockets (numbers as on Linux x86_64, {@code errno.h}). */
 public enum Errno {
     EPERM(1, "Operation not permitted"),
+    ENOENT(2, "No such file or directory"),
     EINTR(4, "Interrupted system call"),
     EIO(5, "Input/output error"),
     EBADF(9, "Bad file descriptor"),

@@ -7,4 +7,13 @@ public interface SocketProvider {
     TcpServerSocket openTcpServerSocket();
 
     UdpSocket openUdpSocket();
+
+    /** socket(AF_UNIX, SOCK_STREAM, 0): an unconnected local stream socket. */
+    LocalSocket openLocalSocket();
+
+    /** socket(AF_UNIX, SOCK_STREAM, 0) to listen with. */
+    LocalServerSocket openLocalServerSocket();
+
+    /** socketpair(AF_UNIX, SOCK_STREAM, 0): two local stream sockets connected to each other. */
+    LocalSocket.Pair openLocalSocketPair();
 }

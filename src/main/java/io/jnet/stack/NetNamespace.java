@@ -4,6 +4,9 @@ import io.jnet.buffer.PacketAllocator;
 import io.jnet.buffer.PacketBuffer;
 import io.jnet.link.Loopback;
 import io.jnet.link.NetDevice;
+import io.jnet.socket.LocalNames;
+import io.jnet.socket.LocalServerSocket;
+import io.jnet.socket.LocalSocket;
 import io.jnet.socket.SocketProvider;
 import io.jnet.socket.TcpServerSocket;
 import io.jnet.socket.TcpSocket;
@@ -288,6 +291,21 @@ public final class NetNamespace implements SocketProvider, AutoCloseable {
     @Override public TcpSocket openTcpSocket() { return openSocket(TcpSocket.class); }
     @Override public TcpServerSocket openTcpServerSocket() { return openSocket(TcpServerSocket.class); }
     @Override public UdpSocket openUdpSocket() { return openSocket(UdpSocket.class); }
+    @Override public LocalSocket openLocalSocket() { return openSocket(LocalSocket.class); }
+    @Override public LocalServerSocket openLocalServerSocket() { return openSocket(LocalServerSocket.class); }
+    @Override public LocalSocket.Pair openLocalSocketPair() { return openSocket(LocalSocket.Pair.class); }
+
+    /** The namespace's table of local socket names (the socket files of AF_UNIX sockets on Linux). */
+    public LocalNames localNames() { return extension(LocalNames.class); }
+
+    /**
+     * unlink(2) of a local socket name: frees {@code path} for another bind; a socket bound to it stays bound
+     * but cannot be connected to any more (see {@link LocalNames}).
+     *
+     * @throws java.io.IOException {@link io.jnet.socket.ErrnoException} ENOENT when no such name exists, EINVAL
+     *                             for a malformed name
+     */
+    public void unlink(String path) throws java.io.IOException { localNames().unlink(path); }
 
     /** Runs {@code hook} on {@link #close()} (modules purge their tables). */
     public void onClose(Runnable hook) { closeHooks.add(hook); }

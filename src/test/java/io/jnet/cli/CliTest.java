@@ -440,7 +440,7 @@ class CliTest {
     void compareNamesUnknownPathsAndChecksItsOptions() {
         assertThat(run("perf", "--compare", "jnet:loopback,kernel:wifi")).isEqualTo(2);
         assertThat(err()).contains("unknown path 'kernel:wifi'")
-                .contains("known paths: jnet:loopback, jnet:friends, jnet:veth, kernel:tcp, kernel:unix");
+                .contains("known paths: jnet:loopback, jnet:friends, jnet:veth, kernel:tcp, kernel:unix, jnet:unix");
         errBuf.reset();
         assertThat(run("perf", "--compare", "kernel:tcp", "--path", "veth")).isEqualTo(2);
         assertThat(err()).contains("--path and --stack do not apply");
@@ -501,14 +501,6 @@ class CliTest {
     }
 
     @Test
-    void unixIsAClearErrorWhileJnetUnixIsNotInTheBuild() {
-        org.junit.jupiter.api.Assumptions.assumeFalse(io.jnet.perf.PathRegistry.standard().ids().contains("jnet:unix"),
-                "jnet:unix is registered in this build");
-        assertThat(run("perf", "-t", "TCP_RR", "--compare", "base,unix,friends")).isEqualTo(2);
-        assertThat(err()).contains("path 'unix' is jnet:unix, which is not in this build");
-    }
-
-    @Test
     void friendsTableRunsAndSaysWhoseTcpFriendsWins() {
         int rc = run("perf", "-t", "TCP_RR", "--compare", "base,friends", "--sizes", "1", "-l", "0.1", "-i", "3",
                 "--warmup", "0", "-q", "--sysctl", "net.ipv4.tcp_friends=0");
@@ -539,6 +531,44 @@ class CliTest {
         assertThat(rc).as(err()).isZero();
         assertThat(out()).containsPattern("RR +kernel:tcp +kernel:unix +p1")
                 .containsPattern("\\n +1 +\\d+\\.\\d\\d[ *] +n/a +-").contains("Note: n/a: kernel:unix: UDP_RR is a UDP test");
+    }
+
+    @Test
+    void netperfsAfUnixNamesRunTheByteStreamTestsOnTheUnixPaths() {
+        PerfPlan rr = plan("-t", "STREAM_RR", "-r", "64,64");
+        assertThat(rr.tests()).singleElement().satisfies(t -> {
+            assertThat(t.kind()).isEqualTo(TestKind.TCP_RR);
+            assertThat(t.requestSize()).isEqualTo(64);
+        });
+        assertThat(rr.paths()).as("jnet's local sockets against the kernel's AF_UNIX").containsExactly("jnet:unix", "kernel:unix");
+        assertThat(rr.pathName()).isEqualTo("unix");
+        assertThat(rr.compare()).isFalse();
+        assertThat(plan("-t", "stream_stream").tests().getFirst().kind()).isEqualTo(TestKind.TCP_STREAM);
+        assertThat(plan("-t", "STREAM_STREAM", "--stack", "jnet").paths()).containsExactly("jnet:unix");
+        assertThat(plan("-t", "STREAM_STREAM", "--stack", "kernel").paths()).containsExactly("kernel:unix");
+        PerfPlan sized = plan("-t", "STREAM_RR", "--sizes", "1,1K");
+        assertThat(sized.compare()).isTrue();
+        assertThat(sized.paths()).containsExactly("jnet:unix", "kernel:unix");
+        assertThat(plan("-t", "STREAM_RR", "--compare", "kernel:unix,jnet:unix").paths()).containsExactly("kernel:unix", "jnet:unix");
+        assertThat(plan("-t", "TCP_RR", "--compare", "jnet:unix,kernel:tcp").paths()).as("TCP_RR runs anywhere")
+                .containsExactly("jnet:unix", "kernel:tcp");
+
+        assertThat(run("perf", "-t", "STREAM_RR", "--compare", "jnet:unix,kernel:tcp")).isEqualTo(2);
+        assertThat(err()).contains("STREAM_RR runs over AF_UNIX stream sockets").contains("not kernel:tcp");
+        errBuf.reset();
+        assertThat(run("perf", "-t", "STREAM_STREAM", "--path", "veth")).isEqualTo(2);
+        assertThat(err()).contains("--path does not apply to STREAM_STREAM");
+        errBuf.reset();
+        assertThat(run("perf", "-t", "UNIX_STREAM")).isEqualTo(2);
+        assertThat(err()).contains("unknown test 'UNIX_STREAM'").contains("STREAM_STREAM and STREAM_RR");
+    }
+
+    @Test
+    void streamRrRunsJnetUnixAgainstKernelUnix() {
+        int rc = run("perf", "-t", "STREAM_RR", "-l", "0.1", "-i", "3", "--warmup", "0", "--csv");
+        assertThat(rc).as(err()).isZero();
+        assertThat(err()).contains("(STREAM_RR: TCP_RR over jnet:unix against kernel:unix)");
+        assertThat(out()).contains("TCP_RR,unix,");
     }
 
     @Test
