@@ -12,8 +12,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * lock and one cache line in turns, and TCP_STREAM lost up to 70 % at small sizes. Here the writer and the
  * reader share no lock and no buffer end: the bytes live in a chain of fixed chunks; only the producer moves
  * the tail (its own chunk and offset, published through the volatile byte count {@code tail}), only the
- * consumer moves the head ({@code head}); each side reads the other's count to know how much it may copy.
- * Each count sits on its own cache line. Drained chunks go back to the producer through a small ring of
+ * consumer moves the head ({@code head}). Each side's state sits on cache lines of its own, and a side reads the
+ * other's count only when the count it read last does not cover what it wants (a small write touches the
+ * reader's line only when the room it knew of is used up, a small read the writer's only when the bytes it knew
+ * of are read). The wait flags each side sets before it sleeps also have lines of their own, so the other side's
+ * check of them on every call stays a cache hit. Drained chunks go back to the producer through a small ring of
  * spares, so a warm stream allocates nothing.
  *
  * <p>Threads: at most one thread at a time may call the producer methods ({@code write*}, {@link #producerWaits},
@@ -37,47 +40,64 @@ public final class StreamPipe {
         volatile Chunk next;
     }
 
-    /** The consumer's published state, alone on its cache lines. */
+    /**
+     * The consumer's state, alone on its cache lines: its published count, the producer's count as last read
+     * (so a read touches the producer's line only when what it saw is used up), and where it reads.
+     */
     @SuppressWarnings("unused")
     private static final class ConsumerSide {
         long p00, p01, p02, p03, p04, p05, p06, p07;
         /** Bytes ever consumed. */
         volatile long head;
-        volatile boolean waiting;
+        /** The producer's tail as last read. */
+        long tailSeen;
+        Chunk chunk;
+        int pos;
         /** Spares handed back, written by the consumer only. */
         volatile int sparesIn;
         long p10, p11, p12, p13, p14, p15, p16, p17;
     }
 
-    /** The producer's published state, alone on its cache lines. */
+    /** The producer's state, alone on its cache lines (as {@link ConsumerSide}). */
     @SuppressWarnings("unused")
     private static final class ProducerSide {
         long p00, p01, p02, p03, p04, p05, p06, p07;
         /** Bytes ever produced. */
         volatile long tail;
-        volatile boolean waiting;
+        /** The consumer's head as last read. */
+        long headSeen;
+        Chunk chunk;
+        int pos;
         /** Spares taken, written by the producer only. */
         volatile int sparesOut;
         long p10, p11, p12, p13, p14, p15, p16, p17;
     }
 
+    /** A flag one side sets rarely and the other reads often: on a line of its own, so reading it stays a cache hit. */
+    @SuppressWarnings("unused")
+    private static final class Flag {
+        long p00, p01, p02, p03, p04, p05, p06, p07;
+        volatile boolean set;
+        long p10, p11, p12, p13, p14, p15, p16, p17;
+    }
+
     private final ConsumerSide consumer = new ConsumerSide();
     private final ProducerSide producer = new ProducerSide();
+    /** The consumer sleeps until data comes. */
+    private final Flag consumerWaiting = new Flag();
+    /** The producer sleeps until room appears. */
+    private final Flag producerWaiting = new Flag();
     private final Chunk[] spares = new Chunk[SPARES];
-    /** Producer-private: where the next byte goes. */
-    private Chunk tailChunk;
-    private int tailPos;
-    /** Consumer-private: where the next byte comes from. */
-    private Chunk headChunk;
-    private int headPos;
     private final AtomicInteger ends = new AtomicInteger(2);
     /** The consumer's head when it stopped reading for good ({@link #markConsumerClosed}), -1 before. */
     private volatile long consumerClosedAt = -1;
+    /** Set with {@link #consumerClosedAt}; what the producer checks on every write. */
+    private final Flag consumerClosed = new Flag();
 
     public StreamPipe() {
         Chunk c = ChunkPool.take();
-        tailChunk = c;
-        headChunk = c;
+        producer.chunk = c;
+        consumer.chunk = c;
     }
 
     // ------------------------------------------------------------------------------------------ either side
@@ -106,11 +126,12 @@ public final class StreamPipe {
      */
     public int write(byte[] src, int off, int len, long limit) {
         int n = room(len, limit);
+        ProducerSide p = producer;
         int done = 0;
         while (done < n) {
-            int k = Math.min(n - done, reserve());
-            System.arraycopy(src, off + done, tailChunk.data, tailPos, k);
-            tailPos += k;
+            int k = Math.min(n - done, reserve(p));
+            System.arraycopy(src, off + done, p.chunk.data, p.pos, k);
+            p.pos += k;
             done += k;
         }
         return publish(n);
@@ -119,11 +140,12 @@ public final class StreamPipe {
     /** {@link #write(byte[], int, int, long)} from {@code src}'s position, which advances by the count. */
     public int write(ByteBuffer src, int len, long limit) {
         int n = room(Math.min(len, src.remaining()), limit);
+        ProducerSide p = producer;
         int done = 0;
         while (done < n) {
-            int k = Math.min(n - done, reserve());
-            src.get(tailChunk.data, tailPos, k);
-            tailPos += k;
+            int k = Math.min(n - done, reserve(p));
+            src.get(p.chunk.data, p.pos, k);
+            p.pos += k;
             done += k;
         }
         return publish(n);
@@ -132,30 +154,39 @@ public final class StreamPipe {
     /** {@link #write(byte[], int, int, long)} from a file mapping (sendfile): {@code len} bytes at {@code offset}. */
     public int write(PayloadRegion src, long offset, int len, long limit) {
         int n = room(len, limit);
+        ProducerSide p = producer;
         int done = 0;
         while (done < n) {
-            int k = Math.min(n - done, reserve());
-            src.read(offset + done, tailChunk.data, tailPos, k);
-            tailPos += k;
+            int k = Math.min(n - done, reserve(p));
+            src.read(offset + done, p.chunk.data, p.pos, k);
+            p.pos += k;
             done += k;
         }
         return publish(n);
     }
 
+    /** How many of {@code len} bytes fit under {@code limit}, reading the consumer's count only when the last one read is not enough. */
     private int room(int len, long limit) {
-        long free = limit - used();
-        if (free <= 0 || len <= 0) return 0;
+        if (len <= 0) return 0;
+        ProducerSide p = producer;
+        long tail = p.tail;
+        long free = limit - (tail - p.headSeen);
+        if (free < len) {
+            p.headSeen = consumer.head;
+            free = limit - (tail - p.headSeen);
+        }
+        if (free <= 0) return 0;
         return (int) Math.min(len, free);
     }
 
     /** Room left in the tail chunk, linking a new chunk when it is full. */
-    private int reserve() {
-        int room = CHUNK - tailPos;
+    private int reserve(ProducerSide p) {
+        int room = CHUNK - p.pos;
         if (room > 0) return room;
         Chunk c = takeSpare();
-        tailChunk.next = c; // published to the consumer by the tail count written after it
-        tailChunk = c;
-        tailPos = 0;
+        p.chunk.next = c; // published to the consumer by the tail count written after it
+        p.chunk = c;
+        p.pos = 0;
         return CHUNK;
     }
 
@@ -180,12 +211,13 @@ public final class StreamPipe {
      * The producer is about to wait for room: the consumer's next read that frees room reports it through
      * {@link #takeProducerWaiting}. The caller re-checks {@link #used()} after this call, before it sleeps.
      */
-    public void producerWaits() { producer.waiting = true; }
+    public void producerWaits() { producerWaiting.set = true; }
 
     /** True (once) when the consumer announced it waits for data ({@link #consumerWaits}): wake it. */
     public boolean takeConsumerWaiting() {
-        if (!consumer.waiting) return false;
-        consumer.waiting = false;
+        Flag f = consumerWaiting;
+        if (!f.set) return false;
+        f.set = false;
         return true;
     }
 
@@ -196,12 +228,13 @@ public final class StreamPipe {
 
     /** Copies up to {@code len} available bytes into {@code dst} at {@code off}; returns how many. */
     public int read(byte[] dst, int off, int len) {
-        int n = (int) Math.min(len, used());
+        int n = (int) Math.min(len, readable(len));
+        ConsumerSide c = consumer;
         int done = 0;
         while (done < n) {
-            int k = Math.min(n - done, advanceHead());
-            System.arraycopy(headChunk.data, headPos, dst, off + done, k);
-            headPos += k;
+            int k = Math.min(n - done, advanceHead(c));
+            System.arraycopy(c.chunk.data, c.pos, dst, off + done, k);
+            c.pos += k;
             done += k;
         }
         return consume(n);
@@ -209,12 +242,14 @@ public final class StreamPipe {
 
     /** {@link #read(byte[], int, int)} into {@code dst} at its position, which advances by the count. */
     public int read(ByteBuffer dst, int len) {
-        int n = (int) Math.min(Math.min(len, dst.remaining()), used());
+        int want = Math.min(len, dst.remaining());
+        int n = (int) Math.min(want, readable(want));
+        ConsumerSide c = consumer;
         int done = 0;
         while (done < n) {
-            int k = Math.min(n - done, advanceHead());
-            dst.put(headChunk.data, headPos, k);
-            headPos += k;
+            int k = Math.min(n - done, advanceHead(c));
+            dst.put(c.chunk.data, c.pos, k);
+            c.pos += k;
             done += k;
         }
         return consume(n);
@@ -223,23 +258,35 @@ public final class StreamPipe {
     /** Drops up to {@code len} available bytes unread; returns how many. */
     public long skip(long len) {
         long n = Math.min(len, used());
+        ConsumerSide c = consumer;
         long done = 0;
         while (done < n) {
-            int k = (int) Math.min(n - done, advanceHead());
-            headPos += k;
+            int k = (int) Math.min(n - done, advanceHead(c));
+            c.pos += k;
             done += k;
         }
-        consumer.head = consumer.head + n;
+        c.head = c.head + n;
         return n;
     }
 
+    /** Bytes readable, reading the producer's count only when the last one read does not cover {@code want}. */
+    private long readable(int want) {
+        ConsumerSide c = consumer;
+        long avail = c.tailSeen - c.head;
+        if (avail < want) {
+            c.tailSeen = producer.tail;
+            avail = c.tailSeen - c.head;
+        }
+        return avail;
+    }
+
     /** Bytes readable in the head chunk, moving to the next chunk (and recycling this one) when it is drained. */
-    private int advanceHead() {
-        int left = CHUNK - headPos;
+    private int advanceHead(ConsumerSide c) {
+        int left = CHUNK - c.pos;
         if (left > 0) return left;
-        Chunk old = headChunk;
-        headChunk = old.next; // linked before the tail count that made these bytes available
-        headPos = 0;
+        Chunk old = c.chunk;
+        c.chunk = old.next; // linked before the tail count that made these bytes available
+        c.pos = 0;
         old.next = null;
         recycle(old);
         return CHUNK;
@@ -264,15 +311,16 @@ public final class StreamPipe {
      * The consumer is about to wait for data: the producer's next write reports it through
      * {@link #takeConsumerWaiting}. The caller re-checks {@link #available()} after this call, before it sleeps.
      */
-    public void consumerWaits() { consumer.waiting = true; }
+    public void consumerWaits() { consumerWaiting.set = true; }
 
     /**
      * True (once) when the producer announced it waits for room and at least {@code minFree} bytes are free
      * under {@code limit}: wake it.
      */
     public boolean takeProducerWaiting(long limit, long minFree) {
-        if (!producer.waiting || limit - used() < minFree) return false;
-        producer.waiting = false;
+        Flag f = producerWaiting;
+        if (!f.set || limit - used() < minFree) return false;
+        f.set = false;
         return true;
     }
 
@@ -281,8 +329,13 @@ public final class StreamPipe {
      * the producer which of its bytes were read.
      */
     public void markConsumerClosed() {
-        if (consumerClosedAt < 0) consumerClosedAt = consumer.head;
+        if (consumerClosedAt >= 0) return;
+        consumerClosedAt = consumer.head;
+        consumerClosed.set = true;
     }
+
+    /** True once the consumer said it reads no more ({@link #markConsumerClosed}); a cheap check for every write. */
+    public boolean consumerClosed() { return consumerClosed.set; }
 
     /**
      * The consumer's head when it stopped reading ({@link #markConsumerClosed}), else its head now: bytes of the
@@ -302,14 +355,14 @@ public final class StreamPipe {
         if (left < 0) throw new IllegalStateException("StreamPipe side detached twice");
         if (left > 0) return;
         // both sides are gone: no thread touches the chunks any more
-        for (Chunk c = headChunk; c != null; ) {
+        for (Chunk c = consumer.chunk; c != null; ) {
             Chunk next = c.next;
             c.next = null;
             ChunkPool.give(c);
             c = next;
         }
-        headChunk = null;
-        tailChunk = null;
+        consumer.chunk = null;
+        producer.chunk = null;
         for (int i = 0; i < SPARES; i++) {
             if (spares[i] != null) ChunkPool.give(spares[i]);
             spares[i] = null;

@@ -54,6 +54,9 @@ final class BaseDataPath implements TcpDataPath {
     public void sync(TcpConnection c) {}
 
     @Override
+    public void userClosing(TcpConnection c) {}
+
+    @Override
     public void purgeReceived(TcpConnection c) { c.receiveQueue.purge(); }
 
     @Override

@@ -31,6 +31,17 @@ final class FriendsDataPath implements TcpDataPath {
     /** How much of {@code in}'s tail rcvNxt covers already (owner's lock). */
     private long rcvSynced;
     private boolean released;
+    /** The other end, for publishing our receive buffer to it. */
+    private FriendsDataPath friendEnd;
+    /**
+     * The friend's receive buffer as it last published it (its SO_RCVBUF, autotuned): what our writes are charged
+     * against. Kept here rather than read from the friend's socket, whose fields its reads write all the time.
+     */
+    private volatile int friendRcvbuf;
+    /** Our receive buffer as last published to the friend. */
+    private int rcvbufPublished;
+    /** Bytes moved and not yet added to TcpExtJnetFriendsBytes (added every 64 KiB and at release). */
+    private long unaccountedBytes;
 
     private FriendsDataPath(TcpConnection owner, TcpConnection friend, StreamPipe in, StreamPipe out) {
         this.owner = owner;
@@ -43,7 +54,24 @@ final class FriendsDataPath implements TcpDataPath {
     static FriendsDataPath[] pair(TcpConnection a, TcpConnection b) {
         StreamPipe aToB = new StreamPipe();
         StreamPipe bToA = new StreamPipe();
-        return new FriendsDataPath[] {new FriendsDataPath(a, b, bToA, aToB), new FriendsDataPath(b, a, aToB, bToA)};
+        FriendsDataPath ea = new FriendsDataPath(a, b, bToA, aToB);
+        FriendsDataPath eb = new FriendsDataPath(b, a, aToB, bToA);
+        ea.friendEnd = eb;
+        eb.friendEnd = ea;
+        ea.friendRcvbuf = b.rcvbuf;
+        eb.friendRcvbuf = a.rcvbuf;
+        ea.rcvbufPublished = a.rcvbuf;
+        eb.rcvbufPublished = b.rcvbuf;
+        return new FriendsDataPath[] {ea, eb};
+    }
+
+    /** Tells the friend our receive buffer when it changed (SO_RCVBUF, autotuning). */
+    private void publishRcvbuf(TcpConnection c) {
+        int r = c.rcvbuf;
+        if (r != rcvbufPublished) {
+            rcvbufPublished = r;
+            friendEnd.friendRcvbuf = r;
+        }
     }
 
     @Override
@@ -56,6 +84,7 @@ final class FriendsDataPath implements TcpDataPath {
     public int read(TcpConnection c, byte[] b, int off, int len, ByteBuffer bb) {
         int n = bb != null ? in.read(bb, len) : in.read(b, off, len);
         TcpInput.rcvSpaceAdjust(c, n); // receive-buffer autotuning, as for segments read
+        publishRcvbuf(c);
         int limit = c.rcvbuf;
         if (in.takeProducerWaiting(limit, limit / 3)) friend.wakeUp(); // sk_stream_write_space at a third free
         return n;
@@ -63,7 +92,7 @@ final class FriendsDataPath implements TcpDataPath {
 
     @Override
     public int append(TcpConnection c, byte[] b, long off, int len, ByteBuffer bb, PayloadRegion region, boolean byReference) {
-        long limit = friend.rcvbuf;
+        long limit = friendRcvbuf;
         int n;
         if (region != null) n = out.write(region, off, len, limit); // by reference or not: the pipe holds a copy
         else if (bb != null) n = out.write(bb, len, limit);
@@ -77,12 +106,12 @@ final class FriendsDataPath implements TcpDataPath {
         c.sndSml = c.writeSeq;
         c.bytesSent += n;
         c.bytesAcked += n;
-        c.tcp.mib.add(MibCounter.TcpExtJnetFriendsBytes, n);
+        if ((unaccountedBytes += n) >= 65536) accountBytes(c);
         if (out.takeConsumerWaiting() || friend.hasReadinessListeners()) friend.wakeUp(); // sk_data_ready
         // data the friend's application will never read, as it closed before reading it: reset (TCPAbortOnData).
         // A friend that read everything and then closed is no reason; one that closes with these bytes unread
         // resets us itself (TcpOutput.closeByUser)
-        if (friend.userClosed && out.finalHead() < out.tail()) TcpFriends.dataToClosedFriend(friend);
+        if (out.consumerClosed() && out.finalHead() < out.tail()) TcpFriends.dataToClosedFriend(friend);
         return n;
     }
 
@@ -91,10 +120,10 @@ final class FriendsDataPath implements TcpDataPath {
     public void push(TcpConnection c, boolean last) {}
 
     @Override
-    public long sendSpace(TcpConnection c) { return friend.rcvbuf - out.used(); }
+    public long sendSpace(TcpConnection c) { return friendRcvbuf - out.used(); }
 
     @Override
-    public boolean isWriteable(TcpConnection c) { return sendSpace(c) > friend.rcvbuf / 3; }
+    public boolean isWriteable(TcpConnection c) { return sendSpace(c) > friendRcvbuf / 3; }
 
     @Override
     public void writerWaits(TcpConnection c) { out.producerWaits(); }
@@ -115,6 +144,10 @@ final class FriendsDataPath implements TcpDataPath {
         c.bytesReceived += delta;
     }
 
+    /** The friend's writes from now on are data to a closed socket ({@link #append}). */
+    @Override
+    public void userClosing(TcpConnection c) { in.markConsumerClosed(); }
+
     @Override
     public void purgeReceived(TcpConnection c) {
         in.markConsumerClosed();
@@ -127,8 +160,15 @@ final class FriendsDataPath implements TcpDataPath {
     public void release(TcpConnection c) {
         if (released) return;
         released = true;
+        accountBytes(c);
         in.detachConsumer();
         out.detachProducer();
+    }
+
+    private void accountBytes(TcpConnection c) {
+        if (unaccountedBytes == 0) return;
+        c.tcp.mib.add(MibCounter.TcpExtJnetFriendsBytes, unaccountedBytes);
+        unaccountedBytes = 0;
     }
 
     @Override

@@ -559,6 +559,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
             if (userClosed) return;
             userClosed = true;
             rcvShutdown = true;
+            dataPath.userClosing(this);
             releaseSendFileWindow();
             TcpOutput.closeByUser(this);
             if (lingerNs > 0 && state != TcpState.CLOSED) {

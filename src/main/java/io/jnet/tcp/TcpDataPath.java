@@ -62,6 +62,9 @@ interface TcpDataPath {
      */
     void sync(TcpConnection c);
 
+    /** The application closed the socket (close(2)): it reads no more. Called before the close is processed. */
+    void userClosing(TcpConnection c);
+
     /** Drops unread data (close, tcp_done of a closed socket). */
     void purgeReceived(TcpConnection c);
 
