@@ -40,7 +40,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 2)
 @Fork(1) // the fork inherits bench.sh's --enable-native-access
 public class LoopbackPathBenchmark {
-    @Param({"loopback", "veth"})
+    /** loopback, veth, or friends (loopback with net.ipv4.tcp_friends=1: the connection pairs). */
+    @Param({"loopback", "veth", "friends"})
     public String path;
 
     private NetNamespace a;
@@ -62,6 +63,7 @@ public class LoopbackPathBenchmark {
         a = NetNamespace.create("bench-a");
         String addr = "127.0.0.1";
         b = a;
+        if (path.equals("friends")) a.sysctl().set("net.ipv4.tcp_friends", "1");
         if (path.equals("veth")) {
             b = NetNamespace.create("bench-b");
             VethPair p = VethPair.create("veth0", "veth1");
@@ -80,6 +82,9 @@ public class LoopbackPathBenchmark {
         server = srv.accept();
         server.setOption(SocketOption.TCP_NODELAY, true);
         srv.close();
+        if (path.equals("friends") && a.mib().get(io.jnet.stack.MibCounter.TcpExtJnetFriendsPaired) != 1) {
+            throw new IllegalStateException("the friends connection did not pair");
+        }
         ringFile = Files.createTempFile("jnet-bench-sendfile", ".bin");
         byte[] content = new byte[SLOTS * chunk.length];
         for (int i = 0; i < content.length; i++) content[i] = (byte) (i * 31 + (i >>> 9));
