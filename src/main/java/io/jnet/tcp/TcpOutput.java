@@ -87,7 +87,7 @@ final class TcpOutput {
         if (c.wscaleEnabled) o.windowScale = c.rcvWscale;
         int flags = ack ? Tcp.SYN | Tcp.ACK : Tcp.SYN;
         c.lastSynSentNs = c.tcp.ns.clock().nanoTime();
-        emit(c, null, 0, c.iss, ack ? c.rcvNxt : 0, flags, Math.min(c.rcvWnd, 65535), o);
+        emit(c, null, 0, c.iss, flags, Math.min(c.rcvWnd, 65535), o);
         if (ack) ackSent(c);
     }
 
@@ -322,7 +322,7 @@ final class TcpOutput {
             idleRestart(c, now);
             c.lastSendNs = now;
         }
-        emit(c, seg, len, seg.seq, c.rcvNxt, flags, -1, o);
+        emit(c, seg, len, seg.seq, flags, -1, o);
         ackSent(c);
     }
 
@@ -357,10 +357,11 @@ final class TcpOutput {
      * value (SYN segments). Bytes that {@code data} carries by reference go into the frame by reference when the
      * device takes that ({@link io.jnet.link.NetDevice#scatterGather()}); it is copied otherwise. The frame is
      * allocated, and charged, with room for all of its data either way, so that it can be made linear in place.
+     * A segment with ACK set acknowledges RCV.NXT as it stands after the data path's {@link TcpDataPath#sync}.
      */
-    static void emit(TcpConnection c, PacketBuffer data, int plen, int seq, int ack, int flags, int window,
-                     TcpOptions o) {
+    static void emit(TcpConnection c, PacketBuffer data, int plen, int seq, int flags, int window, TcpOptions o) {
         c.dataPath.sync(c); // the ACK field must cover what a friend has put in the receive pipe
+        int ack = (flags & Tcp.ACK) != 0 ? c.rcvNxt : 0;
         int optLen = o == null ? 0 : o.writtenLength();
         int hl = Tcp.MIN_HEADER_LENGTH + optLen;
         io.jnet.ip.Route r = c.tcp.ip.route(c.remoteAddr, c.dst);
@@ -462,14 +463,14 @@ final class TcpOutput {
         TcpOptions o = timestampOptions(c);
         // SND.MAX, not SND.NXT: after a go-back-N rewind an ACK must not carry an old sequence number
         // (the peer would find it unacceptable and answer with a duplicate ACK; BSD's tcp_output does this)
-        emit(c, null, 0, c.sndMax, c.rcvNxt, Tcp.ACK, -1, o);
+        emit(c, null, 0, c.sndMax, Tcp.ACK, -1, o);
         ackSent(c);
     }
 
     /** A window probe or keepalive: an ACK with an old sequence number to elicit an ACK (tcp_xmit_probe_skb). */
     static void sendProbe(TcpConnection c) {
         TcpOptions o = timestampOptions(c);
-        emit(c, null, 0, c.sndUna - 1, c.rcvNxt, Tcp.ACK, -1, o);
+        emit(c, null, 0, c.sndUna - 1, Tcp.ACK, -1, o);
         ackSent(c);
     }
 
@@ -562,7 +563,7 @@ final class TcpOutput {
 
     /** Sends RST for this connection (seq = SND.NXT before any rewind, i.e. SND.MAX; RFC 9293 ABORT). */
     static void sendRst(TcpConnection c) {
-        emit(c, null, 0, c.sndMax, c.rcvNxt, Tcp.RST | Tcp.ACK, -1, null);
+        emit(c, null, 0, c.sndMax, Tcp.RST | Tcp.ACK, -1, null);
     }
 
     /**

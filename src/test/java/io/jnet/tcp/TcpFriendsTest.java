@@ -268,6 +268,45 @@ class TcpFriendsTest {
         }
     }
 
+    /**
+     * TCP_CRR with large messages: every segment of a paired connection (here the FIN after 256 KiB each way)
+     * acknowledges what the friend put in the pipe; a stale ACK field was outside RFC 5961's window and the FIN
+     * waited for its retransmission.
+     */
+    @Test
+    void closesAfterDataBothWaysNeedNoRetransmission() throws Exception {
+        try (NetNamespace ns = NetNamespace.create("friends")) {
+            ns.sysctl().set("net.ipv4.tcp_friends", "1");
+            try (TcpServerSocket srv = listen(ns)) {
+                int size = 262144;
+                CompletableFuture<Void> server = CompletableFuture.runAsync(() -> {
+                    try {
+                        for (int i = 0; i < 3; i++) {
+                            try (TcpSocket s = srv.accept()) {
+                                s.inputStream().readNBytes(size);
+                                s.outputStream().write(new byte[size]);
+                                if (s.inputStream().read() != -1) throw new AssertionError("no end of stream");
+                            }
+                        }
+                    } catch (IOException e) {
+                        throw new RuntimeException(e);
+                    }
+                });
+                for (int i = 0; i < 3; i++) {
+                    try (TcpSocket c = TcpSocket.open(ns)) {
+                        c.connect(srv.localAddress());
+                        c.outputStream().write(new byte[size]);
+                        assertThat(c.inputStream().readNBytes(size)).hasSize(size);
+                    }
+                }
+                server.get(10, TimeUnit.SECONDS);
+            }
+            assertThat(ns.mib().get(MibCounter.TcpExtJnetFriendsPaired)).isEqualTo(3);
+            assertThat(ns.mib().get(MibCounter.TcpRetransSegs)).isZero();
+            assertThat(ns.mib().get(MibCounter.TcpExtTCPChallengeACK)).isZero();
+        }
+    }
+
     @Test
     void segmentsAfterPairingAreOnlyControl() throws Exception {
         try (NetNamespace ns = NetNamespace.create("friends")) {
