@@ -53,6 +53,14 @@ final class BaseDataPath implements TcpDataPath {
     @Override
     public void sync(TcpConnection c) {}
 
+    /** TcpInput drops the payload of segments that arrive after SHUT_RD. */
+    @Override
+    public void shutdownInput(TcpConnection c) {}
+
+    /** Every byte travels in segments, which set lastRecvNs. */
+    @Override
+    public long lastDataNs(TcpConnection c) { return 0; }
+
     @Override
     public void userClosing(TcpConnection c) {}
 

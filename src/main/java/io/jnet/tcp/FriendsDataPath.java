@@ -42,6 +42,19 @@ final class FriendsDataPath implements TcpDataPath {
     private int rcvbufPublished;
     /** Bytes moved and not yet added to TcpExtJnetFriendsBytes (added every 64 KiB and at release). */
     private long unaccountedBytes;
+    /**
+     * The friend shut down reading (SHUT_RD): our writes from now on are dropped instead of queued, as plain TCP
+     * drops the payload that reaches a socket shut for reading (TcpInput) while RCV.NXT and the ACK still cover
+     * it. Set by the friend, read by our writes.
+     */
+    private volatile boolean friendInputShut;
+    /** Bytes the friend wrote and dropped because we shut down reading: rcvNxt covers them ({@link #sync}). */
+    private volatile long droppedIn;
+    /**
+     * When bytes last moved between the two ends (ns, namespace clock), stamped by the writer on both ends while
+     * either has SO_KEEPALIVE: keepalive's idle time, which plain TCP measures from the last segment received.
+     */
+    private volatile long lastDataNs;
 
     private FriendsDataPath(TcpConnection owner, TcpConnection friend, StreamPipe in, StreamPipe out) {
         this.owner = owner;
@@ -62,6 +75,8 @@ final class FriendsDataPath implements TcpDataPath {
         eb.friendRcvbuf = a.rcvbuf;
         ea.rcvbufPublished = a.rcvbuf;
         eb.rcvbufPublished = b.rcvbuf;
+        ea.friendInputShut = b.rcvShutdown; // shutdown(SHUT_RD) before the handshake completed
+        eb.friendInputShut = a.rcvShutdown;
         return new FriendsDataPath[] {ea, eb};
     }
 
@@ -74,11 +89,17 @@ final class FriendsDataPath implements TcpDataPath {
         }
     }
 
+    /** With the lock; 0 once released (the pipe may hold bytes the friend wrote after our close, never read). */
     @Override
-    public long unread(TcpConnection c) { return in.available(); }
+    public long unread(TcpConnection c) { return released ? 0 : in.available(); }
 
+    /**
+     * False once the application closed (from {@link #userClosing}): plain TCP's closed socket queues nothing more
+     * and a read returns end of stream, while the friend may still put bytes into the pipe until its RST; and a
+     * read that raced with the close must not touch a pipe that {@link #release} may have given up.
+     */
     @Override
-    public boolean hasUnread(TcpConnection c) { return in.available() > 0; }
+    public boolean hasUnread(TcpConnection c) { return in.available() > 0 && !in.consumerClosed(); }
 
     @Override
     public int read(TcpConnection c, byte[] b, int off, int len, ByteBuffer bb) {
@@ -94,7 +115,15 @@ final class FriendsDataPath implements TcpDataPath {
     public int append(TcpConnection c, byte[] b, long off, int len, ByteBuffer bb, PayloadRegion region, boolean byReference) {
         long limit = friendRcvbuf;
         int n;
-        if (region != null) n = out.write(region, off, len, limit); // by reference or not: the pipe holds a copy
+        if (friendInputShut && !out.consumerClosed()) {
+            // the friend shut down reading: dropped, as TcpInput drops such segments' payload (a friend that also
+            // closed resets us instead, below). What it has not read of earlier bytes still takes room, as that
+            // data holds the receive window closed for plain TCP
+            n = (int) Math.max(0, Math.min(len, limit - out.used()));
+            if (n == 0) return 0;
+            if (bb != null && region == null) bb.position(bb.position() + n); // as a copy would
+            friendEnd.droppedIn += n; // single writer
+        } else if (region != null) n = out.write(region, off, len, limit); // by reference or not: the pipe holds a copy
         else if (bb != null) n = out.write(bb, len, limit);
         else n = out.write(b, (int) off, len, limit);
         if (n == 0) return 0;
@@ -107,6 +136,11 @@ final class FriendsDataPath implements TcpDataPath {
         c.bytesSent += n;
         c.bytesAcked += n;
         if ((unaccountedBytes += n) >= 65536) accountBytes(c);
+        if (c.keepalive || friend.keepalive) { // a racy read of the friend's flag costs at most one early probe
+            long now = c.tcp.ns.clock().nanoTime();
+            lastDataNs = now;
+            friendEnd.lastDataNs = now;
+        }
         if (out.takeConsumerWaiting() || friend.hasReadinessListeners()) friend.wakeUp(); // sk_data_ready
         // data the friend's application will never read, as it closed before reading it: reset (TCPAbortOnData).
         // A friend that read everything and then closed is no reason; one that closes with these bytes unread
@@ -162,7 +196,7 @@ final class FriendsDataPath implements TcpDataPath {
     /** rcvNxt (and rcv_wup, so the advertised window stays what it was) over the bytes the friend has written. */
     @Override
     public void sync(TcpConnection c) {
-        long t = in.tail();
+        long t = in.tail() + droppedIn; // real bytes precede dropped ones; both only grow
         long delta = t - rcvSynced;
         if (delta == 0) return;
         rcvSynced = t;
@@ -171,6 +205,13 @@ final class FriendsDataPath implements TcpDataPath {
         c.lastAckSent = c.rcvNxt;
         c.bytesReceived += delta;
     }
+
+    /** The friend's writes from now on are dropped ({@link #append}). */
+    @Override
+    public void shutdownInput(TcpConnection c) { friendEnd.friendInputShut = true; }
+
+    @Override
+    public long lastDataNs(TcpConnection c) { return lastDataNs; }
 
     /** The friend's writes from now on are data to a closed socket ({@link #append}). */
     @Override

@@ -546,6 +546,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
         try {
             if (state == TcpState.CLOSED && !connectReported && !accepted) throw new ErrnoException(Errno.ENOTCONN, "shutdown");
             rcvShutdown = true;
+            dataPath.shutdownInput(this);
             lock.wakeUp();
         } finally {
             lock.release();

@@ -62,6 +62,19 @@ interface TcpDataPath {
      */
     void sync(TcpConnection c);
 
+    /**
+     * shutdown(SHUT_RD): bytes that arrive from now on are dropped, as {@link TcpInput} drops the payload of
+     * segments for a socket shut for reading (RCV.NXT still covers them); bytes already received stay readable.
+     */
+    void shutdownInput(TcpConnection c);
+
+    /**
+     * When application bytes last moved over this connection without segments, in either direction, on the
+     * namespace clock (ns); 0 when never or not tracked. Keepalive counts it as traffic received, as plain TCP
+     * counts the data and ACK segments that carry the same bytes.
+     */
+    long lastDataNs(TcpConnection c);
+
     /** The application closed the socket (close(2)): it reads no more. Called before the close is processed. */
     void userClosing(TcpConnection c);
 

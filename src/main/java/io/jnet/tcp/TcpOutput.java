@@ -542,7 +542,8 @@ final class TcpOutput {
             case CLOSED -> done(c);
             case SYN_SENT -> done(c);
             default -> {
-                boolean unread = c.dataPath.hasUnread(c);
+                // unread() rather than hasUnread(), which says no for a friends connection being closed
+                boolean unread = c.dataPath.unread(c) > 0;
                 if (unread) {
                     c.tcp.mib.inc(MibCounter.TcpExtTCPAbortOnClose);
                     abort(c, 0, true);

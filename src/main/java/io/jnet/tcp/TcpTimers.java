@@ -163,10 +163,12 @@ final class TcpTimers {
         if (!c.keepalive || !(c.state == TcpState.ESTABLISHED || c.state == TcpState.CLOSE_WAIT
                 || c.state == TcpState.FIN_WAIT_2)) return;
         TcpProtocol tcp = c.tcp;
-        long idle = tcp.ns.clock().nanoTime() - Math.max(c.lastRecvNs, 1);
+        // a friends connection moves its bytes without segments: that traffic counts as received too
+        long lastRecv = Math.max(c.lastRecvNs, c.dataPath.lastDataNs(c));
+        long idle = tcp.ns.clock().nanoTime() - Math.max(lastRecv, 1);
         long keepTime = tcp.sysctl.tcpKeepaliveTime.intValue() * 1_000_000_000L;
         long intvl = tcp.sysctl.tcpKeepaliveIntvl.intValue() * 1_000_000_000L;
-        if (c.lastRecvNs != 0 && idle < keepTime && c.keepaliveProbes == 0) {
+        if (lastRecv != 0 && idle < keepTime && c.keepaliveProbes == 0) {
             c.keepaliveTimer.schedule(keepTime - idle);
             return;
         }
