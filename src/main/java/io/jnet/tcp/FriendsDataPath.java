@@ -18,7 +18,7 @@ import java.nio.ByteBuffer;
  * writer only when the writer waits for room.
  *
  * <p>Memory: the writer is charged against the reader's receive buffer: a write copies at most the reader's
- * SO_RCVBUF minus what it has not read, then blocks (or returns EAGAIN) until the reader frees a third of it.
+ * SO_RCVBUF minus what it has not read, then blocks (or returns EAGAIN) until the reader frees a quarter of it.
  * Nothing else is queued: the send queue stays empty, so SIOCOUTQ is 0 as for data the peer has acknowledged.
  */
 final class FriendsDataPath implements TcpDataPath {
@@ -107,7 +107,9 @@ final class FriendsDataPath implements TcpDataPath {
         TcpInput.rcvSpaceAdjust(c, n); // receive-buffer autotuning, as for segments read
         publishRcvbuf(c);
         int limit = c.rcvbuf;
-        if (in.takeProducerWaiting(limit, limit / 3)) friend.wakeUp(); // sk_stream_write_space at a third free
+        // wake a writer waiting for room once a quarter of the buffer is free: later (as TCP's third) makes a
+        // streaming writer wait longer per round; earlier wakes it for crumbs (TCP_STREAM 4-64 KiB, BENCHMARKS.md)
+        if (in.takeProducerWaiting(limit, limit / 4)) friend.wakeUp();
         return n;
     }
 
@@ -157,7 +159,7 @@ final class FriendsDataPath implements TcpDataPath {
     public long sendSpace(TcpConnection c) { return friendRcvbuf - out.used(); }
 
     @Override
-    public boolean isWriteable(TcpConnection c) { return sendSpace(c) > friendRcvbuf / 3; }
+    public boolean isWriteable(TcpConnection c) { return sendSpace(c) >= friendRcvbuf / 4; }
 
     @Override
     public void writerWaits(TcpConnection c) { out.producerWaits(); }
