@@ -17,9 +17,11 @@ import java.nio.ByteBuffer;
  * announced it sleeps ({@link StreamPipe#consumerWaits}) or a poller watches it. The reader likewise wakes the
  * writer only when the writer waits for room.
  *
- * <p>Memory: the writer is charged against the reader's receive buffer: a write copies at most the reader's
- * SO_RCVBUF minus what it has not read, then blocks (or returns EAGAIN) until the reader frees a quarter of it.
- * Nothing else is queued: the send queue stays empty, so SIOCOUTQ is 0 as for data the peer has acknowledged.
+ * <p>Memory: the writer is charged against the reader's receive buffer plus its own send buffer (what plain TCP
+ * holds in the peer's receive queue and its own write queue): a write copies at most the reader's SO_RCVBUF plus
+ * the writer's SO_SNDBUF minus what the reader has not read, then blocks (or returns EAGAIN) until the reader has
+ * at most three quarters of its SO_RCVBUF unread. Nothing else is queued: the send queue stays empty, so SIOCOUTQ
+ * is 0 as for data the peer has acknowledged.
  */
 final class FriendsDataPath implements TcpDataPath {
     /** The connection this end belongs to. */
@@ -115,7 +117,7 @@ final class FriendsDataPath implements TcpDataPath {
 
     @Override
     public int append(TcpConnection c, byte[] b, long off, int len, ByteBuffer bb, PayloadRegion region, boolean byReference) {
-        long limit = friendRcvbuf;
+        long limit = limit(c);
         int n;
         if (friendInputShut && !out.consumerClosed()) {
             // the friend shut down reading: dropped, as TcpInput drops such segments' payload (a friend that also
@@ -156,10 +158,18 @@ final class FriendsDataPath implements TcpDataPath {
     public void push(TcpConnection c, boolean last) {}
 
     @Override
-    public long sendSpace(TcpConnection c) { return friendRcvbuf - out.used(); }
+    public long sendSpace(TcpConnection c) { return limit(c) - out.used(); }
+
+    /**
+     * What the writer may have unread at its friend: the friend's receive buffer plus its own send buffer, what plain
+     * TCP would hold in the peer's receive queue and its own write queue (a writer that had only the friend's
+     * buffer waited for the reader four times as often: TCP_CRR with 1 MiB messages at 108 % of plain TCP, 181 %
+     * with both).
+     */
+    private long limit(TcpConnection c) { return (long) friendRcvbuf + c.sndbuf; }
 
     @Override
-    public boolean isWriteable(TcpConnection c) { return sendSpace(c) >= friendRcvbuf / 4; }
+    public boolean isWriteable(TcpConnection c) { return sendSpace(c) >= limit(c) / 4; }
 
     @Override
     public void writerWaits(TcpConnection c) { out.producerWaits(); }
