@@ -40,6 +40,8 @@ final class FriendsDataPath implements TcpDataPath {
      * against. Kept here rather than read from the friend's socket, whose fields its reads write all the time.
      */
     private volatile int friendRcvbuf;
+    /** Bytes went out since the last read that returned data (owner's lock). */
+    private boolean sentSinceRead;
     /** Our receive buffer as last published to the friend. */
     private int rcvbufPublished;
     /** Bytes moved and not yet added to TcpExtJnetFriendsBytes (added every 64 KiB and at release). */
@@ -106,6 +108,7 @@ final class FriendsDataPath implements TcpDataPath {
     @Override
     public int read(TcpConnection c, byte[] b, int off, int len, ByteBuffer bb) {
         int n = bb != null ? in.read(bb, len) : in.read(b, off, len);
+        if (n > 0) sentSinceRead = false;
         TcpInput.rcvSpaceAdjust(c, n); // receive-buffer autotuning, as for segments read
         publishRcvbuf(c);
         int limit = c.rcvbuf;
@@ -131,6 +134,7 @@ final class FriendsDataPath implements TcpDataPath {
         else if (bb != null) n = out.write(bb, len, limit);
         else n = out.write(b, (int) off, len, limit);
         if (n == 0) return 0;
+        sentSinceRead = true;
         // delivered and, as the friend's receive queue holds it, acknowledged
         c.writeSeq += n;
         c.sndNxt = c.writeSeq;
@@ -186,7 +190,9 @@ final class FriendsDataPath implements TcpDataPath {
 
     @Override
     public void readerWaits(TcpConnection c) {
-        if (MULTI_CORE && lookBeforeSleeping()) return; // data came: the caller's re-check finds it
+        // only a reader of a stream looks: one that has sent since it last read waits for an answer, a round trip
+        // away, and its spin would only take the core from the threads making that answer
+        if (MULTI_CORE && !sentSinceRead && lookBeforeSleeping()) return; // data came: the caller's re-check finds it
         in.consumerWaits();
     }
 
