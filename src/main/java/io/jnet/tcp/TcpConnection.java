@@ -422,6 +422,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
             throws IOException {
         long deadline = sndTimeoNs > 0 ? tcp.ns.clock().nanoTime() + sndTimeoNs : 0;
         int copied = 0;
+        boolean rechecked = false;
         if (state.canSend()) TcpOutput.checkAppLimited(this);
         while (true) {
             int err = soError;
@@ -451,11 +452,19 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
             sndNoSpace = true;
             chrono.start(TcpChrono.SNDBUF_LIMITED, tcp.ns.clock().nanoTime());
             path.push(this, false);
-            if (!blocking) {
-                if (copied > 0) return copied;
-                return 0;
-            }
+            // SOCK_NOSPACE also for a non-blocking call (tcp_sendmsg_locked sets it before sk_stream_wait_memory
+            // returns EAGAIN): the reader that frees room then wakes this socket's pollers, which an
+            // edge-triggered POLLOUT waits for. A friend's reader wakes only a writer that announced itself, so a
+            // non-blocking writer that did not would never see the edge
             path.writerWaits(this);
+            if (!blocking) {
+                // the reader freed room before the announcement, so no wake-up will come for it: use it (once)
+                if (!rechecked && path.isWriteable(this)) {
+                    rechecked = true;
+                    continue;
+                }
+                return copied;
+            }
             if (path.sendSpace(this) <= 0 && !waitEvent(deadline)) {
                 if (copied > 0) return copied;
                 throw new ErrnoException(Errno.EAGAIN, "write timed out (SO_SNDTIMEO)");

@@ -332,4 +332,32 @@ class TcpFriendsTest {
             }
         }
     }
+
+    @Test
+    void aNonBlockingWriterThatFilledThePipeGetsAnEdgeTriggeredPolloutWhenTheReaderDrains() throws Exception {
+        try (NetNamespace ns = NetNamespace.create("friends")) {
+            ns.sysctl().set("net.ipv4.tcp_friends", "1");
+            try (TcpServerSocket srv = listen(ns); Pair p = connect(ns, srv);
+                    io.jnet.socket.Poller poller = io.jnet.socket.Poller.open()) {
+                assertThat(TcpFriends.isPaired(p.client())).isTrue();
+                p.client().setBlocking(false);
+                poller.register(p.client(), io.jnet.socket.Events.POLLOUT | io.jnet.socket.Events.EPOLLET);
+                List<io.jnet.socket.Poller.Ready> ready = new java.util.ArrayList<>();
+                poller.poll(ready, java.time.Duration.ofSeconds(5));
+                assertThat(ready).hasSize(1); // the first edge: writable
+                ready.clear();
+                // fill the pipe without asking for readiness in between (an epoll loop writes until EAGAIN)
+                byte[] chunk = new byte[65536];
+                long total = 0;
+                int n;
+                while ((n = p.client().write(chunk, 0, chunk.length)) > 0) total += n;
+                assertThat(total).isPositive();
+                long got = 0;
+                while (got < total) got += p.server().read(chunk, 0, chunk.length);
+                poller.poll(ready, java.time.Duration.ofSeconds(10));
+                assertThat(ready).as("POLLOUT edge after the reader drained the pipe").hasSize(1);
+                assertThat(ready.getFirst().events() & io.jnet.socket.Events.POLLOUT).isNotZero();
+            }
+        }
+    }
 }
