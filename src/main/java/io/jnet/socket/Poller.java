@@ -13,7 +13,8 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Readiness notification over jnet sockets in the manner of Linux's epoll(7): register any
- * {@link PollableSocket} ({@link TcpSocket}, {@link TcpServerSocket}, {@link UdpSocket}, from any namespace)
+ * {@link PollableSocket} ({@link TcpSocket}, {@link TcpServerSocket}, {@link UdpSocket}, {@link LocalSocket},
+ * {@link LocalServerSocket}, from any namespace)
  * with an interest set of {@link Events} bits, then {@link #poll} for the ones that are ready.
  *
  * <pre>{@code

@@ -199,7 +199,7 @@ class TcpFriendsTest {
                 p.client().setOption(SocketOption.SO_SNDTIMEO, java.time.Duration.ofMillis(100));
                 assertThatThrownBy(() -> p.client().write(chunk, 0, chunk.length))
                         .isInstanceOf(ErrnoException.class).extracting(e -> ((ErrnoException) e).errno()).isEqualTo(Errno.EAGAIN);
-                // reading a third of the buffer wakes a blocked writer
+                // reading the buffer wakes a blocked writer
                 CompletableFuture<Integer> w = CompletableFuture.supplyAsync(() -> {
                     try {
                         p.client().setOption(SocketOption.SO_SNDTIMEO, java.time.Duration.ZERO);
