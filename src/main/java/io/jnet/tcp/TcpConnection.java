@@ -1,5 +1,6 @@
 package io.jnet.tcp;
 
+import io.jnet.buffer.SendFileWindow;
 import io.jnet.buffer.PacketBuffer;
 import io.jnet.buffer.PacketQueue;
 import io.jnet.buffer.PayloadRegion;

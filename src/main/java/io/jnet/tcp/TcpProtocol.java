@@ -1,5 +1,6 @@
 package io.jnet.tcp;
 
+import io.jnet.buffer.SendFileWindow;
 import io.jnet.buffer.PacketBuffer;
 import io.jnet.ip.IpProtocolHandler;
 import io.jnet.ip.Ipv4Layer;

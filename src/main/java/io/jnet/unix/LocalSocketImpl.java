@@ -1,5 +1,6 @@
 package io.jnet.unix;
 
+import io.jnet.buffer.SendFileWindow;
 import io.jnet.buffer.PayloadRegion;
 import io.jnet.buffer.StreamPipe;
 import io.jnet.socket.Errno;
@@ -76,7 +77,7 @@ final class LocalSocketImpl implements LocalSocket {
     volatile boolean embryo;
     private volatile boolean blocking = true;
     /** The file mapping kept between sendfile calls (guarded by the socket lock), or null. */
-    private FileWindow fileWindow;
+    private SendFileWindow fileWindow;
     private InputStream inputStream;
     private OutputStream outputStream;
 
@@ -306,9 +307,9 @@ final class LocalSocketImpl implements LocalSocket {
         lock.lock();
         // the call owns the window while it runs: a concurrent sendfile (while this one waits for room with the
         // lock given up) maps its own, and close() cannot unmap bytes being copied
-        FileWindow window = fileWindow;
+        SendFileWindow window = fileWindow;
         fileWindow = null;
-        if (window == null) window = new FileWindow(unix::countSendfileFault);
+        if (window == null) window = new SendFileWindow(unix::countSendfileFault);
         long done = 0;
         try {
             if (closed) throw new ErrnoException(Errno.EBADF, "sendfile");

@@ -1,5 +1,6 @@
 package io.jnet.tcp;
 
+import io.jnet.buffer.SendFileWindow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;

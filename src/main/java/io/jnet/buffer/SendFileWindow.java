@@ -1,6 +1,5 @@
-package io.jnet.tcp;
+package io.jnet.buffer;
 
-import io.jnet.buffer.PayloadRegion;
 import io.jnet.socket.Errno;
 import io.jnet.socket.ErrnoException;
 import java.io.IOException;
@@ -25,7 +24,7 @@ import java.nio.channels.NonReadableChannelException;
  *
  * <p>Not thread-safe: a socket hands a window to one call at a time, under its lock.
  */
-final class SendFileWindow {
+public final class SendFileWindow {
 
     /** Largest window mapped at once, in bytes (address space only: pages are read as they are sent). */
     static final long WINDOW = 64L << 20;
@@ -45,12 +44,12 @@ final class SendFileWindow {
      *
      * @param onFault counts a read of the mapping that faulted because the file shrank ({@link PayloadRegion})
      */
-    SendFileWindow(Runnable onFault) {
+    public SendFileWindow(Runnable onFault) {
         this(WINDOW, ALIGN, onFault);
     }
 
     /** Windows of {@code window} bytes from offsets that are multiples of {@code align} (tests use small ones). */
-    SendFileWindow(long window, long align, Runnable onFault) {
+    public SendFileWindow(long window, long align, Runnable onFault) {
         if (align <= 0 || window < align || window > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("window " + window + ", align " + align);
         }
@@ -69,7 +68,7 @@ final class SendFileWindow {
      * @throws ErrnoException EBADF when {@code src} is closed or not open for reading, EIO when the mapping
      *                        fails (address space exhausted, a file system that cannot map)
      */
-    int select(FileChannel src, long position, long count, long fileSize) throws ErrnoException {
+    public int select(FileChannel src, long position, long count, long fileSize) throws ErrnoException {
         if (src != file || position < start || position >= start + length) remap(src, position, fileSize);
         return (int) Math.min(length - (position - start), count);
     }
@@ -78,15 +77,15 @@ final class SendFileWindow {
      * Bytes of {@code src} the current window holds from file offset {@code position} on (to the window's
      * end), 0 when it holds none. The window never extends past the end of the file as it was when mapped.
      */
-    long held(FileChannel src, long position) {
+    public long held(FileChannel src, long position) {
         return src == file && position >= start && position < start + length ? start + length - position : 0;
     }
 
     /** The mapping {@link #select} chose, as a region to refer to. */
-    PayloadRegion region() { return region; }
+    public PayloadRegion region() { return region; }
 
     /** Offset in {@link #region()} of file offset {@code position} (within the window {@link #select} chose). */
-    long offset(long position) { return position - start; }
+    public long offset(long position) { return position - start; }
 
     private void remap(FileChannel src, long position, long fileSize) throws ErrnoException {
         release();
@@ -116,7 +115,7 @@ final class SendFileWindow {
      * Lets the window go: the next {@link #select} maps anew, and the mapping goes as soon as no segment
      * refers to it any more (at once when none does). Idempotent.
      */
-    void release() {
+    public void release() {
         if (region == null) return;
         PayloadRegion r = region;
         region = null;

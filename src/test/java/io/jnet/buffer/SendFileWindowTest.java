@@ -1,10 +1,9 @@
-package io.jnet.tcp;
+package io.jnet.buffer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jnet.buffer.PacketBuffer;
-import io.jnet.buffer.PayloadRegion;
 import io.jnet.socket.Errno;
 import io.jnet.socket.ErrnoException;
 import java.nio.channels.FileChannel;
