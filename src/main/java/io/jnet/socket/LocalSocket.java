@@ -35,7 +35,7 @@ import java.nio.channels.FileChannel;
  * once, then gives end of stream (Linux {@code unix_release_sock} sets the peer's sk_err). Writing to a peer
  * that closed or shut its input down throws EPIPE.
  */
-public interface LocalSocket extends PollableSocket {
+public interface LocalSocket extends ByteStreamSocket {
 
     /** Opens an unconnected, unnamed local stream socket in {@code ns} (socket(AF_UNIX, SOCK_STREAM, 0)). */
     static LocalSocket open(SocketProvider ns) {

@@ -17,7 +17,7 @@ import java.nio.channels.FileChannel;
  * <p>Errors are {@link ErrnoException}s naming Linux's errno: ECONNREFUSED, ECONNRESET, EPIPE, ETIMEDOUT,
  * EADDRINUSE, EAGAIN (a timeout set with SO_RCVTIMEO/SO_SNDTIMEO expired), ENOTCONN, EISCONN, ...
  */
-public interface TcpSocket extends PollableSocket {
+public interface TcpSocket extends ByteStreamSocket {
 
     /** Opens an unconnected TCP socket in {@code ns} (socket(AF_INET, SOCK_STREAM, 0)). */
     static TcpSocket open(SocketProvider ns) {

@@ -758,13 +758,13 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
 
     @Override
     public synchronized InputStream inputStream() {
-        if (in == null) in = new TcpStreams.In(this);
+        if (in == null) in = io.jnet.socket.SocketStreams.input(this);
         return in;
     }
 
     @Override
     public synchronized OutputStream outputStream() {
-        if (out == null) out = new TcpStreams.Out(this);
+        if (out == null) out = io.jnet.socket.SocketStreams.output(this);
         return out;
     }
 

@@ -540,13 +540,13 @@ final class LocalSocketImpl implements LocalSocket {
 
     @Override
     public synchronized InputStream inputStream() {
-        if (inputStream == null) inputStream = new LocalStreams.In(this);
+        if (inputStream == null) inputStream = io.jnet.socket.SocketStreams.input(this);
         return inputStream;
     }
 
     @Override
     public synchronized OutputStream outputStream() {
-        if (outputStream == null) outputStream = new LocalStreams.Out(this);
+        if (outputStream == null) outputStream = io.jnet.socket.SocketStreams.output(this);
         return outputStream;
     }
 

@@ -1,18 +1,24 @@
-package io.jnet.unix;
+package io.jnet.socket;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 
-/** Stream views of a local socket (blocking semantics whatever the socket's mode), as TCP's. */
-final class LocalStreams {
-    private LocalStreams() {}
+/** Stream views of a {@link ByteStreamSocket}, blocking whatever the socket's mode (a non-blocking socket is polled). */
+public final class SocketStreams {
+    private SocketStreams() {}
 
-    static final class In extends InputStream {
-        private final LocalSocketImpl s;
+    /** The socket as an {@link InputStream}: reads until at least one byte or end of stream; close closes the socket. */
+    public static InputStream input(ByteStreamSocket s) { return new In(s); }
+
+    /** The socket as an {@link OutputStream}: writes everything; close closes the socket. */
+    public static OutputStream output(ByteStreamSocket s) { return new Out(s); }
+
+    private static final class In extends InputStream {
+        private final ByteStreamSocket s;
         private final byte[] one = new byte[1];
 
-        In(LocalSocketImpl s) { this.s = s; }
+        In(ByteStreamSocket s) { this.s = s; }
 
         @Override
         public int read() throws IOException {
@@ -26,7 +32,7 @@ final class LocalStreams {
             int n;
             do {
                 n = s.read(b, off, len);
-                if (n == 0) Thread.onSpinWait(); // non-blocking socket with nothing there
+                if (n == 0) Thread.onSpinWait(); // a non-blocking socket with nothing there
             } while (n == 0);
             return n;
         }
@@ -38,10 +44,10 @@ final class LocalStreams {
         public void close() { s.close(); }
     }
 
-    static final class Out extends OutputStream {
-        private final LocalSocketImpl s;
+    private static final class Out extends OutputStream {
+        private final ByteStreamSocket s;
 
-        Out(LocalSocketImpl s) { this.s = s; }
+        Out(ByteStreamSocket s) { this.s = s; }
 
         @Override
         public void write(int b) throws IOException { write(new byte[] {(byte) b}, 0, 1); }
@@ -52,7 +58,7 @@ final class LocalStreams {
                 int n = s.write(b, off, len);
                 off += n;
                 len -= n;
-                if (n == 0) Thread.onSpinWait();
+                if (n == 0) Thread.onSpinWait(); // a non-blocking socket with no room
             }
         }
 
