@@ -269,6 +269,22 @@ public final class StreamPipe {
         return n;
     }
 
+    /**
+     * Bytes the consumer can read by the producer's count as it last read it ({@link #refresh}): no access to the
+     * producer's line. Consumer only.
+     */
+    public long seen() {
+        ConsumerSide c = consumer;
+        return c.tailSeen - c.head;
+    }
+
+    /** Reads the producer's count again and returns the bytes readable by it (see {@link #seen}). Consumer only. */
+    public long refresh() {
+        ConsumerSide c = consumer;
+        c.tailSeen = producer.tail;
+        return c.tailSeen - c.head;
+    }
+
     /** Bytes readable, reading the producer's count only when the last one read does not cover {@code want}. */
     private long readable(int want) {
         ConsumerSide c = consumer;

@@ -368,7 +368,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
         long deadline = rcvTimeoNs > 0 ? tcp.ns.clock().nanoTime() + rcvTimeoNs : 0;
         while (true) {
             TcpDataPath path = dataPath;
-            if (path.hasUnread(this)) return path.read(this, b, off, len, bb);
+            if (path.readable(this)) return path.read(this, b, off, len, bb);
             if (rcvShutdown || finReceived) return -1;
             int err = soError;
             if (err != 0) {
@@ -383,7 +383,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
             if (state == TcpState.LISTEN) throw new ErrnoException(Errno.ENOTCONN, "read");
             if (!blocking) return 0;
             path.readerWaits(this);
-            if (path.hasUnread(this)) continue;
+            if (path.readable(this)) continue;
             if (!waitEvent(deadline, busyPollUs * 1000L)) throw new ErrnoException(Errno.EAGAIN, "read timed out (SO_RCVTIMEO)");
         }
     }

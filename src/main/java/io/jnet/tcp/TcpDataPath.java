@@ -28,6 +28,12 @@ interface TcpDataPath {
     boolean hasUnread(TcpConnection c);
 
     /**
+     * {@link #hasUnread} for the reader itself, with the lock: may use state only the reader touches, so that a
+     * reader that checks before every read need not look at what the writer writes each time.
+     */
+    default boolean readable(TcpConnection c) { return hasUnread(c); }
+
+    /**
      * Copies up to {@code len} unread bytes to {@code b} at {@code off}, or into {@code bb} at its position when
      * {@code bb} is not null, and does what reading entails (window updates, autotuning). Returns the count;
      * the caller has checked {@link #hasUnread}.

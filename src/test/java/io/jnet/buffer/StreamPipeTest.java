@@ -57,6 +57,23 @@ class StreamPipeTest {
     }
 
     @Test
+    void theConsumersViewChangesOnlyWhenRefreshed() {
+        StreamPipe p = new StreamPipe();
+        assertThat(p.seen()).isZero();
+        p.write(new byte[] {1, 2, 3, 4, 5}, 0, 5, 1 << 20);
+        assertThat(p.seen()).as("written after the consumer last looked").isZero();
+        assertThat(p.refresh()).isEqualTo(5);
+        p.write(new byte[] {6}, 0, 1, 1 << 20);
+        assertThat(p.seen()).isEqualTo(5);
+        byte[] out = new byte[2];
+        assertThat(p.read(out, 0, 2)).isEqualTo(2);
+        assertThat(out).containsExactly(1, 2);
+        assertThat(p.seen()).isEqualTo(3);
+        assertThat(p.refresh()).isEqualTo(4);
+        assertThat(p.available()).isEqualTo(4);
+    }
+
+    @Test
     void waitingFlagsAreReportedOnce() {
         StreamPipe p = new StreamPipe();
         assertThat(p.takeConsumerWaiting()).isFalse();
