@@ -146,9 +146,13 @@ final class TcpTimers {
             c.sndNxt = seg.endSeq;
             if (io.jnet.wire.Tcp.seqGt(c.sndNxt, c.sndMax)) c.sndMax = c.sndNxt;
             c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
-        } else {
-            TcpOutput.sendProbe(c); // zero window: an old sequence number elicits an ACK
+            // data in flight: probing is over and its backoff with it (tcp_send_probe0 with packets_out); the
+            // next probe, if the window stays below a segment, comes one RTO after the ACK, not a doubled one
+            c.probesOut = 0;
+            c.persistBackoff = 0;
+            return;
         }
+        TcpOutput.sendProbe(c); // zero window: an old sequence number elicits an ACK
         c.probesOut++;
         c.persistBackoff++;
         if (!c.rtoTimer.isPending()) c.persistTimer.schedule(TcpOutput.persistTimeoutNs(c));

@@ -132,6 +132,52 @@ class TcpAckAndWindowTest {
     }
 
     @Test
+    void aWindowBelowOneSegmentIsFilledEveryRtoWithoutBackoff() throws Exception {
+        // a reader that shrinks SO_RCVBUF far below the window it advertised (4096 against 64 KiB segments): the
+        // sender's SWS avoidance does not send into the small window, its persist timer sends what fits
+        // (tcp_write_wakeup); a probe that carried data ends probing and its backoff (tcp_send_probe0), so the
+        // next one comes one RTO after the ACK instead of a doubled wait each time
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            net.veth.a().setMtu(65535);
+            net.veth.b().setMtu(65535);
+            srv.setOption(SocketOption.SO_RCVBUF, 1 << 20);
+            TcpConnection[] p = net.establish(srv);
+            TcpConnection c = p[0];
+            TcpConnection s = p[1];
+            byte[] first = new byte[2_000_000];
+            ByteArrayOutputStream got = new ByteArrayOutputStream();
+            int off = 0;
+            for (int round = 0; round < 10_000 && got.size() < first.length; round++) {
+                if (off < first.length) off += c.write(first, off, first.length - off);
+                got.writeBytes(VirtualNet.drain(s, 1 << 20));
+                net.advanceMillis(1);
+            }
+            assertThat(got.size()).isEqualTo(first.length);
+            s.setOption(SocketOption.SO_RCVBUF, 4096);
+
+            byte[] data = new byte[600_000];
+            new Random(11).nextBytes(data);
+            got.reset();
+            net.filter.clearRecording();
+            off = 0;
+            for (int round = 0; round < 600_000 && got.size() < data.length; round++) {
+                if (off < data.length) off += c.write(data, off, data.length - off);
+                got.writeBytes(VirtualNet.drain(s, 1 << 20));
+                net.advanceMillis(1);
+            }
+            assertThat(Arrays.equals(got.toByteArray(), data)).as("every byte arrives in order").isTrue();
+            List<TcpFrame> sent = net.filter.frames(true).stream().filter(TcpFrame::isData).toList();
+            assertThat(sent.stream().filter(f -> f.payloadLength() <= 8192).count())
+                    .as("segments sized to the shrunken window (the old window's right edge used up first)")
+                    .isGreaterThan(10);
+            long maxGap = 0;
+            for (int i = 1; i < sent.size(); i++) maxGap = Math.max(maxGap, sent.get(i).atNanos() - sent.get(i - 1).atNanos());
+            assertThat(maxGap).as("no doubled persist waits between window-sized segments (ns)")
+                    .isLessThanOrEqualTo(2L * c.rtt.currentRtoUs() * 1000 + 10_000_000L);
+        }
+    }
+
+    @Test
     void zeroWindowProbesBackOffExponentially() throws Exception {
         try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
             srv.setOption(SocketOption.SO_RCVBUF, 4096);
