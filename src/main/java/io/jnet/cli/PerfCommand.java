@@ -2,10 +2,12 @@ package io.jnet.cli;
 
 import io.jnet.perf.Confidence;
 import io.jnet.perf.BusyCores;
+import io.jnet.perf.ChildJvmLane;
 import io.jnet.perf.CsvReport;
 import io.jnet.perf.FriendsTable;
 import io.jnet.perf.Iterations;
 import io.jnet.perf.JsonReport;
+import io.jnet.perf.LaneOpener;
 import io.jnet.perf.NetperfArgs;
 import io.jnet.perf.CompareResult;
 import io.jnet.perf.Measurement;
@@ -52,8 +54,14 @@ import picocli.CommandLine.Spec;
             "alternately: a warm-up on each (--warmup), then measured pairs (-i) whose",
             "order rotates. It prints netperf's table with each stack's median, then",
             "the median and min..max of the per-pair ratio jnet/kernel. Client and",
-            "server are two threads of this JVM. Test-specific options (-m -M -r -s",
+            "server are two threads of one JVM. Test-specific options (-m -M -r -s",
             "-S -D) may also follow '--' as with netperf.",
+            "",
+            "Each path runs in a JVM of its own, started once with this one's java,",
+            "class path and JVM options and kept for every test and size, as netperf",
+            "runs each test in a process of its own: the JIT compiles each path's",
+            "code for that path alone, so a path's figure does not depend on the",
+            "others measured with it. --same-jvm runs all paths in this JVM.",
             "",
             "--compare PATHS measures several paths side by side and prints one table",
             "per test: a row per size (--sizes or --sweep), a column per path, then",
@@ -203,6 +211,11 @@ public final class PerfCommand implements Callable<Integer> {
                     + "whatever is given (a note says so). Repeatable.")
     List<String> sysctls = new ArrayList<>();
 
+    @Option(names = "--same-jvm",
+            description = "Run every path in this JVM instead of each in a JVM of its own; the JIT then compiles the "
+                    + "code the paths share for all of them together, and a path's figure depends on the others.")
+    boolean sameJvm;
+
     @Option(names = "--busy-cores", paramLabel = "N", defaultValue = "0",
             description = "Keeps N cores busy with spinning processes for the whole run; reproduces a loaded machine "
                     + "(0 to the number of cores, default ${DEFAULT-VALUE}). The reports say how many.")
@@ -270,7 +283,7 @@ public final class PerfCommand implements Callable<Integer> {
                 out.println(busy.description());
                 out.println();
             }
-            PerfSuite suite = new PerfSuite(registry, meter);
+            PerfSuite suite = new PerfSuite(registry, meter, sameJvm ? LaneOpener.inProcess() : ChildJvmLane.opener());
             if (plan.compare()) {
                 SizeTable table = machine ? null : new SizeTable(out);
                 List<Measurement> group = new ArrayList<>();

@@ -5,7 +5,6 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Function;
 
 /**
  * Runs one test on N paths ("lanes") in pairs whose order rotates, A B C, B C A, C A B, ..., so that drift
@@ -20,6 +19,9 @@ import java.util.function.Function;
  * <p>A path whose stack turns out not to be available ({@link StackUnavailableException}) is dropped with a
  * note while another path still runs; alone, that is a failure. Any other failure stops the measurement and
  * is recorded. A lane marked not applicable does not run.
+ *
+ * <p>Each run goes through the lane's {@link LaneRunner}: in this JVM ({@link InProcessLane}) or in a JVM of
+ * the lane's own ({@link ChildJvmLane}); the runner does not care which.
  */
 public final class ComparisonRunner {
 
@@ -27,18 +29,23 @@ public final class ComparisonRunner {
      * One path of a measurement.
      *
      * @param label         what reports and progress call it
-     * @param path          the path, or null when {@code notApplicable} is given
+     * @param runner        runs the tests on the path, or null when {@code notApplicable} is given
      * @param notApplicable why the path cannot run this test, or null
      */
-    public record Lane(String label, PerfPath path, String notApplicable) {
+    public record Lane(String label, LaneRunner runner, String notApplicable) {
 
-        /** A lane that runs. */
+        /** A lane that runs on {@code runner}. */
+        public Lane(String label, LaneRunner runner) {
+            this(label, runner, null);
+        }
+
+        /** A lane that runs the real tests on {@code path} in this JVM ({@link InProcessLane}). */
         public Lane(String label, PerfPath path) {
-            this(label, path, null);
+            this(label, new InProcessLane(path), null);
         }
 
         public Lane {
-            if (path == null && notApplicable == null) throw new IllegalArgumentException("lane " + label + " has no path");
+            if (runner == null && notApplicable == null) throw new IllegalArgumentException("lane " + label + " has no path");
         }
     }
 
@@ -46,9 +53,8 @@ public final class ComparisonRunner {
     private final Confidence confidence;
     private final Warmup warmup;
     private final Progress progress;
-    private final Function<TestKind, PerfTest> tests;
-    /** Paths that ran a warm-up under this runner: later tests get a quarter of the budget. */
-    private final Set<PerfPath> warmed = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Lanes that ran a warm-up under this runner: later tests get a quarter of the budget. */
+    private final Set<LaneRunner> warmed = Collections.newSetFromMap(new IdentityHashMap<>());
 
     /**
      * @param iterations how many pairs
@@ -57,17 +63,10 @@ public final class ComparisonRunner {
      * @param progress   hears of every run
      */
     public ComparisonRunner(Iterations iterations, Confidence confidence, Warmup warmup, Progress progress) {
-        this(iterations, confidence, warmup, progress, PerfTest::of);
-    }
-
-    /** As above, with the test implementations supplied (tests script results with it). */
-    ComparisonRunner(Iterations iterations, Confidence confidence, Warmup warmup, Progress progress,
-            Function<TestKind, PerfTest> tests) {
         this.iterations = iterations;
         this.confidence = confidence;
         this.warmup = warmup;
         this.progress = progress;
-        this.tests = tests;
     }
 
     /**
@@ -79,10 +78,20 @@ public final class ComparisonRunner {
      * @param unavailable why the candidate is missing when it is null (shown as a note), or null
      */
     public Comparison run(TestSpec spec, String path, PerfPath candidate, PerfPath reference, String unavailable) {
+        return run(spec, path, candidate == null ? null : new Lane(candidate.stack(), candidate),
+                reference == null ? null : new Lane(reference.stack(), reference), unavailable);
+    }
+
+    /**
+     * As {@link #run(TestSpec, String, PerfPath, PerfPath, String)}, with lanes (labelled with their stacks).
+     *
+     * @throws IllegalArgumentException when both lanes are null
+     */
+    public Comparison run(TestSpec spec, String path, Lane candidate, Lane reference, String unavailable) {
         if (candidate == null && reference == null) throw new IllegalArgumentException("no path to run on");
         List<Lane> lanes = new ArrayList<>();
-        if (candidate != null) lanes.add(new Lane(candidate.stack(), candidate));
-        if (reference != null) lanes.add(new Lane(reference.stack(), reference));
+        if (candidate != null) lanes.add(candidate);
+        if (reference != null) lanes.add(reference);
         Measurement m = measure(spec, -1, lanes);
         List<String> notes = new ArrayList<>();
         if (candidate == null && unavailable != null) notes.add(unavailable);
@@ -98,20 +107,19 @@ public final class ComparisonRunner {
      * @param size the swept size for reports and progress, or -1
      */
     public Measurement measure(TestSpec spec, int size, List<Lane> lanes) {
-        PerfTest test = tests.apply(spec.kind());
         List<String> notes = new ArrayList<>();
         List<State> states = lanes.stream().map(State::new).toList();
         List<State> live = new ArrayList<>(states.stream().filter(s -> s.lane.notApplicable() == null).toList());
         if (live.isEmpty()) throw new IllegalArgumentException("no lane can run " + spec.kind());
         String failure = null;
         try {
-            for (State s : List.copyOf(live)) warmUp(test, spec, size, s, live, notes);
+            for (State s : List.copyOf(live)) warmUp(spec, size, s, live, notes);
             for (int pair = 1; pair <= iterations.max() && !live.isEmpty(); pair++) {
                 List<State> order = new ArrayList<>(live);
                 Collections.rotate(order, -((pair - 1) % order.size()));
                 for (State s : order) {
                     if (!live.contains(s)) continue;
-                    RunResult r = runOnce(test, spec, size, s, pair, live, notes);
+                    RunResult r = runOnce(spec, size, s, pair, live, notes);
                     if (r != null) s.runs.add(r);
                 }
                 if (pair >= iterations.min() && live.stream().allMatch(this::confident)) break;
@@ -122,23 +130,22 @@ public final class ComparisonRunner {
         List<Measurement.LaneResult> results = new ArrayList<>();
         for (State s : states) {
             Series series = s.dropped && s.runs.isEmpty() || s.lane.notApplicable() != null ? null
-                    : new Series(s.lane.label(), s.lane.path().description(), s.warmup, s.runs);
+                    : new Series(s.lane.label(), s.lane.runner().description(), s.warmup, s.runs);
             results.add(new Measurement.LaneResult(s.lane.label(), series, s.lane.notApplicable()));
         }
         return new Measurement(spec, size, confidence, results, notes, failure);
     }
 
     /** Short runs until the rate stops rising or the budget is spent; the last one is kept as the warm-up. */
-    private void warmUp(PerfTest test, TestSpec spec, int size, State s, List<State> live, List<String> notes)
-            throws PerfException {
-        double budget = warmup.budgetSeconds(warmed.add(s.lane.path()));
+    private void warmUp(TestSpec spec, int size, State s, List<State> live, List<String> notes) throws PerfException {
+        double budget = warmup.budgetSeconds(warmed.add(s.lane.runner()));
         if (budget <= 0) return;
         TestSpec shortSpec = spec.withDuration(java.time.Duration.ofNanos(
                 Math.round(Warmup.runSeconds(budget, spec.durationSeconds()) * 1e9)));
         long deadline = System.nanoTime() + Math.round(budget * 1e9);
         double best = 0;
         for (int n = 1; ; n++) {
-            RunResult r = runOnce(test, shortSpec, size, s, 0, live, notes);
+            RunResult r = runOnce(shortSpec, size, s, 0, live, notes);
             if (r == null) return;
             s.warmup = r;
             boolean rising = Warmup.rising(r.value(), best);
@@ -148,15 +155,15 @@ public final class ComparisonRunner {
     }
 
     /** One run; null when the lane was dropped as not available. */
-    private RunResult runOnce(PerfTest test, TestSpec spec, int size, State s, int pair, List<State> live,
-            List<String> notes) throws PerfException {
+    private RunResult runOnce(TestSpec spec, int size, State s, int pair, List<State> live, List<String> notes)
+            throws PerfException {
         String label = pair == 0 ? "warm-up" : "pair " + pair;
         Progress.Run run = new Progress.Run(spec.kind(), size, s.lane.label(), pair, iterations.max(),
                 pair > iterations.min(), spec.durationSeconds());
         progress.starting(run);
         RunResult r;
         try {
-            r = test.run(s.lane.path(), spec);
+            r = s.lane.runner().run(spec);
         } catch (StackUnavailableException e) {
             String why = s.lane.label() + " not available: " + e.getMessage();
             progress.failed(run, "not available");

@@ -11,7 +11,8 @@ package io.jnet.perf;
  * @param received           datagrams the receiver read
  * @param sendElapsedSeconds the sender's timed loop in seconds
  */
-public record DatagramCounts(long sent, long sendErrors, long received, double sendElapsedSeconds) {
+public record DatagramCounts(long sent, long sendErrors, long received, double sendElapsedSeconds)
+        implements java.io.Serializable {
 
     /** Checks that counts are not negative and that no more were received than sent. */
     public DatagramCounts {

@@ -6,8 +6,10 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Runs a {@link PerfPlan}: opens the plan's paths from a {@link PathRegistry}, measures every cell on all
- * of them with one {@link ComparisonRunner}, closes the paths.
+ * Runs a {@link PerfPlan}: opens a lane per path of the plan from a {@link PathRegistry} ({@link LaneOpener}:
+ * in this JVM, or each in a JVM of its own), measures every cell on all of them with one
+ * {@link ComparisonRunner}, closes the lanes. A lane is opened once for the whole plan, so that its path and
+ * its JIT serve every test and size.
  *
  * <p>A path whose stack cannot run at all (its opener throws {@link UnsupportedOperationException}) is left
  * out with a note while another path remains; alone, that fails every test. A path that fails to set up
@@ -17,14 +19,27 @@ public final class PerfSuite {
 
     private final PathRegistry registry;
     private final Progress progress;
+    private final LaneOpener lanes;
 
     /**
+     * A suite whose paths run in this JVM ({@link LaneOpener#inProcess()}).
+     *
      * @param registry where the plan's path ids are looked up
      * @param progress hears of every run
      */
     public PerfSuite(PathRegistry registry, Progress progress) {
+        this(registry, progress, LaneOpener.inProcess());
+    }
+
+    /**
+     * @param registry where the plan's path ids are looked up
+     * @param progress hears of every run
+     * @param lanes    opens each path's lane ({@link ChildJvmLane#opener()} for a JVM per path)
+     */
+    public PerfSuite(PathRegistry registry, Progress progress, LaneOpener lanes) {
         this.registry = registry;
         this.progress = progress;
+        this.lanes = lanes;
     }
 
     /** A suite over the paths of {@link PathRegistry#standard()}. */
@@ -84,17 +99,17 @@ public final class PerfSuite {
 
     private void runCells(PerfPlan plan, List<String> notes, CellDone done, boolean stackLabels) {
         List<PathRegistry.Entry> entries = plan.paths().stream().map(registry::get).toList();
-        List<PerfPath> opened = new ArrayList<>();
+        List<LaneRunner> opened = new ArrayList<>();
         List<String> unavailable = new ArrayList<>();
         String setupFailure = null;
         try {
             for (PathRegistry.Entry e : entries) {
-                PerfPath p = null;
+                LaneRunner p = null;
                 try {
-                    p = e.open(plan.sysctls());
+                    p = lanes.open(e, plan.sysctls());
                 } catch (UnsupportedOperationException | LinkageError ex) {
                     unavailable.add(e.stack() + " not available: " + ex.getMessage());
-                } catch (IOException | RuntimeException ex) {
+                } catch (IOException | PerfException | RuntimeException ex) {
                     if (setupFailure == null) setupFailure = e.id() + " path could not be set up: " + PeerRun.describe(ex);
                 }
                 opened.add(p);
@@ -120,7 +135,7 @@ public final class PerfSuite {
                 for (int i = 0; i < entries.size(); i++) {
                     PathRegistry.Entry e = entries.get(i);
                     String label = stackLabels ? e.stack() : e.id();
-                    PerfPath p = opened.get(i);
+                    LaneRunner p = opened.get(i);
                     String na = p == null ? unavailableReason(e, unavailable) : e.notApplicableTo(cell.spec());
                     lanes.add(na == null ? new ComparisonRunner.Lane(label, p) : new ComparisonRunner.Lane(label, null, na));
                 }
@@ -146,7 +161,7 @@ public final class PerfSuite {
                 }
             }
         } finally {
-            for (PerfPath p : opened) {
+            for (LaneRunner p : opened) {
                 if (p != null) p.close();
             }
         }

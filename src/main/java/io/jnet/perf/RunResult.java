@@ -3,7 +3,7 @@ package io.jnet.perf;
 import org.HdrHistogram.Histogram;
 
 /**
- * What one run measured.
+ * What one run measured. Serializable: a lane in a JVM of its own ({@link ChildJvmLane}) sends it back that way.
  *
  * @param kind           the test
  * @param stack          the stack it ran on ({@code jnet}, {@code kernel})
@@ -18,7 +18,8 @@ import org.HdrHistogram.Histogram;
  * @param datagrams      UDP_STREAM's send and receive counts, or null for the other tests
  */
 public record RunResult(TestKind kind, String stack, double elapsedSeconds, long bytesSent, long bytesReceived,
-        long transactions, Histogram latencyNanos, SocketSizes sizes, DatagramCounts datagrams) {
+        long transactions, Histogram latencyNanos, SocketSizes sizes, DatagramCounts datagrams)
+        implements java.io.Serializable {
 
     /** A result without datagram counts (every test but UDP_STREAM). */
     public RunResult(TestKind kind, String stack, double elapsedSeconds, long bytesSent, long bytesReceived,

@@ -9,7 +9,7 @@ package io.jnet.perf;
  * @param receiveBufferBytes SO_RCVBUF in bytes, or {@link #SYSTEM_DEFAULT}
  * @param noDelay            TCP_NODELAY: true disables Nagle's algorithm
  */
-public record SocketSettings(int sendBufferBytes, int receiveBufferBytes, boolean noDelay) {
+public record SocketSettings(int sendBufferBytes, int receiveBufferBytes, boolean noDelay) implements java.io.Serializable {
 
     /** Marks a buffer size that is not set, so the stack's default and autotuning apply. */
     public static final int SYSTEM_DEFAULT = -1;

@@ -5,7 +5,7 @@ package io.jnet.perf;
  * "Socket Size" columns). "Local" is the client, "remote" the server. -1 when not known (no connection,
  * e.g. a failed run).
  */
-public record SocketSizes(int localSend, int localRecv, int remoteSend, int remoteRecv) {
+public record SocketSizes(int localSend, int localRecv, int remoteSend, int remoteRecv) implements java.io.Serializable {
 
     /** Sizes not known. */
     public static final SocketSizes UNKNOWN = new SocketSizes(-1, -1, -1, -1);

@@ -4,7 +4,8 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * What one run of a test does, in netperf's terms.
+ * What one run of a test does, in netperf's terms. Serializable: a lane in a JVM of its own ({@link ChildJvmLane})
+ * receives it that way.
  *
  * @param kind         which test
  * @param duration     how long the timed part runs ({@code -l}); a run always completes what it started
@@ -17,7 +18,7 @@ import java.util.Objects;
  * @param remote       the server's (netperf's "remote") socket settings ({@code -S}, {@code -D})
  */
 public record TestSpec(TestKind kind, Duration duration, int sendSize, int recvSize, int requestSize,
-        int responseSize, SocketSettings local, SocketSettings remote) {
+        int responseSize, SocketSettings local, SocketSettings remote) implements java.io.Serializable {
 
     /** Default {@code -m}: bytes per write (netperf uses the send buffer size; a fixed size keeps stacks comparable). */
     public static final int DEFAULT_SEND_SIZE = 65536;

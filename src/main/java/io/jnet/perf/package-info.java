@@ -57,7 +57,11 @@
  * each other's as the median of per-pair ratios; naming {@code friends} with {@code base} and/or
  * {@code unix} gives the TCP friends patch's own table ({@link io.jnet.perf.FriendsTable}: BASE, UNIX,
  * FRIENDS, FRIENDS/BASE, FRIENDS/UNIX, and the kernel's TCP and AF_UNIX for reference). Client and server are two threads of one JVM
- * ({@link io.jnet.perf.PeerRun}). A {@link io.jnet.perf.ProgressMeter} shows every run on stderr.
+ * ({@link io.jnet.perf.PeerRun}). Each path runs in a JVM of its own ({@link io.jnet.perf.ChildJvmLane}: a
+ * {@link io.jnet.perf.LaneWorker} started once per path with this JVM's java, class path and options), as netperf
+ * runs each test in a process of its own, so that the JIT compiles each path's code for that path alone;
+ * {@code --same-jvm} runs them all in one ({@link io.jnet.perf.InProcessLane}). A {@link io.jnet.perf.ProgressMeter}
+ * shows every run on stderr.
  *
  * <h2>AF_UNIX</h2>
  * {@code jnet:unix} ({@link io.jnet.perf.JnetUnixPath}) runs the TCP byte-stream tests over jnet's local stream
@@ -70,7 +74,8 @@
  *
  * <h2>Structure</h2>
  * {@link io.jnet.perf.PerfSuite} runs a {@link io.jnet.perf.PerfPlan} (tests at sizes, path ids) with one
- * {@link io.jnet.perf.ComparisonRunner}; the tests ({@link io.jnet.perf.PerfTest}) see only
+ * {@link io.jnet.perf.ComparisonRunner}, which reaches each path through a {@link io.jnet.perf.LaneRunner} opened by a
+ * {@link io.jnet.perf.LaneOpener}; the tests ({@link io.jnet.perf.PerfTest}) see only
  * {@link io.jnet.perf.PerfPath}, {@link io.jnet.perf.PerfListener}, {@link io.jnet.perf.PerfConnection}
  * and {@link io.jnet.perf.PerfDatagramSocket}, so any stack, or a fake in tests, can be measured. {@link io.jnet.perf.TextReport},
  * {@link io.jnet.perf.JsonReport} and {@link io.jnet.perf.CsvReport} print the results ({@link io.jnet.perf.SizeTable},

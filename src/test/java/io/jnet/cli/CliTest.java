@@ -337,6 +337,23 @@ class CliTest {
     }
 
     @Test
+    void perfCompareMeasuresEachPathInAJvmOfItsOwnOrAllInThisOneWithSameJvm() {
+        assertThat(parsed("-t", "TCP_RR").sameJvm).isFalse();
+        // a row of the size table: the size, both paths' medians (each with '*' or a blank), p1 in percent
+        String row = "\\n +1 +\\d+\\.\\d\\d[ *] +\\d+\\.\\d\\d[ *] +\\d+%\\n";
+        List<String> args = List.of("perf", "-t", "TCP_RR", "--compare", "jnet:friends,jnet:loopback", "-l", "0.1",
+                "-i", "3", "--warmup", "0", "-q");
+        for (List<String> extra : List.of(List.<String>of(), List.of("--same-jvm"))) {
+            outBuf.reset();
+            List<String> all = new java.util.ArrayList<>(args);
+            all.addAll(extra);
+            int rc = run(all.toArray(String[]::new));
+            assertThat(rc).as(extra + ": " + err()).isZero();
+            assertThat(out()).as(extra.toString()).contains("jnet:friends  jnet:loopback").containsPattern(row);
+        }
+    }
+
+    @Test
     void perfWithBothStacksPrintsBothRowsAsCsv() {
         int rc = run("perf", "-t", "TCP_MAERTS", "-l", "0.1", "-i", "3", "--csv");
         assertThat(rc).as(err()).isZero();

@@ -28,6 +28,11 @@ class ComparisonRunnerTest {
         public synchronized void finished(Run run, double value) { finished.add(run.describe()); }
     }
 
+    /** A lane labelled {@code label} running {@code test} on an in-memory path of the same name, in this JVM. */
+    private static ComparisonRunner.Lane lane(String label, PerfTest test) {
+        return new ComparisonRunner.Lane(label, new InProcessLane(new InMemoryPath(label), k -> test));
+    }
+
     @Test
     void alternatesPairsAndComputesRatios() {
         Recorder log = new Recorder();
@@ -49,9 +54,8 @@ class ComparisonRunnerTest {
     void threeLanesRotateABCThenBCAThenCAB() {
         Recorder log = new Recorder();
         PerfTest test = (path, spec) -> Fixtures.run(path.stack(), spec.kind(), 100);
-        ComparisonRunner runner = new ComparisonRunner(Iterations.exactly(4), Confidence.DEFAULT, Warmup.NONE, log, k -> test);
-        Measurement m = runner.measure(RR, 64, List.of(new ComparisonRunner.Lane("A", new InMemoryPath("A")),
-                new ComparisonRunner.Lane("B", new InMemoryPath("B")), new ComparisonRunner.Lane("C", new InMemoryPath("C"))));
+        ComparisonRunner runner = new ComparisonRunner(Iterations.exactly(4), Confidence.DEFAULT, Warmup.NONE, log);
+        Measurement m = runner.measure(RR, 64, List.of(lane("A", test), lane("B", test), lane("C", test)));
         assertThat(m.succeeded()).isTrue();
         assertThat(log.started).containsExactly("A 1", "B 1", "C 1", "B 2", "C 2", "A 2", "C 3", "A 3", "B 3",
                 "A 4", "B 4", "C 4");
@@ -61,9 +65,9 @@ class ComparisonRunnerTest {
     void notApplicableLanesDoNotRunAndTheOthersStillRotate() {
         Recorder log = new Recorder();
         PerfTest test = (path, spec) -> Fixtures.run(path.stack(), spec.kind(), 100);
-        ComparisonRunner runner = new ComparisonRunner(Iterations.exactly(3), Confidence.DEFAULT, Warmup.NONE, log, k -> test);
-        Measurement m = runner.measure(RR, -1, List.of(new ComparisonRunner.Lane("A", new InMemoryPath("A")),
-                new ComparisonRunner.Lane("U", null, "UDP over AF_UNIX"), new ComparisonRunner.Lane("C", new InMemoryPath("C"))));
+        ComparisonRunner runner = new ComparisonRunner(Iterations.exactly(3), Confidence.DEFAULT, Warmup.NONE, log);
+        Measurement m = runner.measure(RR, -1, List.of(lane("A", test),
+                new ComparisonRunner.Lane("U", null, "UDP over AF_UNIX"), lane("C", test)));
         assertThat(log.started).containsExactly("A 1", "C 1", "C 2", "A 2", "A 3", "C 3");
         assertThat(m.lanes().get(1).series()).isNull();
         assertThat(m.lanes().get(1).notApplicable()).isEqualTo("UDP over AF_UNIX");
@@ -83,10 +87,8 @@ class ComparisonRunnerTest {
             }
             return Fixtures.run(path.stack(), spec.kind(), script.get(path.stack())[i]);
         };
-        ComparisonRunner runner = new ComparisonRunner(Iterations.exactly(3), Confidence.DEFAULT, Warmup.NONE,
-                Progress.NONE, k -> test);
-        Measurement m = runner.measure(RR, 1024, List.of(new ComparisonRunner.Lane("A", new InMemoryPath("A")),
-                new ComparisonRunner.Lane("B", new InMemoryPath("B"))));
+        ComparisonRunner runner = new ComparisonRunner(Iterations.exactly(3), Confidence.DEFAULT, Warmup.NONE, Progress.NONE);
+        Measurement m = runner.measure(RR, 1024, List.of(lane("A", test), lane("B", test)));
         assertThat(m.ratios(1)).containsExactly(1.0, 0.5, 2.0);
         assertThat(m.ratioMedian(1)).isEqualTo(1.0);
         assertThat(m.lanes().get(0).series().median() / m.lanes().get(1).series().median()).isNotEqualTo(1.0);
@@ -106,9 +108,8 @@ class ComparisonRunnerTest {
             return Fixtures.run(path.stack(), spec.kind(), script[calls[0]++]);
         };
         TestSpec long10 = RR.withDuration(Duration.ofSeconds(10));
-        ComparisonRunner runner = new ComparisonRunner(Iterations.exactly(3), Confidence.DEFAULT, new Warmup(600),
-                Progress.NONE, k -> test);
-        Measurement m = runner.measure(long10, -1, List.of(new ComparisonRunner.Lane("jnet", new InMemoryPath("jnet"))));
+        ComparisonRunner runner = new ComparisonRunner(Iterations.exactly(3), Confidence.DEFAULT, new Warmup(600), Progress.NONE);
+        Measurement m = runner.measure(long10, -1, List.of(lane("jnet", test)));
         assertThat(calls[0]).isEqualTo(7);
         assertThat(m.lanes().getFirst().series().warmup().value()).isEqualTo(41);
         assertThat(m.lanes().getFirst().series().values()).containsExactly(50.0, 50.0, 50.0);
@@ -124,12 +125,11 @@ class ComparisonRunnerTest {
             lengths.add(spec.duration());
             return Fixtures.run(path.stack(), spec.kind(), 100);
         };
-        ComparisonRunner runner = new ComparisonRunner(Iterations.exactly(3), Confidence.DEFAULT, new Warmup(4),
-                Progress.NONE, k -> test);
-        InMemoryPath p = new InMemoryPath("jnet");
+        ComparisonRunner runner = new ComparisonRunner(Iterations.exactly(3), Confidence.DEFAULT, new Warmup(4), Progress.NONE);
+        ComparisonRunner.Lane jnet = lane("jnet", test);
         TestSpec spec = RR.withDuration(Duration.ofSeconds(5));
-        runner.measure(spec, -1, List.of(new ComparisonRunner.Lane("jnet", p)));
-        runner.measure(spec, -1, List.of(new ComparisonRunner.Lane("jnet", p)));
+        runner.measure(spec, -1, List.of(jnet));
+        runner.measure(spec, -1, List.of(jnet));
         // first: runs of 4/4 = 1 s; later: budget 1 s, runs of 0.25 s; two warm-up runs each (figures flat)
         assertThat(lengths).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(5),
                 Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofMillis(250), Duration.ofMillis(250),
@@ -156,8 +156,8 @@ class ComparisonRunnerTest {
             double v = path.stack().equals("jnet") ? jnet[calls[0]++] : 100;
             return Fixtures.run(path.stack(), spec.kind(), v);
         };
-        ComparisonRunner runner = new ComparisonRunner(its, Confidence.DEFAULT, Warmup.NONE, Progress.NONE, k -> test);
-        return runner.run(RR, "loopback", new InMemoryPath("jnet"), new InMemoryPath("kernel"), null);
+        ComparisonRunner runner = new ComparisonRunner(its, Confidence.DEFAULT, Warmup.NONE, Progress.NONE);
+        return runner.run(RR, "loopback", lane("jnet", test), lane("kernel", test), null);
     }
 
     @Test
