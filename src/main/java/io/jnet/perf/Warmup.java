@@ -4,7 +4,8 @@ package io.jnet.perf;
  * How long each path runs a test, unmeasured, before the first measured pair: until the JIT has compiled
  * the hot paths, which a single run does not reach (jnet's first run used to come in at a quarter of its
  * steady rate). A path runs short warm-up runs of the test until the rate stops rising (a run less than
- * {@value #RISE_PERCENT}% above the best so far, after at least two runs) or its budget is spent.
+ * {@value #RISE_PERCENT}% above the best so far, after at least two runs) or its budget is spent; the budget
+ * counts from the end of the first run, which in a fresh JVM is mostly class loading and interpretation.
  *
  * <p>The budget is per path: {@code firstSeconds} for the first test (or size) a path runs in an
  * invocation, when nothing of it is compiled yet; a quarter of that for every later one, where the shared
