@@ -18,17 +18,23 @@ import java.util.Map;
  * 2004): the node at depth {@code d} (0, 6, 12, 18, 24, 30 bits) holds the prefixes of length
  * {@code d+1 .. d+6} that pass through it (the root also holds {@code /0}) as a 128-bit bitmap of
  * positions {@code (1 << l) | bits} ({@code l} bits below the node's depth) plus their best routes in
- * position order (in the node's own fields when at most four, else an array), and its children as a 64-bit bitmap plus a dense
- * {@code Node[]} (popcount indexing, as in Poptrie). A lookup reads one node per 6 bits of the longest
- * matching path (at most 6, 4 for a /24): per node it masks the prefix bitmap with the slot's 7
- * ancestor positions (a 64-entry table) and takes the highest bit, so only the last matching node's
- * route is read. A /24 ends in the node of depth 18, so the 55-60 % /24s of an internet table
- * add no node of their own.
+ * position order (in the node's own fields when at most four, else an array), and its children as a
+ * 64-bit bitmap plus a dense {@code Node[]} (popcount indexing, as in Poptrie). Per node a lookup
+ * masks the prefix bitmap with the slot's 7 ancestor positions (a 64-entry table) and takes the
+ * highest bit, so only the last matching node's route is read. A /24 ends in the node of depth 18,
+ * so the 55-60 % /24s of an internet table add no node of their own.
+ * <p>
+ * Above it, a direct index (Poptrie's direct pointing) maps the top 18 address bits to the node of
+ * depth 18 through three levels of plain 64-entry arrays. A lookup reads the index, walks from that
+ * node down, and only when nothing longer than /18 matches walks the trie from the root; at 1M
+ * prefixes this halved the lookup time (a node and its children array are two dependent cache misses
+ * per level, an index array one).
  *
  * <h2>Concurrency</h2>
- * Nodes are immutable. An update copies the nodes on the path from the root to the prefix's node
- * (at most 6 nodes of at most 64 children each) and publishes the new root with one volatile write,
- * so a lookup (one volatile read of the root, no lock, no retry) sees the whole table either before or
+ * Nodes and index arrays are immutable. An update copies the nodes on the path from the root to the
+ * prefix's node (at most 6 nodes of at most 64 children each) and, for a prefix longer than /18, the
+ * three index arrays on its way, then publishes the new version (root and index) with one volatile
+ * write, so a lookup (one volatile read, no lock, no retry) sees the whole table either before or
  * after any update; replaced nodes are left to the garbage collector (the role RCU plays for Linux's
  * fib_trie). Updates are serialized by this object's monitor. Routes beyond the best one of a
  * prefix (other metrics or devices) are kept by the writer side only ({@link #routes()}, removal).
@@ -42,22 +48,23 @@ import java.util.Map;
  * keeps an object per prefix. A fixed 6-bit stride keeps an update to one path copy and needs no
  * rebalancing, and the bitmap/popcount compression keeps the heap small. Those alternatives were
  * not built; the choice rests on their footprint and update cost as computed above and on what this
- * trie measures (synthetic internet-like tables, {@link SyntheticRoutes}, seed 1):
+ * structure and its variants measured (synthetic internet-like tables, {@link SyntheticRoutes},
+ * seed 1; JMH, one fork, 3 x 1 s, on a shared 2-core VM with a load average of 4-6, so figures vary
+ * by up to 2x between runs):
  * <ul>
- * <li>heap of the structure, without the caller's {@link Route} objects (40 bytes each): 20.0 bytes
- *     a prefix at 1M prefixes, 142 bytes at 1,000, 2.2 KiB for 10 routes ({@code RouteTableHeap} in
- *     the test sources: used heap after full collections before and after building, and an object
- *     graph walk; both agree). Keeping up to four routes in the node's own fields rather than in an
- *     array saved 0.2 bytes a prefix and the load of that array (no lookup gain could be told apart
- *     from the noise of the shared machine);</li>
- * <li>add or remove one prefix at 1M prefixes: median 0.45 us ({@code RouteTableBenchmark.update});</li>
- * <li>lookup of destinations inside random prefixes: 26-32 ns (average) at 10 and 1,000 prefixes;
- *     at 1M prefixes 57 ns when the destinations fall in 256 prefixes, but 450-580 ns when they are
- *     spread over the whole table: the walk then makes about three dependent loads outside the
- *     1 MiB L2 cache, and one such load costs 140-270 ns on the 2-core VM measured (a pointer chase
- *     over 4-64 MiB). A 1M-prefix table of any of the structures above is larger than that cache.</li>
+ * <li>heap without the caller's {@link Route} objects (40 bytes each): 21.0 bytes a prefix at 1M
+ *     prefixes (20.0 without the direct index), 376 bytes at 1,000, 6.5 KiB for 10 routes
+ *     ({@code RouteTableHeap} in the test sources: used heap after full collections before and
+ *     after building, and an object-graph walk; both agree);</li>
+ * <li>add or remove one prefix at 1M prefixes: median 0.45 us without the direct index, 2.4 us with
+ *     it ({@code RouteTableBenchmark.update}, sample mode);</li>
+ * <li>lookup of destinations inside random prefixes, average: 21 ns at 10 prefixes, 51 ns at 1,000;
+ *     at 1M, 54 ns when the destinations fall in 256 prefixes, 190-300 ns when they are spread over
+ *     the whole table (450-580 ns without the direct index, 490-510 ns in the same back-to-back
+ *     runs that gave it 190-250 ns). One dependent load outside the 1 MiB L2 cache costs
+ *     140-270 ns on that machine (a pointer chase over 4-64 MiB), and a 1M-prefix table of any of
+ *     the structures above is larger than that cache, so the 100 ns target is not met there.</li>
  * </ul>
- * (JMH, one fork, 3 x 1 s; the machine ran other builds, load average 4-5 on 2 cores.)
  */
 public final class RouteTable {
     private static final int STRIDE = 6;
@@ -156,7 +163,26 @@ public final class RouteTable {
 
     private static final Node EMPTY = new Node(0, 0, 0, null, null);
 
-    private volatile Node root = EMPTY;
+    /** Top bits resolved by {@link Version#top}: the depth of the nodes it points to. */
+    private static final int DIRECT_BITS = 18;
+
+    /**
+     * One published table: the trie, and its nodes of depth 18 indexed by the top 18 address bits
+     * (Poptrie's direct pointing) as three levels of plain 64-entry arrays (null: nothing below), copied
+     * on write, so that a lookup ending at depth 18 or below reads one array per 6 bits instead of a
+     * node and its children array.
+     */
+    private static final class Version {
+        final Node root;
+        final Node[][][] top;
+
+        Version(Node root, Node[][][] top) {
+            this.root = root;
+            this.top = top;
+        }
+    }
+
+    private volatile Version current = new Version(EMPTY, new Node[64][][]);
     private volatile int generation;
     /** All routes, best first, of the prefixes that have more than one; writer side only (under this monitor). */
     private final Map<Long, Route[]> shared = new HashMap<>();
@@ -164,11 +190,27 @@ public final class RouteTable {
 
     /** The best route to {@code dst}, or null (ENETUNREACH). Lock-free; never blocked by updates. */
     public Route lookup(int dst) {
-        Node n = root;
+        Version v = current;
+        Node[][] mid = v.top[dst >>> 26];
+        if (mid != null) {
+            Node[] chunk = mid[(dst >>> 20) & 63];
+            if (chunk != null) {
+                Node n = chunk[(dst >>> 14) & 63];
+                if (n != null) {
+                    Route r = walk(n, 30 - DIRECT_BITS, dst);
+                    if (r != null) return r;
+                }
+            }
+        }
+        return walk(v.root, 30, dst); // no prefix longer than 18 bits matches
+    }
+
+    /** The longest match at or below {@code n}, whose slot is at bit {@code shift} of the 36-bit address; null when none. */
+    private static Route walk(Node n, int shift, int dst) {
         Node best = null;
         int bestPos = 0;
         long x = (dst & 0xFFFF_FFFFL) << 4; // 36 bits: the last node (depth 30) sees bits 30-31 and four zeros
-        for (int shift = 30; ; shift -= STRIDE) {
+        for (; ; shift -= STRIDE) {
             int slot = (int) (x >>> shift) & 63;
             if ((n.pfx1 >>> slot & 1) != 0) {
                 best = n;
@@ -196,7 +238,7 @@ public final class RouteTable {
         int p = r.prefix() & Ipv4.prefixMask(len);
         Route best = find(p, len);
         if (best == null) {
-            root = put(root, 0, p, len, r);
+            publish(put(current.root, 0, p, len, r), p, len);
         } else {
             Long key = key(p, len);
             Route[] all = shared.get(key);
@@ -212,7 +254,7 @@ public final class RouteTable {
             grown[at] = r;
             System.arraycopy(all, at, grown, at + 1, all.length - at);
             shared.put(key, grown);
-            if (at == 0) root = put(root, 0, p, len, r);
+            if (at == 0) publish(put(current.root, 0, p, len, r), p, len);
         }
         size++;
         generation++;
@@ -228,8 +270,8 @@ public final class RouteTable {
         Route[] all = shared.get(key);
         if (all == null) {
             if (!best.equals(r)) return false;
-            Node n = delete(root, 0, p, len);
-            root = n == null ? EMPTY : n;
+            Node n = delete(current.root, 0, p, len);
+            publish(n == null ? EMPTY : n, p, len);
         } else {
             int at = 0;
             while (at < all.length && !all[at].equals(r)) at++;
@@ -239,7 +281,7 @@ public final class RouteTable {
             System.arraycopy(all, at + 1, shrunk, at, all.length - at - 1);
             if (shrunk.length == 1) shared.remove(key);
             else shared.put(key, shrunk);
-            if (at == 0) root = put(root, 0, p, len, shrunk[0]);
+            if (at == 0) publish(put(current.root, 0, p, len, shrunk[0]), p, len);
         }
         size--;
         generation++;
@@ -249,7 +291,7 @@ public final class RouteTable {
     /** All routes: longest prefix first, then lowest metric (the order lookups prefer them in). */
     public synchronized List<Route> routes() {
         List<Route> out = new ArrayList<>(size);
-        collect(root, 0, 0, out);
+        collect(current.root, 0, 0, out);
         out.sort(Comparator.comparingInt(Route::prefixLength).reversed().thenComparingInt(Route::metric));
         return List.copyOf(out);
     }
@@ -278,13 +320,42 @@ public final class RouteTable {
     /** The best route stored for exactly {@code p/len}, or null. */
     private Route find(int p, int len) {
         int depth = depthOf(len);
-        Node n = root;
+        Node n = current.root;
         for (int d = 0; d < depth; d += STRIDE) {
             n = n.child(slotOf(p, d));
             if (n == null) return null;
         }
         int pos = positionOf(p, len);
         return n.hasPrefix(pos) ? n.route(n.routeIndex(pos)) : null;
+    }
+
+    /**
+     * Publishes {@code root}, changed at {@code p/len}: a prefix longer than 18 bits changed the depth-18
+     * node on its path (copied or removed), whose three arrays of the direct index are copied with it.
+     */
+    private void publish(Node root, int p, int len) {
+        Node[][][] top = current.top;
+        if (len > DIRECT_BITS) {
+            Node n = root;
+            for (int d = 0; d < DIRECT_BITS && n != null; d += STRIDE) n = n.child(slotOf(p, d));
+            int i = p >>> 26, j = (p >>> 20) & 63, k = (p >>> 14) & 63;
+            Node[][] mid = top[i];
+            Node[] chunk = mid == null ? null : mid[j];
+            if ((chunk == null ? null : chunk[k]) != n) {
+                Node[] c = chunk == null ? new Node[64] : chunk.clone();
+                c[k] = n;
+                Node[][] m = mid == null ? new Node[64][] : mid.clone();
+                m[j] = allNull(c) ? null : c;
+                top = top.clone();
+                top[i] = allNull(m) ? null : m;
+            }
+        }
+        current = new Version(root, top);
+    }
+
+    private static boolean allNull(Object[] a) {
+        for (Object o : a) if (o != null) return false;
+        return true;
     }
 
     /** A copy of {@code n} (null: an empty node) at {@code depth} with {@code r} as the best route of {@code p/len}. */
