@@ -12,6 +12,9 @@ import io.jnet.stack.Sysctls;
 import io.jnet.wire.Ethernet;
 import io.jnet.wire.Icmp;
 import io.jnet.wire.Ipv4;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
@@ -67,6 +70,27 @@ public final class Ipv4Layer {
         routes.add(new Route(prefix & Ipv4.prefixMask(len), len, gw, ns.requireInterface(dev), 0, 0));
     }
 
+    /**
+     * Adds the routes of a file in {@code ip route} syntax ({@link IpRouteFile}), {@code dev} names
+     * resolved among this namespace's interfaces. All or nothing: a bad line (IllegalArgumentException
+     * naming the file and line) or a route that exists (IllegalArgumentException, EEXIST) leaves the
+     * table as it was.
+     *
+     * @return the number of routes added
+     */
+    public int loadRoutes(Path file) throws IOException {
+        List<Route> rs = IpRouteFile.load(file, ns::interfaceByName);
+        for (int i = 0; i < rs.size(); i++) {
+            try {
+                routes.add(rs.get(i));
+            } catch (IllegalArgumentException e) {
+                for (int j = 0; j < i; j++) routes.remove(rs.get(j));
+                throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+            }
+        }
+        return rs.size();
+    }
+
     public void registerProtocol(int protocol, IpProtocolHandler h) { protocols[protocol] = h; }
 
     public void setIcmpErrorSender(IcmpErrorSender s) { icmp = s; }
@@ -85,11 +109,12 @@ public final class Ipv4Layer {
 
     /** The route to {@code dst} through a socket's cache, refreshed when the table changed. */
     public Route route(int dst, DstCache cache) {
-        if (cache.route != null && cache.generation == routes.generation() && cache.destination == dst) return cache.route;
+        int generation = routes.generation(); // before the lookup: a change during it leaves the cache stale
+        if (cache.route != null && cache.generation == generation && cache.destination == dst) return cache.route;
         Route r = route(dst);
         cache.route = r;
         cache.neighbour = null;
-        cache.generation = routes.generation();
+        cache.generation = generation;
         cache.destination = dst;
         return r;
     }

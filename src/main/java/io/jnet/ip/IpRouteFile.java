@@ -1,0 +1,142 @@
+package io.jnet.ip;
+
+import io.jnet.stack.Interface;
+import io.jnet.wire.Ipv4;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Reads IPv4 routes written in {@code ip route} syntax (iproute2's {@code ip route show} output, or
+ * the arguments of {@code ip route add}), one route a line:
+ * <pre>
+ * # comment
+ * default via 198.51.100.1 dev veth0
+ * 192.0.2.0/24 via 198.51.100.1 dev veth0 metric 100 src 192.0.2.5
+ * 10.0.0.0/8 dev tap0 proto kernel scope link
+ * 203.0.113.7 dev tap0              (no length: a /32, as in iproute2)
+ * </pre>
+ * Blank lines and text after {@code #} are skipped. Accepted: an optional leading {@code unicast};
+ * {@code via [inet] ADDR}; {@code dev NAME} (required: resolved through the function given, which
+ * returns null for an unknown name); {@code metric}, {@code priority} or {@code preference} N
+ * (0..2^31-1); {@code src ADDR}; {@code table main}/{@code 254}; {@code proto}, {@code scope} with a
+ * value and the flags {@code onlink}, {@code linkdown}, which are read and ignored. Every other type
+ * ({@code blackhole}, {@code unreachable}, {@code prohibit}, {@code local}, ...), another table, a
+ * prefix with host bits set (iproute2: "Invalid prefix for given prefix length"), an unknown device
+ * or keyword throws IllegalArgumentException whose message starts with {@code SOURCE:LINE:}.
+ */
+public final class IpRouteFile {
+    private IpRouteFile() {}
+
+    private static final Set<String> OTHER_TYPES =
+            Set.of("blackhole", "unreachable", "prohibit", "local", "broadcast", "throw", "nat", "anycast", "multicast");
+
+    /** The routes of {@code file}, in file order; errors name the file and line. */
+    public static List<Route> load(Path file, Function<String, Interface> devices) throws IOException {
+        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            return parse(in, file.toString(), devices);
+        }
+    }
+
+    /** The routes of {@code text}, in order; errors are named {@code <string>:LINE}. */
+    public static List<Route> parse(String text, Function<String, Interface> devices) {
+        try {
+            return parse(new StringReader(text), "<string>", devices);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a StringReader does not throw
+        }
+    }
+
+    /** The routes read from {@code in}; {@code source} names it in error messages. */
+    public static List<Route> parse(Reader in, String source, Function<String, Interface> devices) throws IOException {
+        BufferedReader r = in instanceof BufferedReader b ? b : new BufferedReader(in);
+        List<Route> out = new ArrayList<>();
+        int lineNo = 0;
+        for (String line; (line = r.readLine()) != null; ) {
+            lineNo++;
+            int hash = line.indexOf('#');
+            String s = (hash >= 0 ? line.substring(0, hash) : line).strip();
+            if (s.isEmpty()) continue;
+            try {
+                out.add(parseLine(s, devices));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(source + ":" + lineNo + ": " + e.getMessage() + ": " + s, e);
+            }
+        }
+        return out;
+    }
+
+    private static Route parseLine(String s, Function<String, Interface> devices) {
+        String[] t = s.split("\\s+");
+        int i = 0;
+        if (t[i].equals("unicast")) i++;
+        else if (OTHER_TYPES.contains(t[i])) throw new IllegalArgumentException(t[i] + " routes are not supported");
+        if (i >= t.length) throw new IllegalArgumentException("missing destination");
+        String dst = t[i++];
+        int prefix, len;
+        if (dst.equals("default")) {
+            prefix = 0;
+            len = 0;
+        } else {
+            int slash = dst.indexOf('/');
+            prefix = Ipv4.parseAddress(slash < 0 ? dst : dst.substring(0, slash));
+            len = slash < 0 ? 32 : parseInt(dst.substring(slash + 1), 0, 32, "prefix length");
+            if ((prefix & ~Ipv4.prefixMask(len)) != 0) throw new IllegalArgumentException("invalid prefix for given prefix length");
+        }
+        int gateway = 0, src = 0, metric = 0;
+        Interface itf = null;
+        while (i < t.length) {
+            String k = t[i++];
+            switch (k) {
+                case "onlink", "linkdown" -> {}
+                case "via", "dev", "metric", "priority", "preference", "src", "table", "proto", "scope" -> {
+                    if (i >= t.length) throw new IllegalArgumentException("missing value after " + k);
+                    String v = t[i++];
+                    switch (k) {
+                        case "via" -> {
+                            if (v.equals("inet")) {
+                                if (i >= t.length) throw new IllegalArgumentException("missing value after via inet");
+                                v = t[i++];
+                            }
+                            gateway = Ipv4.parseAddress(v);
+                        }
+                        case "dev" -> {
+                            itf = devices.apply(v);
+                            if (itf == null) throw new IllegalArgumentException("no such device: " + v);
+                        }
+                        case "metric", "priority", "preference" -> metric = parseInt(v, 0, Integer.MAX_VALUE, k);
+                        case "src" -> src = Ipv4.parseAddress(v);
+                        case "table" -> {
+                            if (!v.equals("main") && !v.equals("254")) throw new IllegalArgumentException("only table main is supported, not " + v);
+                        }
+                        default -> {} // proto, scope: informational
+                    }
+                }
+                default -> throw new IllegalArgumentException("unknown keyword " + k);
+            }
+        }
+        if (itf == null) throw new IllegalArgumentException("missing dev");
+        return new Route(prefix, len, gateway, itf, src, metric);
+    }
+
+    private static int parseInt(String v, int min, int max, String what) {
+        long n;
+        try {
+            if (v.isEmpty() || v.length() > 10 || v.charAt(0) == '+' || v.charAt(0) == '-') throw new NumberFormatException();
+            n = Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("bad " + what + " " + v);
+        }
+        if (n < min || n > max) throw new IllegalArgumentException("bad " + what + " " + v);
+        return (int) n;
+    }
+}
