@@ -137,7 +137,11 @@ public final class IcmpProtocol implements IpProtocolHandler, IcmpErrorSender {
         Icmp.write(p.array(), off, len, type, code, code == Icmp.CODE_FRAG_NEEDED ? info & 0xFFFF : 0);
         mib.inc(MibCounter.IcmpOutMsgs);
         if (type == Icmp.DEST_UNREACH) mib.inc(MibCounter.IcmpOutDestUnreachs);
-        ip.output(p, dst, src, Ipv4.PROTO_ICMP, 0xC0, 0, false, null);
+        else if (type == Icmp.TIME_EXCEEDED) mib.inc(MibCounter.IcmpOutTimeExcds);
+        // Linux icmp_send: from the packet's destination when it was ours, else (a forwarded packet) from the
+        // address the route back to the sender selects
+        int from = ns.isLocalAddress(dst) ? dst : 0;
+        ip.output(p, from, src, Ipv4.PROTO_ICMP, 0xC0, 0, false, null);
     }
 
     private synchronized boolean allow() {
