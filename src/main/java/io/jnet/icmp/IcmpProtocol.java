@@ -123,7 +123,8 @@ public final class IcmpProtocol implements IpProtocolHandler, IcmpErrorSender {
             int t = original.length() > 0 && noff + hl < b.length ? b[noff + hl] & 0xFF : -1;
             if (t != Icmp.ECHO_REQUEST && t != Icmp.ECHO_REPLY) return; // never about an ICMP error
         }
-        if (!Ipv4.isLoopback(src) && !allow()) {
+        // redirects have their own per-sender limit (Ipv4Layer), outside icmp_ratemask as in Linux
+        if (type != Icmp.REDIRECT && !Ipv4.isLoopback(src) && !allow()) {
             mib.inc(MibCounter.IcmpOutRateLimitGlobal);
             return;
         }
@@ -134,10 +135,13 @@ public final class IcmpProtocol implements IpProtocolHandler, IcmpErrorSender {
         PacketBuffer p = ns.allocator().allocate(PacketBuffer.DEFAULT_HEADROOM, len);
         int off = p.put(len);
         System.arraycopy(b, noff, p.array(), off + Icmp.HEADER_LENGTH, quote);
-        Icmp.write(p.array(), off, len, type, code, code == Icmp.CODE_FRAG_NEEDED ? info & 0xFFFF : 0);
+        int rest = type == Icmp.REDIRECT ? info // the gateway address
+                : type == Icmp.DEST_UNREACH && code == Icmp.CODE_FRAG_NEEDED ? info & 0xFFFF : 0;
+        Icmp.write(p.array(), off, len, type, code, rest);
         mib.inc(MibCounter.IcmpOutMsgs);
         if (type == Icmp.DEST_UNREACH) mib.inc(MibCounter.IcmpOutDestUnreachs);
         else if (type == Icmp.TIME_EXCEEDED) mib.inc(MibCounter.IcmpOutTimeExcds);
+        else if (type == Icmp.REDIRECT) mib.inc(MibCounter.IcmpOutRedirects);
         // Linux icmp_send: from the packet's destination when it was ours, else (a forwarded packet) from the
         // address the route back to the sender selects
         int from = ns.isLocalAddress(dst) ? dst : 0;

@@ -36,7 +36,11 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * reverse path filter ({@code rp_filter}, the larger of {@code conf.all} and {@code conf.<dev>}) drops a
  * packet whose source is not routed back out its input device (1, strict) or not routed at all (2, loose),
  * counted in TcpExtIPReversePathFilter. Directed broadcasts are not forwarded (IpInAddrErrors; Linux delivers
- * them locally). Redirects are not sent. Forwarded packets count IpForwDatagrams.
+ * them locally). A packet forwarded back out the device it came in on, from a sender on that device's
+ * network, is answered with an ICMP redirect (host) to the better gateway when {@code send_redirects} is on
+ * (conf.all or conf.dev; default on), limited per sender as Linux's ip_rt_send_redirect (9 redirects with
+ * doubling gaps from 20 ms, then none until the sender has been quiet for 20.48 s); the packet is forwarded
+ * too. Forwarded packets count IpForwDatagrams.
  */
 public final class Ipv4Layer {
     private final NetNamespace ns;
@@ -349,14 +353,53 @@ public final class Ipv4Layer {
         Ipv4.setTtl(b, off, Ipv4.ttl(b, off) - 1); // ip_decrease_ttl
         Ipv4.updateChecksum(b, off);
         pkt.setSocket(null);
-        mib.inc(MibCounter.IpForwDatagrams);
         int nexthop = r.nextHop(dst);
+        if (outItf == in && in.conf().txRedirects(sysctl) && senderOnLink(in, src) && redirectAllowed(src))
+            sendIcmpError(pkt, Icmp.REDIRECT, 1, nexthop); // ICMP_REDIR_HOST
+        mib.inc(MibCounter.IpForwDatagrams);
         if (total <= mtu || (gso > 0 && total <= out.gsoMaxSize())) {
             sendForwarded(outItf, nexthop, pkt, mtu);
         } else if (gso > 0) {
             segmentGso(pkt, gso, outItf, nexthop, mtu);
         } else {
             sendForwarded(outItf, nexthop, pkt, mtu);
+        }
+    }
+
+    /** True when the route back to {@code src} is a connected route on {@code in} (fib_validate_source's scope). */
+    private boolean senderOnLink(Interface in, int src) {
+        Route back = routes.lookup(src);
+        return back != null && back.itf() == in && back.gateway() == 0;
+    }
+
+    /** Linux ip_rt_redirect_load (HZ/50), ip_rt_redirect_number, ip_rt_redirect_silence ((HZ/50) << 10). */
+    private static final long REDIRECT_LOAD_NS = 20_000_000L;
+    private static final int REDIRECT_NUMBER = 9;
+    private static final long REDIRECT_SILENCE_NS = REDIRECT_LOAD_NS << (REDIRECT_NUMBER + 1);
+    /** Per sender: {number of redirects sent, time of the last redirect or of the last packet ignored}. */
+    private final java.util.Map<Integer, long[]> redirectPeers = new java.util.HashMap<>();
+
+    /** Linux ip_rt_send_redirect's per-peer limit: whether a redirect may be sent to {@code src} now. */
+    private boolean redirectAllowed(int src) {
+        long now = ns.clock().nanoTime();
+        synchronized (redirectPeers) {
+            long[] p = redirectPeers.get(src);
+            if (p == null) {
+                if (redirectPeers.size() >= 4096) redirectPeers.clear(); // bounded, like inet_peer's GC
+                p = new long[] {0, now};
+                redirectPeers.put(src, p);
+            }
+            if (now - p[1] > REDIRECT_SILENCE_NS) p[0] = 0;
+            if (p[0] >= REDIRECT_NUMBER) {
+                p[1] = now;
+                return false;
+            }
+            if (p[0] == 0 || now - p[1] > (REDIRECT_LOAD_NS << p[0])) {
+                p[1] = now;
+                p[0]++;
+                return true;
+            }
+            return false;
         }
     }
 

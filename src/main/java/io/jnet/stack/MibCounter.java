@@ -14,7 +14,7 @@ public enum MibCounter {
     IpExtInNoRoutes, IpExtInTruncatedPkts, IpExtInCsumErrors, IpExtReasmOverlaps,
     // Icmp
     IcmpInMsgs, IcmpInErrors, IcmpInCsumErrors, IcmpInDestUnreachs, IcmpInTimeExcds, IcmpInEchos, IcmpInEchoReps,
-    IcmpOutMsgs, IcmpOutErrors, IcmpOutDestUnreachs, IcmpOutTimeExcds, IcmpOutEchos, IcmpOutEchoReps, IcmpOutRateLimitGlobal,
+    IcmpOutMsgs, IcmpOutErrors, IcmpOutDestUnreachs, IcmpOutTimeExcds, IcmpOutRedirects, IcmpOutEchos, IcmpOutEchoReps, IcmpOutRateLimitGlobal,
     // Tcp
     TcpActiveOpens, TcpPassiveOpens, TcpAttemptFails, TcpEstabResets, TcpCurrEstab, TcpInSegs, TcpOutSegs,
     TcpRetransSegs, TcpInErrs, TcpOutRsts, TcpInCsumErrors,

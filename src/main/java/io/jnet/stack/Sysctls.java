@@ -35,6 +35,8 @@ public final class Sysctls {
     public final Sysctl confDefaultForwarding = reg("net.ipv4.conf.default.forwarding", "boolean", "forwarding of devices attached later", 0, 1, 0);
     public final Sysctl confAllRpFilter = reg("net.ipv4.conf.all.rp_filter", "enum", "reverse path filter of every device (the larger of this and the device's applies): 0 off, 1 strict (RFC 3704 strict), 2 loose", 0, 2, 0);
     public final Sysctl confDefaultRpFilter = reg("net.ipv4.conf.default.rp_filter", "enum", "rp_filter of devices attached later", 0, 2, 0);
+    public final Sysctl confAllSendRedirects = reg("net.ipv4.conf.all.send_redirects", "boolean", "send ICMP redirects on every device (either this or the device's switch enables them)", 0, 1, 1);
+    public final Sysctl confDefaultSendRedirects = reg("net.ipv4.conf.default.send_redirects", "boolean", "send_redirects of devices attached later", 0, 1, 1);
     public final Sysctl icmpEchoIgnoreAll = reg("net.ipv4.icmp_echo_ignore_all", "boolean", "do not answer echo requests", 0, 1, 0);
     public final Sysctl icmpRatelimit = reg("net.ipv4.icmp_ratelimit", "ms", "minimum gap between ICMP errors to one destination (token bucket)", 0, Integer.MAX_VALUE, 1000);
     public final Sysctl icmpMsgsPerSec = reg("net.ipv4.icmp_msgs_per_sec", "count", "global ICMP error rate limit", 0, Integer.MAX_VALUE, 1000);
@@ -89,8 +91,13 @@ public final class Sysctls {
      * @param forwarding {@code net.ipv4.conf.<dev>.forwarding}: packets received on the device may be forwarded
      * @param rpFilter {@code net.ipv4.conf.<dev>.rp_filter}: 0 off, 1 strict, 2 loose (the larger of this and
      *     {@code conf.all.rp_filter} applies)
+     * @param sendRedirects {@code net.ipv4.conf.<dev>.send_redirects}: ICMP redirects for packets forwarded back
+     *     out the device they came in on (on when this or {@code conf.all.send_redirects} is on)
      */
-    public record DeviceConf(String device, Sysctl forwarding, Sysctl rpFilter) {
+    public record DeviceConf(String device, Sysctl forwarding, Sysctl rpFilter, Sysctl sendRedirects) {
+        /** Linux IN_DEV_TX_REDIRECTS: conf.all or conf.dev send_redirects. */
+        public boolean txRedirects(Sysctls all) { return all.confAllSendRedirects.enabled() || sendRedirects.enabled(); }
+
         /** The reverse path filter mode in force for the device: max(conf.all, conf.dev), as Linux's IN_DEV_RPFILTER. */
         public int effectiveRpFilter(Sysctls all) { return Math.max(all.confAllRpFilter.intValue(), rpFilter.intValue()); }
     }
@@ -126,7 +133,9 @@ public final class Sysctls {
         fwd.store(confDefaultForwarding.intValue());
         Sysctl rp = put(new Sysctl(base + "rp_filter", "enum", "reverse path filter on " + dev + ": 0 off, 1 strict, 2 loose", 0, 2, false, 0));
         rp.store(confDefaultRpFilter.intValue());
-        DeviceConf d = new DeviceConf(dev, fwd, rp);
+        Sysctl redir = put(new Sysctl(base + "send_redirects", "boolean", "send ICMP redirects on " + dev, 0, 1, false, 1));
+        redir.store(confDefaultSendRedirects.intValue());
+        DeviceConf d = new DeviceConf(dev, fwd, rp, redir);
         devices.add(d);
         return d;
     }

@@ -175,6 +175,34 @@ class IpForwardingTest {
     }
 
     @Test
+    void forwardingBackOutTheInputDeviceSendsARedirectAndForwards() throws Exception {
+        Topology.routed(a, r, b);
+        // a better gateway for 10.0.3.0/24 on A's own link
+        r.extension(Ipv4Layer.class).addRoute("10.0.3.0/24", "10.0.1.3", "eth0");
+        Recorder rec = (Recorder) a.interpose("eth0", Recorder::new);
+        assertThat(sendEcho(a, null, "10.0.3.5", 8, 0, false)).isZero();
+        await("redirect at A", () -> !rec.receivedIcmp(Icmp.REDIRECT).isEmpty());
+        byte[] f = rec.receivedIcmp(Icmp.REDIRECT).getFirst();
+        int icmp = 14 + Ipv4.headerLength(f, 14);
+        assertThat(f[icmp + 1]).as("code: redirect for the host").isEqualTo((byte) 1);
+        assertThat(Bytes.i32(f, icmp + 4)).as("gateway").isEqualTo(Ipv4.parseAddress("10.0.1.3"));
+        assertThat(Ipv4.source(f, 14)).isEqualTo(Ipv4.parseAddress(Routed.R_A));
+        assertThat(count(r, MibCounter.IcmpOutRedirects)).isEqualTo(1);
+        assertThat(count(r, MibCounter.IpForwDatagrams)).as("forwarded as well").isEqualTo(1);
+        // send_redirects off on both conf.all and the device: forwarded without a redirect
+        r.sysctl().set("net.ipv4.conf.all.send_redirects", "0");
+        r.sysctl().set("net.ipv4.conf.eth0.send_redirects", "0");
+        assertThat(sendEcho(a, null, "10.0.3.6", 8, 0, false)).isZero();
+        await("second forward", () -> count(r, MibCounter.IpForwDatagrams) == 2);
+        assertThat(count(r, MibCounter.IcmpOutRedirects)).isEqualTo(1);
+        // across the router (out another device): never a redirect
+        r.sysctl().set("net.ipv4.conf.all.send_redirects", "1");
+        assertThat(a.extension(IcmpProtocol.class).sendEcho(Ipv4.parseAddress(Routed.B), 1, 1, new byte[8])).isZero();
+        await("echo reply at A", () -> count(a, MibCounter.IcmpInEchoReps) == 1);
+        assertThat(count(r, MibCounter.IcmpOutRedirects)).isEqualTo(1);
+    }
+
+    @Test
     void noRouteIsAnsweredWithNetworkUnreachable() throws Exception {
         Topology.routed(a, r, b);
         assertThat(sendEcho(a, null, "10.0.9.9", 8, 0, false)).isZero();

@@ -20,6 +20,7 @@ class DeviceSysctlsTest {
             assertThat(ns.sysctl().get("net.ipv4.conf.lo.forwarding")).isEqualTo("1");
             ns.attach(VethPair.create("x0", "x1").a());
             assertThat(ns.sysctl().get("net.ipv4.conf.x0.forwarding")).as("from conf.default").isEqualTo("1");
+            assertThat(ns.sysctl().get("net.ipv4.conf.x0.send_redirects")).isEqualTo("1");
             ns.sysctl().set("net.ipv4.conf.x0.forwarding", "0");
             assertThat(ns.sysctl().get("net.ipv4.ip_forward")).isEqualTo("1");
             ns.sysctl().set("net.ipv4.ip_forward", "0");
