@@ -15,6 +15,7 @@ import io.jnet.testing.Topology.Routed;
 import io.jnet.wire.Bytes;
 import io.jnet.wire.Icmp;
 import io.jnet.wire.Ipv4;
+import io.jnet.wire.Tcp;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -243,6 +244,48 @@ class IpForwardingTest {
         assertThat(count(r, MibCounter.IpFragFails)).isZero();
         assertThat(count(r, MibCounter.IpFragCreates)).isZero();
         assertThat(count(a, MibCounter.IcmpInDestUnreachs)).isZero();
+        assertThat(count(b, MibCounter.TcpInCsumErrors)).isZero();
+    }
+
+    @Test
+    void aLargeSegmentIsCutAtItsGsoSizeIntoValidSegments() throws Exception {
+        Recorder[] out = new Recorder[1];
+        Topology.routed(a, r, b, 1500, d -> out[0] = new Recorder(d));
+        int payload = 4 * 1000 + 300;
+        int len = Tcp.MIN_HEADER_LENGTH + payload;
+        PacketBuffer p = PacketBuffer.allocate(PacketBuffer.DEFAULT_HEADROOM, len);
+        int off = p.put(len);
+        byte[] pb = p.array();
+        for (int i = 0; i < payload; i++) pb[off + Tcp.MIN_HEADER_LENGTH + i] = (byte) (i * 7);
+        int seq = 0xFFFF_F000; // wraps within the segment
+        Tcp.writeHeader(pb, off, 40000, 5001, seq, 1, Tcp.MIN_HEADER_LENGTH, Tcp.ACK | Tcp.PSH | Tcp.FIN | Tcp.CWR, 1000);
+        int srcIp = Ipv4.parseAddress(Routed.A);
+        int dstIp = Ipv4.parseAddress(Routed.B);
+        Tcp.fillChecksum(pb, off, len, srcIp, dstIp);
+        p.setGsoSize(1000);
+        assertThat(a.extension(Ipv4Layer.class).output(p, 0, dstIp, Ipv4.PROTO_TCP, 0, 0, true, null)).isZero();
+        await("five segments out of R", () -> out[0].sent.stream().filter(f -> Bytes.u16(f, 12) == 0x0800
+                && Ipv4.protocol(f, 14) == Ipv4.PROTO_TCP).count() == 5);
+        List<byte[]> segs = out[0].sent.stream().filter(f -> Bytes.u16(f, 12) == 0x0800 && Ipv4.protocol(f, 14) == Ipv4.PROTO_TCP).toList();
+        int firstId = Ipv4.identification(segs.getFirst(), 14);
+        for (int i = 0; i < 5; i++) {
+            byte[] f = segs.get(i);
+            int ip = 14;
+            int n = i < 4 ? 1000 : 300;
+            assertThat(Ipv4.validate(f, ip, f.length - ip, true)).isEqualTo(Ipv4.OK);
+            assertThat(Ipv4.totalLength(f, ip)).isEqualTo(20 + 20 + n);
+            assertThat(Ipv4.identification(f, ip)).isEqualTo((firstId + i) & 0xFFFF);
+            assertThat(Ipv4.ttl(f, ip)).isEqualTo(63);
+            int t = ip + 20;
+            assertThat(Tcp.validate(f, t, 20 + n, true, srcIp, dstIp)).as("segment %d checksum", i).isEqualTo(Tcp.OK);
+            assertThat(Tcp.seq(f, t)).isEqualTo(seq + i * 1000);
+            int flags = Tcp.flags(f, t);
+            assertThat((flags & (Tcp.FIN | Tcp.PSH)) != 0).as("FIN/PSH on the last only").isEqualTo(i == 4);
+            assertThat((flags & Tcp.CWR) != 0).as("CWR on the first only").isEqualTo(i == 0);
+            assertThat(flags & Tcp.ACK).isEqualTo(Tcp.ACK);
+            for (int k = 0; k < n; k++) assertThat(f[t + 20 + k]).isEqualTo((byte) ((i * 1000 + k) * 7));
+        }
+        await("five segments at B", () -> count(b, MibCounter.IpInReceives) == 5); // each answered with a reset
         assertThat(count(b, MibCounter.TcpInCsumErrors)).isZero();
     }
 
