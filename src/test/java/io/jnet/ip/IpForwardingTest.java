@@ -225,6 +225,10 @@ class IpForwardingTest {
         int icmp = 14 + Ipv4.headerLength(f, 14);
         assertThat(f[icmp + 1]).isEqualTo((byte) Icmp.CODE_FRAG_NEEDED);
         assertThat(Bytes.u16(f, icmp + 6)).as("next-hop MTU (RFC 1191)").isEqualTo(1280);
+        // fragmentation needed is never rate limited (Linux icmpv4_mask_allow): 200 at once, 200 answers
+        for (int i = 0; i < 200; i++) assertThat(sendEcho(a, null, Routed.B, 1400 - 28, 0, true)).isZero();
+        await("200 more frag needed at A", () -> count(a, MibCounter.IcmpInDestUnreachs) == 201);
+        assertThat(count(r, MibCounter.IcmpOutRateLimitGlobal)).isZero();
         // without DF the router fragments, and B's reply (fragmented by B) comes back
         assertThat(sendEcho(a, null, Routed.B, 1400 - 28, 0, false)).isZero();
         await("echo reply at A", () -> count(a, MibCounter.IcmpInEchoReps) == 1);
