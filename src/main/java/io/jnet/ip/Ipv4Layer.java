@@ -312,17 +312,15 @@ public final class Ipv4Layer {
             pkt.release();
             return;
         }
-        for (Interface i : ns.interfaces()) { // a directed broadcast of another interface (Linux bc_forwarding = 0)
-            if (i.isBroadcast(dst)) {
-                mib.inc(MibCounter.IpInAddrErrors);
-                pkt.release();
-                return;
-            }
-        }
         Route r = routes.lookup(dst);
         if (r == null) { // ip_error with ENETUNREACH
             mib.inc(MibCounter.IpExtInNoRoutes);
             sendIcmpError(pkt, Icmp.DEST_UNREACH, Icmp.CODE_NET_UNREACH, 0);
+            pkt.release();
+            return;
+        }
+        if (r.gateway() == 0 && r.itf().isBroadcast(dst)) { // a directed broadcast (Linux bc_forwarding = 0)
+            mib.inc(MibCounter.IpInAddrErrors);
             pkt.release();
             return;
         }
