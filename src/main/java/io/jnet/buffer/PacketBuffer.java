@@ -56,6 +56,13 @@ public final class PacketBuffer {
      * CHECKSUM_PARTIAL on loopback); whoever shows the frame outside (a pcap sniffer) completes it.
      */
     private boolean checksumPartial;
+    /**
+     * Payload bytes per segment of a TCP segment larger than one (Linux skb_shinfo(skb)->gso_size): TCP sets
+     * it when it hands a device that takes large segments whole ({@link io.jnet.link.NetDevice#gsoMaxSize()})
+     * several MSS at once; a router that forwards such a segment to a device that does not take it whole cuts
+     * it at this size. 0 for an ordinary packet.
+     */
+    private int gsoSize;
     /** Payload carried by reference behind the array's data, or null; {@link #regionLength} bytes from {@link #regionOffset}. */
     private PayloadRegion region;
     private long regionOffset;
@@ -131,6 +138,7 @@ public final class PacketBuffer {
         friend = null;
         checksumUnnecessary = false;
         checksumPartial = false;
+        gsoSize = 0;
         region = null; // a released buffer has dropped its reference already
         regionOffset = regionLength = 0;
         released = false;
@@ -352,6 +360,10 @@ public final class PacketBuffer {
     public void setChecksumUnnecessary(boolean v) { checksumUnnecessary = v; }
     public boolean checksumPartial() { return checksumPartial; }
     public void setChecksumPartial(boolean v) { checksumPartial = v; }
+    /** Payload bytes per segment of a large TCP segment (Linux gso_size), 0 for an ordinary packet. */
+    public int gsoSize() { return gsoSize; }
+    /** Sets the payload bytes per segment of a large TCP segment (0: ordinary packet). */
+    public void setGsoSize(int bytes) { gsoSize = bytes; }
 
     public void setReleaseHook(ReleaseHook hook) { this.releaseHook = hook; }
 
@@ -386,6 +398,7 @@ public final class PacketBuffer {
         b.transportOffset = transportOffset < 0 ? -1 : transportOffset;
         b.checksumUnnecessary = checksumUnnecessary;
         b.checksumPartial = checksumPartial;
+        b.gsoSize = gsoSize;
         return b;
     }
 

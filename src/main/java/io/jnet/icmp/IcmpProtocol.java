@@ -22,6 +22,8 @@ public final class IcmpProtocol implements IpProtocolHandler, IcmpErrorSender {
     /** Largest error message: 576-byte datagram minus headers (RFC 1812 4.3.2.3). */
     private static final int MAX_ERROR_QUOTE = 576 - Ipv4.MIN_HEADER_LENGTH - Icmp.HEADER_LENGTH;
     private static final int BURST = 50;
+    /** Linux's default net.ipv4.icmp_ratemask: types 3, 4, 11 and 12. */
+    private static final int RATEMASK = 0x1818;
 
     private final NetNamespace ns;
     private final Ipv4Layer ip;
@@ -123,7 +125,11 @@ public final class IcmpProtocol implements IpProtocolHandler, IcmpErrorSender {
             int t = original.length() > 0 && noff + hl < b.length ? b[noff + hl] & 0xFF : -1;
             if (t != Icmp.ECHO_REQUEST && t != Icmp.ECHO_REPLY) return; // never about an ICMP error
         }
-        if (!Ipv4.isLoopback(src) && !allow()) {
+        // Linux icmpv4_mask_allow: only the types in icmp_ratemask (default 0x1818: destination unreachable,
+        // source quench, time exceeded, parameter problem) are limited, and never fragmentation needed (path MTU
+        // discovery); redirects have their own per-sender limit (Ipv4Layer)
+        boolean limited = (RATEMASK & (1 << type)) != 0 && !(type == Icmp.DEST_UNREACH && code == Icmp.CODE_FRAG_NEEDED);
+        if (limited && !Ipv4.isLoopback(src) && !allow()) {
             mib.inc(MibCounter.IcmpOutRateLimitGlobal);
             return;
         }
@@ -134,10 +140,17 @@ public final class IcmpProtocol implements IpProtocolHandler, IcmpErrorSender {
         PacketBuffer p = ns.allocator().allocate(PacketBuffer.DEFAULT_HEADROOM, len);
         int off = p.put(len);
         System.arraycopy(b, noff, p.array(), off + Icmp.HEADER_LENGTH, quote);
-        Icmp.write(p.array(), off, len, type, code, code == Icmp.CODE_FRAG_NEEDED ? info & 0xFFFF : 0);
+        int rest = type == Icmp.REDIRECT ? info // the gateway address
+                : type == Icmp.DEST_UNREACH && code == Icmp.CODE_FRAG_NEEDED ? info & 0xFFFF : 0;
+        Icmp.write(p.array(), off, len, type, code, rest);
         mib.inc(MibCounter.IcmpOutMsgs);
         if (type == Icmp.DEST_UNREACH) mib.inc(MibCounter.IcmpOutDestUnreachs);
-        ip.output(p, dst, src, Ipv4.PROTO_ICMP, 0xC0, 0, false, null);
+        else if (type == Icmp.TIME_EXCEEDED) mib.inc(MibCounter.IcmpOutTimeExcds);
+        else if (type == Icmp.REDIRECT) mib.inc(MibCounter.IcmpOutRedirects);
+        // Linux icmp_send: from the packet's destination when it was ours, else (a forwarded packet) from the
+        // address the route back to the sender selects
+        int from = ns.isLocalAddress(dst) ? dst : 0;
+        ip.output(p, from, src, Ipv4.PROTO_ICMP, 0xC0, 0, false, null);
     }
 
     private synchronized boolean allow() {

@@ -9,18 +9,41 @@ import io.jnet.stack.Mib;
 import io.jnet.stack.MibCounter;
 import io.jnet.stack.NetNamespace;
 import io.jnet.stack.Sysctls;
+import io.jnet.wire.Bytes;
+import io.jnet.wire.Checksum;
 import io.jnet.wire.Ethernet;
 import io.jnet.wire.Icmp;
 import io.jnet.wire.Ipv4;
+import io.jnet.wire.Tcp;
+import io.jnet.wire.Udp;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
- * IPv4 input and output (RFC 791, RFC 1122 3.2) for one namespace, following Linux's ip_rcv /
- * ip_local_deliver / ip_queue_xmit. No forwarding: packets for other hosts are dropped and counted in
- * IpInAddrErrors. Local destinations are routed through the loopback device, as Linux's local table does.
+ * IPv4 input, output and forwarding (RFC 791, RFC 1122 3.2, RFC 1812) for one namespace, following Linux's
+ * ip_rcv / ip_local_deliver / ip_queue_xmit / ip_forward. Local destinations are routed through the loopback
+ * device, as Linux's local table does.
+ *
+ * <p>Forwarding (Linux ip_route_input_slow, fib_validate_source, ip_forward): a packet for another host is
+ * forwarded only when its input device has {@code net.ipv4.conf.<dev>.forwarding} on (set for every device by
+ * {@code net.ipv4.ip_forward}); otherwise it is dropped and counted in IpInAddrErrors. A forwarded packet's
+ * TTL is decremented; one that arrives with TTL 1 or 0 is answered with ICMP time exceeded (IpInHdrErrors);
+ * one with no route is answered with ICMP network unreachable (IpExtInNoRoutes); one larger than the output
+ * MTU with DF set is answered with fragmentation needed and that MTU (RFC 1191; IpFragFails), one without DF
+ * is fragmented. A large TCP segment ({@link PacketBuffer#gsoSize()}) goes whole to a device that takes it
+ * ({@link io.jnet.link.NetDevice#gsoMaxSize()}) and is cut into segments of gso size otherwise, as Linux's
+ * skb_gso_segment does. Sources 0/8, 127/8, 169.254/16 (RFC 3927 section 7), multicast and 255.255.255.255 and
+ * destinations 0/8 and 169.254/16 are not forwarded (RtCacheInMartianSrc / RtCacheInMartianDst). The
+ * reverse path filter ({@code rp_filter}, the larger of {@code conf.all} and {@code conf.<dev>}) drops a
+ * packet whose source is not routed back out its input device (1, strict) or not routed at all (2, loose),
+ * counted in TcpExtIPReversePathFilter. Directed broadcasts are not forwarded (IpInAddrErrors; Linux delivers
+ * them locally). A packet forwarded back out the device it came in on, from a sender on that device's
+ * network, is answered with an ICMP redirect (host) to the better gateway when {@code send_redirects} is on
+ * (conf.all or conf.dev; default on), limited per sender as Linux's ip_rt_send_redirect (9 redirects with
+ * doubling gaps from 20 ms, then none until the sender has been quiet for 20.48 s); the packet is forwarded
+ * too. Forwarded packets count IpForwDatagrams.
  */
 public final class Ipv4Layer {
     private final NetNamespace ns;
@@ -222,10 +245,22 @@ public final class Ipv4Layer {
         int dst = Ipv4.destination(b, off);
         int src = Ipv4.source(b, off);
         boolean local = ns.isLocalAddress(dst) || in.isBroadcast(dst) || dst == -1;
-        if (!local || Ipv4.isMulticast(src) || src == -1) {
+        if (!local) {
+            pkt.setNetworkOffset(off);
+            forward(in, pkt, off, src, dst);
+            return;
+        }
+        if (Ipv4.isMulticast(src) || src == -1) {
             mib.inc(MibCounter.IpInAddrErrors);
             pkt.release();
             return;
+        }
+        if (!in.device().isLoopback()) {
+            int rpf = in.conf().effectiveRpFilter(sysctl);
+            if (rpf != 0 && !reversePathValid(in, src, rpf)) {
+                pkt.release();
+                return;
+            }
         }
         if (Ipv4.isFragment(b, off)) {
             pkt.setNetworkOffset(off);
@@ -250,6 +285,249 @@ public final class Ipv4Layer {
         if (sysctl.ipEarlyDemux.enabled() && pkt.socket() == null) h.earlyDemux(pkt, src, dst);
         mib.inc(MibCounter.IpInDelivers);
         h.receive(pkt, src, dst);
+    }
+
+    // ---- forwarding ------------------------------------------------------------------------------
+
+    /** A source that is never forwarded: 0/8, 127/8, 169.254/16, multicast, 255.255.255.255. */
+    static boolean isMartianSource(int a) {
+        return (a >>> 24) == 0 || Ipv4.isLoopback(a) || isLinkLocal(a) || Ipv4.isMulticast(a) || a == -1;
+    }
+
+    /** A destination that is never forwarded: 0/8, 169.254/16 (multicast is not routed either). */
+    static boolean isMartianDestination(int a) {
+        return (a >>> 24) == 0 || isLinkLocal(a) || Ipv4.isLoopback(a);
+    }
+
+    /** 169.254.0.0/16 (RFC 3927). */
+    static boolean isLinkLocal(int a) { return (a >>> 16) == 0xA9FE; }
+
+    /**
+     * Linux fib_validate_source with rp_filter on: the route back to {@code src} must go out {@code in}
+     * (strict, 1) or exist (loose, 2). A failure is counted (TcpExtIPReversePathFilter, and as Linux's
+     * ip_handle_martian_source, RtCacheInMartianSrc); a source that is one of this namespace's addresses is
+     * a martian (RtCacheInMartianSrc).
+     */
+    private boolean reversePathValid(Interface in, int src, int rpf) {
+        if (ns.isLocalAddress(src)) {
+            mib.inc(MibCounter.RtCacheInMartianSrc);
+            return false;
+        }
+        Route back = routes.lookup(src);
+        if (back != null && (back.itf() == in || rpf == 2)) return true;
+        mib.inc(MibCounter.TcpExtIPReversePathFilter);
+        mib.inc(MibCounter.RtCacheInMartianSrc);
+        return false;
+    }
+
+    /** The input route of a packet for another host, then ip_forward. Takes ownership of {@code pkt}. */
+    private void forward(Interface in, PacketBuffer pkt, int off, int src, int dst) {
+        if (Ipv4.isMulticast(dst) || !in.conf().forwarding().enabled()) { // read once per packet
+            mib.inc(MibCounter.IpInAddrErrors); // no multicast routing; or forwarding off (ip_error, EHOSTUNREACH)
+            pkt.release();
+            return;
+        }
+        if (isMartianSource(src)) {
+            mib.inc(MibCounter.RtCacheInMartianSrc);
+            pkt.release();
+            return;
+        }
+        if (isMartianDestination(dst)) {
+            mib.inc(MibCounter.RtCacheInMartianDst);
+            pkt.release();
+            return;
+        }
+        Route r = routes.lookup(dst);
+        if (r == null) { // ip_error with ENETUNREACH
+            mib.inc(MibCounter.IpExtInNoRoutes);
+            sendIcmpError(pkt, Icmp.DEST_UNREACH, Icmp.CODE_NET_UNREACH, 0);
+            pkt.release();
+            return;
+        }
+        if (r.gateway() == 0 && r.itf().isBroadcast(dst)) { // a directed broadcast (Linux bc_forwarding = 0)
+            mib.inc(MibCounter.IpInAddrErrors);
+            pkt.release();
+            return;
+        }
+        int rpf = in.conf().effectiveRpFilter(sysctl);
+        if (rpf != 0 && !reversePathValid(in, src, rpf)) {
+            pkt.release();
+            return;
+        }
+        byte[] b = pkt.array();
+        if (Ipv4.ttl(b, off) <= 1) { // ip_forward: too_many_hops
+            mib.inc(MibCounter.IpInHdrErrors);
+            sendIcmpError(pkt, Icmp.TIME_EXCEEDED, 0, 0);
+            pkt.release();
+            return;
+        }
+        Interface outItf = r.itf();
+        io.jnet.link.NetDevice out = outItf.device();
+        int mtu = out.mtu();
+        int total = pkt.length();
+        boolean df = Ipv4.dontFragment(b, off);
+        int gso = Ipv4.protocol(b, off) == Ipv4.PROTO_TCP ? pkt.gsoSize() : 0;
+        if (total > mtu && df && !(gso > 0 && gsoSegmentLength(b, off, gso) <= mtu)) { // ip_exceeds_mtu
+            mib.inc(MibCounter.IpFragFails);
+            sendIcmpError(pkt, Icmp.DEST_UNREACH, Icmp.CODE_FRAG_NEEDED, mtu);
+            pkt.release();
+            return;
+        }
+        Ipv4.setTtl(b, off, Ipv4.ttl(b, off) - 1); // ip_decrease_ttl
+        Ipv4.updateChecksum(b, off);
+        pkt.setSocket(null);
+        int nexthop = r.nextHop(dst);
+        if (outItf == in && in.conf().txRedirects(sysctl) && senderOnLink(in, src) && redirectAllowed(src))
+            sendIcmpError(pkt, Icmp.REDIRECT, 1, nexthop); // ICMP_REDIR_HOST
+        mib.inc(MibCounter.IpForwDatagrams);
+        if (total <= mtu || (gso > 0 && total <= out.gsoMaxSize())) {
+            sendForwarded(outItf, nexthop, pkt, mtu);
+        } else if (gso > 0) {
+            segmentGso(pkt, gso, outItf, nexthop, mtu);
+        } else {
+            sendForwarded(outItf, nexthop, pkt, mtu);
+        }
+    }
+
+    /** True when the route back to {@code src} is a connected route on {@code in} (fib_validate_source's scope). */
+    private boolean senderOnLink(Interface in, int src) {
+        Route back = routes.lookup(src);
+        return back != null && back.itf() == in && back.gateway() == 0;
+    }
+
+    /** Linux ip_rt_redirect_load (HZ/50), ip_rt_redirect_number, ip_rt_redirect_silence ((HZ/50) << 10). */
+    private static final long REDIRECT_LOAD_NS = 20_000_000L;
+    private static final int REDIRECT_NUMBER = 9;
+    private static final long REDIRECT_SILENCE_NS = REDIRECT_LOAD_NS << (REDIRECT_NUMBER + 1);
+    /** Per sender: {number of redirects sent, time of the last redirect or of the last packet ignored}. */
+    private final java.util.Map<Integer, long[]> redirectPeers = new java.util.HashMap<>();
+
+    /** Linux ip_rt_send_redirect's per-peer limit: whether a redirect may be sent to {@code src} now. */
+    private boolean redirectAllowed(int src) {
+        long now = ns.clock().nanoTime();
+        synchronized (redirectPeers) {
+            long[] p = redirectPeers.get(src);
+            if (p == null) {
+                if (redirectPeers.size() >= 4096) redirectPeers.clear(); // bounded, like inet_peer's GC
+                p = new long[] {0, now};
+                redirectPeers.put(src, p);
+            }
+            if (now - p[1] > REDIRECT_SILENCE_NS) p[0] = 0;
+            if (p[0] >= REDIRECT_NUMBER) {
+                p[1] = now;
+                return false;
+            }
+            if (p[0] == 0 || now - p[1] > (REDIRECT_LOAD_NS << p[0])) {
+                p[1] = now;
+                p[0]++;
+                return true;
+            }
+            return false;
+        }
+    }
+
+    /** IP header + TCP header + {@code gso} payload bytes: the size of each segment a large segment is cut into. */
+    private static int gsoSegmentLength(byte[] b, int off, int gso) {
+        int hl = Ipv4.headerLength(b, off);
+        return hl + Tcp.headerLength(b, off + hl) + gso;
+    }
+
+    /**
+     * Hands a forwarded packet to the output device: completes a transport checksum that was left out when the
+     * device does not offload it, copies in data carried by reference when the device does not take it, and
+     * fragments a packet larger than {@code mtu} (DF clear; checked by the caller).
+     */
+    private void sendForwarded(Interface outItf, int nexthop, PacketBuffer pkt, int mtu) {
+        io.jnet.link.NetDevice out = outItf.device();
+        boolean whole = pkt.length() <= mtu || (pkt.gsoSize() > 0 && pkt.length() <= out.gsoMaxSize());
+        if (pkt.checksumPartial() && (!out.checksumOffload() || !whole)) completeTransportChecksum(pkt);
+        if (pkt.payloadRegion() != null && !(out.scatterGather() && whole)) pkt.linearize();
+        if (whole) {
+            neighbours.output(outItf, nexthop, pkt, null);
+            return;
+        }
+        int n = fragmenter.fragment(pkt, mtu, frag -> neighbours.output(outItf, nexthop, frag, null));
+        if (n < 0) pkt.release();
+    }
+
+    /**
+     * Linux tcp_gso_segment: cuts a large TCP segment into segments of {@code gso} payload bytes, each with its
+     * own sequence number, IP ID (consecutive), total length and checksums; FIN and PSH stay on the last, CWR on
+     * the first. Takes ownership of {@code pkt}.
+     */
+    private void segmentGso(PacketBuffer pkt, int gso, Interface outItf, int nexthop, int mtu) {
+        pkt.linearize();
+        byte[] b = pkt.array();
+        int off = pkt.dataStart();
+        int hl = Ipv4.headerLength(b, off);
+        int t = off + hl;
+        int total = Ipv4.totalLength(b, off);
+        int thl = total - hl >= Tcp.MIN_HEADER_LENGTH ? Tcp.headerLength(b, t) : 0;
+        int payload = total - hl - thl;
+        if (thl < Tcp.MIN_HEADER_LENGTH || payload < 0) {
+            mib.inc(MibCounter.IpOutDiscards);
+            pkt.release();
+            return;
+        }
+        int src = Ipv4.source(b, off);
+        int dst = Ipv4.destination(b, off);
+        int seq = Tcp.seq(b, t);
+        int flags = Tcp.flags(b, t);
+        int id = Ipv4.identification(b, off);
+        try {
+            for (int pos = 0, i = 0; pos < payload; pos += gso, i++) {
+                int n = Math.min(gso, payload - pos);
+                boolean last = pos + n == payload;
+                int len = hl + thl + n;
+                PacketBuffer seg = ns.allocator().allocate(PacketBuffer.DEFAULT_HEADROOM, len);
+                int at = seg.put(len);
+                byte[] sb = seg.array();
+                System.arraycopy(b, off, sb, at, hl + thl);
+                System.arraycopy(b, t + thl + pos, sb, at + hl + thl, n);
+                Ipv4.setTotalLength(sb, at, len);
+                Bytes.put16(sb, at + 4, (id + i) & 0xFFFF);
+                Ipv4.updateChecksum(sb, at);
+                int st = at + hl;
+                Bytes.put32(sb, st + 4, seq + pos);
+                int f = flags;
+                if (!last) f &= ~(Tcp.FIN | Tcp.PSH);
+                if (i > 0) f &= ~Tcp.CWR;
+                sb[st + 13] = (byte) f;
+                Tcp.fillChecksum(sb, st, thl + n, src, dst);
+                seg.setNetworkOffset(at);
+                sendForwarded(outItf, nexthop, seg, mtu);
+            }
+        } finally {
+            pkt.release();
+        }
+    }
+
+    /** Fills in the TCP or UDP checksum of a packet (data at its IPv4 header) whose checksum was left out. */
+    private static void completeTransportChecksum(PacketBuffer pkt) {
+        pkt.linearize();
+        byte[] b = pkt.array();
+        int off = pkt.dataStart();
+        int hl = Ipv4.headerLength(b, off);
+        int tlen = Ipv4.totalLength(b, off) - hl;
+        int t = off + hl;
+        int src = Ipv4.source(b, off);
+        int dst = Ipv4.destination(b, off);
+        if (!Ipv4.isFragment(b, off)) {
+            switch (Ipv4.protocol(b, off)) {
+                case Ipv4.PROTO_TCP -> {
+                    if (tlen >= Tcp.MIN_HEADER_LENGTH) Tcp.fillChecksum(b, t, tlen, src, dst);
+                }
+                case Ipv4.PROTO_UDP -> {
+                    if (tlen >= Udp.HEADER_LENGTH) {
+                        Bytes.put16(b, t + 6, 0);
+                        int c = Checksum.fold(Checksum.sum(b, t, tlen, Checksum.pseudoHeaderSum(src, dst, Ipv4.PROTO_UDP, tlen)));
+                        Bytes.put16(b, t + 6, c == 0 ? 0xFFFF : c);
+                    }
+                }
+                default -> { }
+            }
+        }
+        pkt.setChecksumPartial(false);
     }
 
     /** Sends an ICMP error about {@code original} (network offset set), if an ICMP module is installed. */

@@ -22,10 +22,16 @@ public final class Interface {
     private volatile NetDevice device;
     private final List<Address> addresses = new CopyOnWriteArrayList<>();
 
-    Interface(int index, NetDevice device) {
+    private final Sysctls.DeviceConf conf;
+
+    Interface(int index, NetDevice device, Sysctls.DeviceConf conf) {
         this.index = index;
         this.device = device;
+        this.conf = conf;
     }
+
+    /** The device's {@code net.ipv4.conf.<dev>} sysctls (forwarding, rp_filter). */
+    public Sysctls.DeviceConf conf() { return conf; }
 
     public int index() { return index; }
     public NetDevice device() { return device; }

@@ -14,7 +14,7 @@ public enum MibCounter {
     IpExtInNoRoutes, IpExtInTruncatedPkts, IpExtInCsumErrors, IpExtReasmOverlaps,
     // Icmp
     IcmpInMsgs, IcmpInErrors, IcmpInCsumErrors, IcmpInDestUnreachs, IcmpInTimeExcds, IcmpInEchos, IcmpInEchoReps,
-    IcmpOutMsgs, IcmpOutErrors, IcmpOutDestUnreachs, IcmpOutEchos, IcmpOutEchoReps, IcmpOutRateLimitGlobal,
+    IcmpOutMsgs, IcmpOutErrors, IcmpOutDestUnreachs, IcmpOutTimeExcds, IcmpOutRedirects, IcmpOutEchos, IcmpOutEchoReps, IcmpOutRateLimitGlobal,
     // Tcp
     TcpActiveOpens, TcpPassiveOpens, TcpAttemptFails, TcpEstabResets, TcpCurrEstab, TcpInSegs, TcpOutSegs,
     TcpRetransSegs, TcpInErrs, TcpOutRsts, TcpInCsumErrors,
@@ -36,6 +36,8 @@ public enum MibCounter {
     TcpExtTCPBacklogCoalesce, TcpExtTCPRcvCoalesce, TcpExtTCPAckCompressed, TcpExtTCPWinProbe,
     TcpExtTCPTimeWaitOverflow, TcpExtTCPRetransFail, TcpExtLockDroppedIcmps, TcpExtTCPSpuriousRtxHostQueues,
     TcpExtTCPACKSkippedSeq, TcpExtTCPACKSkippedPAWS,
+    // packets dropped by the reverse path filter (rp_filter; Linux LINUX_MIB_IPRPFILTER, printed in TcpExt)
+    TcpExtIPReversePathFilter,
     // jnet's own, no Linux counter: reads of a sendfile mapping that faulted because the file shrank after the
     // call (zeros were sent for those bytes; Linux sends what the page cache holds then)
     TcpExtJnetSendfileFaults,
@@ -44,13 +46,18 @@ public enum MibCounter {
     TcpExtJnetFriendsPaired, TcpExtJnetFriendsBytes, TcpExtJnetFriendsFallback,
     // ArpExt-like (Linux keeps these in /proc/net/stat/arp_cache: jnet exposes them here)
     ArpInRequests, ArpInReplies, ArpOutRequests, ArpOutReplies, ArpUnresolvedDiscards, ArpInErrors,
+    // RtCache-like (Linux keeps these in /proc/net/stat/rt_cache as in_martian_src / in_martian_dst and logs the
+    // packets with net.ipv4.conf.*.log_martians): packets dropped by the input route for a martian source (0/8,
+    // 127/8, multicast, broadcast, a local address, 169.254/16 when forwarding, or a failed rp_filter) or a
+    // martian destination (0/8, 169.254/16 when forwarding)
+    RtCacheInMartianSrc, RtCacheInMartianDst,
     // device-independent link input drops (frames jnet could not parse or has no handler for)
     LinkInErrors, LinkInUnknownProtos;
 
-    /** The Linux group this counter belongs to ("Ip", "IpExt", "Icmp", "Tcp", "Udp", "TcpExt", "Arp", "Link"). */
+    /** The Linux group this counter belongs to ("Ip", "IpExt", "Icmp", "Tcp", "Udp", "TcpExt", "Arp", "RtCache", "Link"). */
     public String group() {
         String n = name();
-        for (String g : new String[] {"TcpExt", "IpExt", "Icmp", "Tcp", "Udp", "Ip", "Arp", "Link"}) {
+        for (String g : new String[] {"TcpExt", "IpExt", "Icmp", "Tcp", "Udp", "Ip", "Arp", "RtCache", "Link"}) {
             if (n.startsWith(g)) return g;
         }
         return "";

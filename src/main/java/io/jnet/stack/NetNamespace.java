@@ -120,7 +120,7 @@ public final class NetNamespace implements SocketProvider, AutoCloseable {
         for (Interface i : interfaces) {
             if (i.name().equals(dev.name())) throw new IllegalArgumentException("device exists: " + dev.name());
         }
-        Interface itf = new Interface(interfaces.size() + 1, dev);
+        Interface itf = new Interface(interfaces.size() + 1, dev, sysctls.registerDevice(dev.name()));
         interfaces.add(itf);
         interfaceArray = interfaces.toArray(new Interface[0]);
         dev.setReceiver((d, frame) -> SoftIrq.netifRx(this, d, frame));

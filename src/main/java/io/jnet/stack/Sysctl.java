@@ -17,6 +17,7 @@ public final class Sysctl {
     private final long max;
     private final boolean ascending;
     private volatile int[] values;
+    private final java.util.List<Runnable> writeListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     Sysctl(String name, String unit, String description, long min, long max, boolean ascending, int... defaults) {
         this.name = name;
@@ -77,7 +78,17 @@ public final class Sysctl {
             }
         }
         values = v;
+        for (Runnable r : writeListeners) r.run();
     }
+
+    /**
+     * Runs {@code r} in the writing thread after every successful {@link #set} or {@link #reset} (Linux's
+     * proc handlers that propagate a write, e.g. {@code net.ipv4.ip_forward} to every device's forwarding).
+     */
+    public void onWrite(Runnable r) { writeListeners.add(r); }
+
+    /** Stores a single value without running the write listeners (propagation from another sysctl). */
+    void store(int v) { values = new int[] {v}; }
 
     public void set(int... v) {
         StringBuilder sb = new StringBuilder();
@@ -85,7 +96,10 @@ public final class Sysctl {
         set(sb.toString());
     }
 
-    public void reset() { values = defaults.clone(); }
+    public void reset() {
+        values = defaults.clone();
+        for (Runnable r : writeListeners) r.run();
+    }
 
     private static String format(int[] v) {
         StringBuilder sb = new StringBuilder();

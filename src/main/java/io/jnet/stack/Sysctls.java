@@ -30,6 +30,13 @@ public final class Sysctls {
     public final Sysctl ipfragLowThresh = reg("net.ipv4.ipfrag_low_thresh", "bytes", "reassembly memory after eviction", 0, Integer.MAX_VALUE, 3145728);
     public final Sysctl ipfragTime = reg("net.ipv4.ipfrag_time", "seconds", "how long a fragment queue waits for its missing pieces", 1, 3600, 30);
     public final Sysctl ipEarlyDemux = reg("net.ipv4.ip_early_demux", "boolean", "look up established sockets at IP receive", 0, 1, 1);
+    public final Sysctl ipForward = reg("net.ipv4.ip_forward", "boolean", "forward packets not addressed to this namespace; a write sets conf.all, conf.default and every device's forwarding", 0, 1, 0);
+    public final Sysctl confAllForwarding = reg("net.ipv4.conf.all.forwarding", "boolean", "as net.ipv4.ip_forward (a write sets ip_forward, conf.default and every device's forwarding)", 0, 1, 0);
+    public final Sysctl confDefaultForwarding = reg("net.ipv4.conf.default.forwarding", "boolean", "forwarding of devices attached later", 0, 1, 0);
+    public final Sysctl confAllRpFilter = reg("net.ipv4.conf.all.rp_filter", "enum", "reverse path filter of every device (the larger of this and the device's applies): 0 off, 1 strict (RFC 3704 strict), 2 loose", 0, 2, 0);
+    public final Sysctl confDefaultRpFilter = reg("net.ipv4.conf.default.rp_filter", "enum", "rp_filter of devices attached later", 0, 2, 0);
+    public final Sysctl confAllSendRedirects = reg("net.ipv4.conf.all.send_redirects", "boolean", "send ICMP redirects on every device (either this or the device's switch enables them)", 0, 1, 1);
+    public final Sysctl confDefaultSendRedirects = reg("net.ipv4.conf.default.send_redirects", "boolean", "send_redirects of devices attached later", 0, 1, 1);
     public final Sysctl icmpEchoIgnoreAll = reg("net.ipv4.icmp_echo_ignore_all", "boolean", "do not answer echo requests", 0, 1, 0);
     public final Sysctl icmpRatelimit = reg("net.ipv4.icmp_ratelimit", "ms", "minimum gap between ICMP errors to one destination (token bucket)", 0, Integer.MAX_VALUE, 1000);
     public final Sysctl icmpMsgsPerSec = reg("net.ipv4.icmp_msgs_per_sec", "count", "global ICMP error rate limit", 0, Integer.MAX_VALUE, 1000);
@@ -77,6 +84,61 @@ public final class Sysctls {
     // UDP
     public final Sysctl udpEarlyDemux = reg("net.ipv4.udp_early_demux", "boolean", "early demux for connected UDP", 0, 1, 1);
     public final Sysctl udpRmemMin = reg("net.ipv4.udp_rmem_min", "bytes", "minimum UDP receive buffer", 1, Integer.MAX_VALUE, 4096);
+
+    /**
+     * A device's {@code net.ipv4.conf.<dev>} sysctls (Linux's per-device ipv4_devconf).
+     *
+     * @param forwarding {@code net.ipv4.conf.<dev>.forwarding}: packets received on the device may be forwarded
+     * @param rpFilter {@code net.ipv4.conf.<dev>.rp_filter}: 0 off, 1 strict, 2 loose (the larger of this and
+     *     {@code conf.all.rp_filter} applies)
+     * @param sendRedirects {@code net.ipv4.conf.<dev>.send_redirects}: ICMP redirects for packets forwarded back
+     *     out the device they came in on (on when this or {@code conf.all.send_redirects} is on)
+     */
+    public record DeviceConf(String device, Sysctl forwarding, Sysctl rpFilter, Sysctl sendRedirects) {
+        /** Linux IN_DEV_TX_REDIRECTS: conf.all or conf.dev send_redirects. */
+        public boolean txRedirects(Sysctls all) { return all.confAllSendRedirects.enabled() || sendRedirects.enabled(); }
+
+        /** The reverse path filter mode in force for the device: max(conf.all, conf.dev), as Linux's IN_DEV_RPFILTER. */
+        public int effectiveRpFilter(Sysctls all) { return Math.max(all.confAllRpFilter.intValue(), rpFilter.intValue()); }
+    }
+
+    private final java.util.List<DeviceConf> devices = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    {
+        // Linux devinet_sysctl_forward / ipv4_sysctl_forward -> inet_forward_change: ip_forward and
+        // conf.all.forwarding are one switch, and a write sets conf.default and every device too
+        ipForward.onWrite(() -> forwardChange(ipForward.intValue()));
+        confAllForwarding.onWrite(() -> forwardChange(confAllForwarding.intValue()));
+    }
+
+    private synchronized void forwardChange(int on) {
+        ipForward.store(on);
+        confAllForwarding.store(on);
+        confDefaultForwarding.store(on);
+        for (DeviceConf d : devices) d.forwarding().store(on);
+    }
+
+    /**
+     * Registers {@code net.ipv4.conf.<dev>.forwarding} and {@code .rp_filter} for a newly attached device,
+     * starting from the {@code conf.default} values (as Linux does for a new device).
+     *
+     * @throws IllegalArgumentException when the device's sysctls exist already
+     */
+    public synchronized DeviceConf registerDevice(String dev) {
+        String base = "net.ipv4.conf." + dev + ".";
+        if (dev.equals("all") || dev.equals("default") || byName.containsKey(base + "forwarding"))
+            throw new IllegalArgumentException("device sysctls exist: " + base + "*");
+        Sysctl fwd = put(new Sysctl(base + "forwarding", "boolean", "forward packets received on " + dev, 0, 1, false,
+                0));
+        fwd.store(confDefaultForwarding.intValue());
+        Sysctl rp = put(new Sysctl(base + "rp_filter", "enum", "reverse path filter on " + dev + ": 0 off, 1 strict, 2 loose", 0, 2, false, 0));
+        rp.store(confDefaultRpFilter.intValue());
+        Sysctl redir = put(new Sysctl(base + "send_redirects", "boolean", "send ICMP redirects on " + dev, 0, 1, false, 1));
+        redir.store(confDefaultSendRedirects.intValue());
+        DeviceConf d = new DeviceConf(dev, fwd, rp, redir);
+        devices.add(d);
+        return d;
+    }
 
     private Sysctl reg(String name, String unit, String desc, long min, long max, int... def) {
         return put(new Sysctl(name, unit, desc, min, max, false, def));

@@ -393,6 +393,7 @@ final class TcpOutput {
             c.bytesSent += plen;
         }
         if ((flags & Tcp.RST) != 0) c.tcp.mib.inc(MibCounter.TcpOutRsts);
+        if (plen > c.mss && c.mss > 0) f.setGsoSize(c.mss); // several segments in one (sizeGoal): Linux's gso_size
         int err = c.tcp.ip.output(f, c.localAddr, c.remoteAddr, Ipv4.PROTO_TCP, 0, 0, true, c.dst);
         if (err < 0) c.softError = -err;
     }

@@ -3,7 +3,7 @@ package io.jnet.fuzz;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jnet.buffer.PacketBuffer;
-import io.jnet.link.DeviceStats;
+import io.jnet.link.ForwardingDevice;
 import io.jnet.link.FrameReceiver;
 import io.jnet.link.NetDevice;
 import io.jnet.link.VethPair;
@@ -351,27 +351,19 @@ class StackFuzzTest {
         long rxDroppedBefore;
     }
 
-    static final class RecordingDevice implements NetDevice {
-        private final NetDevice inner;
+    static final class RecordingDevice extends ForwardingDevice {
         private final Recorder rec;
 
         RecordingDevice(NetDevice inner, Recorder rec) {
-            this.inner = inner;
+            super(inner);
             this.rec = rec;
         }
 
-        @Override public String name() { return inner.name(); }
-        @Override public int mtu() { return inner.mtu(); }
-        @Override public void setMtu(int mtu) { inner.setMtu(mtu); }
-        @Override public long macAddress() { return inner.macAddress(); }
         @Override public boolean isLoopback() { return false; }
-        @Override public void transmit(PacketBuffer frame) { inner.transmit(frame); }
-        @Override public DeviceStats stats() { return inner.stats(); }
-        @Override public void close() { inner.close(); }
 
         @Override
         public void setReceiver(FrameReceiver receiver) {
-            inner.setReceiver((d, f) -> {
+            inner().setReceiver((d, f) -> {
                 if (rec.frames.size() < 2000) rec.frames.add(f.toBytes());
                 receiver.receive(this, f);
             });

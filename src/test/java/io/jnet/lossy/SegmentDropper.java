@@ -1,8 +1,7 @@
 package io.jnet.lossy;
 
 import io.jnet.buffer.PacketBuffer;
-import io.jnet.link.DeviceStats;
-import io.jnet.link.FrameReceiver;
+import io.jnet.link.ForwardingDevice;
 import io.jnet.link.NetDevice;
 import io.jnet.stack.Clock;
 import java.util.ArrayList;
@@ -17,8 +16,7 @@ import java.util.function.IntPredicate;
  * stack waited before retransmitting. Received frames pass unchanged. Frames are parsed as Ethernet II +
  * IPv4 + TCP (network byte order); anything else passes.
  */
-final class SegmentDropper implements NetDevice {
-    private final NetDevice inner;
+final class SegmentDropper extends ForwardingDevice {
     private final Clock clock;
     private final IntPredicate dropFirst;
     private final Map<Integer, List<Long>> sent = new HashMap<>();
@@ -29,7 +27,7 @@ final class SegmentDropper implements NetDevice {
      * @param dropFirst given a data segment's sequence number, whether its first transmission is dropped
      */
     SegmentDropper(NetDevice inner, Clock clock, IntPredicate dropFirst) {
-        this.inner = inner;
+        super(inner);
         this.clock = clock;
         this.dropFirst = dropFirst;
     }
@@ -54,7 +52,7 @@ final class SegmentDropper implements NetDevice {
                 return;
             }
         }
-        inner.transmit(frame);
+        super.transmit(frame);
     }
 
     private static final int NOT_DATA = Integer.MIN_VALUE;
@@ -75,12 +73,4 @@ final class SegmentDropper implements NetDevice {
         return ((a[tcp + 4] & 0xff) << 24) | ((a[tcp + 5] & 0xff) << 16) | ((a[tcp + 6] & 0xff) << 8) | (a[tcp + 7] & 0xff);
     }
 
-    @Override public void setReceiver(FrameReceiver receiver) { inner.setReceiver(receiver == null ? null : (d, f) -> receiver.receive(this, f)); }
-    @Override public String name() { return inner.name(); }
-    @Override public int mtu() { return inner.mtu(); }
-    @Override public void setMtu(int mtu) { inner.setMtu(mtu); }
-    @Override public long macAddress() { return inner.macAddress(); }
-    @Override public boolean isLoopback() { return inner.isLoopback(); }
-    @Override public DeviceStats stats() { return inner.stats(); }
-    @Override public void close() { inner.close(); }
 }

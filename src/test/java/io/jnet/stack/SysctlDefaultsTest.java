@@ -23,6 +23,9 @@ class SysctlDefaultsTest {
         assertThat(s.busyRead.intValue()).isZero();
         assertThat(s.busyPoll.intValue()).isZero();
         assertThat(s.tcpFriends.intValue()).isZero();
+        assertThat(s.get("net.ipv4.ip_forward")).isEqualTo("0");
+        assertThat(s.get("net.ipv4.conf.all.forwarding")).isEqualTo("0");
+        assertThat(s.get("net.ipv4.conf.all.rp_filter")).isEqualTo("0");
     }
 
     @Test

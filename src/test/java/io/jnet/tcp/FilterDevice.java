@@ -1,7 +1,7 @@
 package io.jnet.tcp;
 
 import io.jnet.buffer.PacketBuffer;
-import io.jnet.link.DeviceStats;
+import io.jnet.link.ForwardingDevice;
 import io.jnet.link.FrameReceiver;
 import io.jnet.link.NetDevice;
 import io.jnet.stack.Clock;
@@ -15,7 +15,7 @@ import java.util.function.Predicate;
  * make segments cross), and can inject crafted frames in either direction. Used from the test thread
  * on virtual time; the recording is synchronized so real-time use is safe too.
  */
-final class FilterDevice implements NetDevice {
+final class FilterDevice extends ForwardingDevice {
     private final NetDevice inner;
     private final Clock clock;
     private volatile FrameReceiver receiver;
@@ -29,6 +29,7 @@ final class FilterDevice implements NetDevice {
     private final List<TcpFrame> dropped = new ArrayList<>();
 
     FilterDevice(NetDevice inner, Clock clock) {
+        super(inner);
         this.inner = inner;
         this.clock = clock;
         inner.setReceiver((d, frame) -> received(frame));
@@ -178,12 +179,5 @@ final class FilterDevice implements NetDevice {
         inner.transmit(frame);
     }
 
-    @Override public String name() { return inner.name(); }
-    @Override public int mtu() { return inner.mtu(); }
-    @Override public void setMtu(int mtu) { inner.setMtu(mtu); }
-    @Override public long macAddress() { return inner.macAddress(); }
-    @Override public boolean isLoopback() { return inner.isLoopback(); }
     @Override public void setReceiver(FrameReceiver receiver) { this.receiver = receiver; }
-    @Override public DeviceStats stats() { return inner.stats(); }
-    @Override public void close() { inner.close(); }
 }

@@ -1,7 +1,7 @@
 package io.jnet.link.impair;
 
 import io.jnet.buffer.PacketBuffer;
-import io.jnet.link.DeviceStats;
+import io.jnet.link.ForwardingDevice;
 import io.jnet.link.FrameReceiver;
 import io.jnet.link.NetDevice;
 import io.jnet.stack.NetNamespace;
@@ -35,7 +35,7 @@ import java.util.StringJoiner;
  * {@link #report()}. Name, MTU, MAC and device counters are the wrapped device's: frames the impairment
  * drops are not counted there, but in {@link #counts}.
  */
-public final class ImpairedDevice implements NetDevice {
+public final class ImpairedDevice extends ForwardingDevice {
     private final NetDevice inner;
     private final ImpairmentConfig config;
     private final ImpairmentLog log;
@@ -50,7 +50,8 @@ public final class ImpairedDevice implements NetDevice {
      * @param timers the namespace's timer wheel ({@link NetNamespace#timers()}), which releases waiting frames
      */
     public ImpairedDevice(NetDevice inner, ImpairmentConfig config, TimerWheel timers) {
-        this.inner = Objects.requireNonNull(inner, "inner");
+        super(inner);
+        this.inner = inner;
         this.config = Objects.requireNonNull(config, "config");
         Objects.requireNonNull(timers, "timers");
         this.log = new ImpairmentLog(config.logCapacity());
@@ -66,9 +67,6 @@ public final class ImpairedDevice implements NetDevice {
     public static ImpairedDevice interpose(NetNamespace ns, String devName, ImpairmentConfig config) {
         return (ImpairedDevice) ns.interpose(devName, d -> new ImpairedDevice(d, config, ns.timers()));
     }
-
-    /** The wrapped device. */
-    public NetDevice inner() { return inner; }
 
     public ImpairmentConfig config() { return config; }
 
@@ -105,12 +103,6 @@ public final class ImpairedDevice implements NetDevice {
         return out.toString();
     }
 
-    @Override public String name() { return inner.name(); }
-    @Override public int mtu() { return inner.mtu(); }
-    @Override public void setMtu(int mtu) { inner.setMtu(mtu); }
-    @Override public long macAddress() { return inner.macAddress(); }
-    @Override public boolean isLoopback() { return inner.isLoopback(); }
-    @Override public DeviceStats stats() { return inner.stats(); }
 
     /** Impairs the frame (egress) and passes what survives to the wrapped device, which then owns it. */
     @Override

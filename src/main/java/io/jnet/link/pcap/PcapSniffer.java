@@ -1,7 +1,7 @@
 package io.jnet.link.pcap;
 
 import io.jnet.buffer.PacketBuffer;
-import io.jnet.link.DeviceStats;
+import io.jnet.link.ForwardingDevice;
 import io.jnet.link.FrameReceiver;
 import io.jnet.link.NetDevice;
 import java.io.IOException;
@@ -24,7 +24,7 @@ import java.util.function.LongSupplier;
  * that loopback skips) and the copy is captured. Capture failures (a closed writer, a full disk) are
  * counted in {@link #captureErrors()} and never stop a frame.
  */
-public final class PcapSniffer implements NetDevice {
+public final class PcapSniffer extends ForwardingDevice {
 
     /** Wall-clock time in nanoseconds since the Unix epoch (microsecond resolution on Linux). */
     public static final LongSupplier WALL_CLOCK_NANOS = () -> {
@@ -58,7 +58,8 @@ public final class PcapSniffer implements NetDevice {
      * @param closeWriter whether {@link #close()} closes the writer (otherwise it only flushes it)
      */
     public PcapSniffer(NetDevice inner, PcapWriter writer, LongSupplier epochNanos, boolean closeWriter) {
-        this.inner = Objects.requireNonNull(inner, "inner");
+        super(inner);
+        this.inner = inner;
         this.writer = Objects.requireNonNull(writer, "writer");
         this.epochNanos = Objects.requireNonNull(epochNanos, "epochNanos");
         this.closeWriter = closeWriter;
@@ -73,9 +74,6 @@ public final class PcapSniffer implements NetDevice {
         this.finisher = finisher;
     }
 
-    /** The wrapped device. */
-    public NetDevice inner() { return inner; }
-
     /** The writer frames go to. */
     public PcapWriter writer() { return writer; }
 
@@ -88,12 +86,6 @@ public final class PcapSniffer implements NetDevice {
     /** Frames whose finisher threw; they were captured unfinished. */
     public long finisherErrors() { return finisherErrors.sum(); }
 
-    @Override public String name() { return inner.name(); }
-    @Override public int mtu() { return inner.mtu(); }
-    @Override public void setMtu(int mtu) { inner.setMtu(mtu); }
-    @Override public long macAddress() { return inner.macAddress(); }
-    @Override public boolean isLoopback() { return inner.isLoopback(); }
-    @Override public DeviceStats stats() { return inner.stats(); }
 
     /** Captures the frame, then passes it (and its ownership) to the wrapped device. */
     @Override
