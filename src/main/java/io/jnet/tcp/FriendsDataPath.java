@@ -55,10 +55,21 @@ final class FriendsDataPath implements TcpDataPath {
     /** Bytes the friend wrote and dropped because we shut down reading: rcvNxt covers them ({@link #sync}). */
     private volatile long droppedIn;
     /**
-     * When bytes last moved between the two ends (ns, namespace clock), stamped by the writer on both ends while
-     * either has SO_KEEPALIVE: keepalive's idle time, which plain TCP measures from the last segment received.
+     * When bytes last moved in each direction (ns, namespace clock): what TCP_INFO's last-data times and keepalive's
+     * idle time read, which plain TCP takes from segments. Each direction's stamp is shared by its two ends and sits
+     * on a line of its own; it is written by the reader when a refresh finds bytes, by the writer when it wakes
+     * the reader and every 64 KiB, and on every write while either end has SO_KEEPALIVE, so a stamp is late by at
+     * most the time its reader took to look.
      */
-    private volatile long lastDataNs;
+    private MovedAt inMoved, outMoved;
+
+    /** A time stamp alone on its cache lines (see {@link #inMoved}). */
+    @SuppressWarnings("unused")
+    private static final class MovedAt {
+        long p00, p01, p02, p03, p04, p05, p06, p07;
+        volatile long ns;
+        long p10, p11, p12, p13, p14, p15, p16, p17;
+    }
 
     private FriendsDataPath(TcpConnection owner, TcpConnection friend, StreamPipe in, StreamPipe out) {
         this.owner = owner;
@@ -75,6 +86,14 @@ final class FriendsDataPath implements TcpDataPath {
         FriendsDataPath eb = new FriendsDataPath(b, a, aToB, bToA);
         ea.friendEnd = eb;
         eb.friendEnd = ea;
+        MovedAt aToBMoved = new MovedAt(), bToAMoved = new MovedAt();
+        ea.outMoved = aToBMoved;
+        eb.inMoved = aToBMoved;
+        eb.outMoved = bToAMoved;
+        ea.inMoved = bToAMoved;
+        // the peer's MSS as plain TCP's receiver learns it from the first full segment (no segments come here)
+        a.rcvMss = Math.min(b.mss, a.advMss);
+        b.rcvMss = Math.min(a.mss, b.advMss);
         ea.friendRcvbuf = b.rcvbuf;
         eb.friendRcvbuf = a.rcvbuf;
         ea.rcvbufPublished = a.rcvbuf;
@@ -123,6 +142,7 @@ final class FriendsDataPath implements TcpDataPath {
         if (stream && refilling && refillPauseNs > 0) pause(refillPauseNs);
         long batch = in.refresh();
         refilling = batch > 0;
+        if (batch > 0) inMoved.ns = c.tcp.ns.clock().nanoTime();
         if (stream && batch > 0) {
             if (batch < SMALL_BATCH) refillPauseNs = Math.min(PAUSE_MAX_NANOS, Math.max(PAUSE_MIN_NANOS, refillPauseNs * 2));
             else refillPauseNs = refillPauseNs / 2 < PAUSE_MIN_NANOS ? 0 : refillPauseNs / 2;
@@ -188,13 +208,14 @@ final class FriendsDataPath implements TcpDataPath {
         c.sndSml = c.writeSeq;
         c.bytesSent += n;
         c.bytesAcked += n;
-        if ((unaccountedBytes += n) >= 65536) accountBytes(c);
-        if (c.keepalive || friend.keepalive) { // a racy read of the friend's flag costs at most one early probe
-            long now = c.tcp.ns.clock().nanoTime();
-            lastDataNs = now;
-            friendEnd.lastDataNs = now;
+        boolean stamp = c.keepalive || friend.keepalive; // a racy read of the friend's flag costs at most one early probe
+        if ((unaccountedBytes += n) >= 65536) {
+            accountBytes(c);
+            stamp = true;
         }
-        if (out.takeConsumerWaiting() || friend.hasReadinessListeners()) friend.wakeUp(); // sk_data_ready
+        boolean wake = out.takeConsumerWaiting();
+        if (stamp || wake) outMoved.ns = c.tcp.ns.clock().nanoTime();
+        if (wake || friend.hasReadinessListeners()) friend.wakeUp(); // sk_data_ready
         // data the friend's application will never read, as it closed before reading it: reset (TCPAbortOnData).
         // A friend that read everything and then closed is no reason; one that closes with these bytes unread
         // resets us itself (TcpOutput.closeByUser)
@@ -263,6 +284,8 @@ final class FriendsDataPath implements TcpDataPath {
         long delta = t - rcvSynced;
         if (delta == 0) return;
         rcvSynced = t;
+        long now = c.tcp.ns.clock().nanoTime();
+        if (now - inMoved.ns > 0) inMoved.ns = now; // moved by now at the latest
         c.rcvNxt += (int) delta;
         c.rcvWup += (int) delta;
         c.lastAckSent = c.rcvNxt;
@@ -274,7 +297,17 @@ final class FriendsDataPath implements TcpDataPath {
     public void shutdownInput(TcpConnection c) { friendEnd.friendInputShut = true; }
 
     @Override
-    public long lastDataNs(TcpConnection c) { return lastDataNs; }
+    public long lastDataNs(TcpConnection c) { return Math.max(inMoved.ns, outMoved.ns); }
+
+    @Override
+    public long lastDataSentNs(TcpConnection c) { return Math.max(c.lastSendNs, outMoved.ns); }
+
+    /** Bytes moved to the friend are acknowledged as they move. */
+    @Override
+    public long lastAckRecvNs(TcpConnection c) { return Math.max(c.lastAckRecvNs, outMoved.ns); }
+
+    @Override
+    public long lastDataRecvNs(TcpConnection c) { return Math.max(c.lrcvtimeNs, inMoved.ns); }
 
     /** The friend's writes from now on are data to a closed socket ({@link #append}). */
     @Override

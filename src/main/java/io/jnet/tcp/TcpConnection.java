@@ -545,6 +545,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
             sndShutdown = true;
             TcpOutput.sendFin(this);
             notifyReadiness();
+            lock.wakeUp(); // a writer blocked for room returns what it copied (sk_stream_wait_memory sees SEND_SHUTDOWN)
         } finally {
             lock.release();
         }

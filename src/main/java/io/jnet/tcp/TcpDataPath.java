@@ -81,6 +81,15 @@ interface TcpDataPath {
      */
     long lastDataNs(TcpConnection c);
 
+    /** TCP_INFO's last data sent (ns, namespace clock): the last data segment, or bytes moved without one. */
+    default long lastDataSentNs(TcpConnection c) { return c.lastSendNs; }
+
+    /** TCP_INFO's last ACK received (ns, namespace clock). */
+    default long lastAckRecvNs(TcpConnection c) { return c.lastAckRecvNs; }
+
+    /** TCP_INFO's last data received (ns, namespace clock). */
+    default long lastDataRecvNs(TcpConnection c) { return c.lrcvtimeNs; }
+
     /** The application closed the socket (close(2)): it reads no more. Called before the close is processed. */
     void userClosing(TcpConnection c);
 

@@ -626,6 +626,26 @@ class FriendsDifferentialTest {
     }
 
     @Test
+    void shutdownOutputWakesAWriterBlockedForRoom() throws Exception {
+        differential(env -> {
+            TcpSocket[] p = env.pair();
+            Future<String> w = env.async(() -> {
+                try {
+                    int n = p[0].write(new byte[64 << 20], 0, 64 << 20);
+                    return "writer returned " + (n > 0 && n < 64 << 20 ? "part" : Integer.toString(n));
+                } catch (ErrnoException e) {
+                    return "writer " + e.errno().name();
+                }
+            });
+            Thread.sleep(300);
+            env.log("writer blocked " + !w.isDone());
+            p[0].shutdownOutput(); // the peer never reads
+            env.log(w.get(WAIT_S, TimeUnit.SECONDS));
+            env.log("write " + outcome(() -> p[0].write(new byte[1], 0, 1)));
+        });
+    }
+
+    @Test
     void aReaderClosingWhileTheWriterIsBlocked() throws Exception {
         differential(env -> {
             TcpSocket[] p = env.pair();

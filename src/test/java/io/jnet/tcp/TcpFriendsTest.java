@@ -114,6 +114,29 @@ class TcpFriendsTest {
     }
 
     @Test
+    void tcpInfoTimesFollowTheBytesMoved() throws Exception {
+        // TCP_INFO's last data sent/received and last ACK received come from segments in plain TCP; a friends
+        // connection has none after the handshake, so they must follow the bytes moved instead
+        try (NetNamespace ns = NetNamespace.create("friends")) {
+            ns.sysctl().set("net.ipv4.tcp_friends", "1");
+            try (TcpServerSocket srv = listen(ns); Pair p = connect(ns, srv)) {
+                Thread.sleep(1500);
+                p.client().write(new byte[1024], 0, 1024);
+                assertThat(p.server().inputStream().readNBytes(1024)).hasSize(1024);
+                p.server().write(new byte[1024], 0, 1024);
+                assertThat(p.client().inputStream().readNBytes(1024)).hasSize(1024);
+                for (TcpConnection c : new TcpConnection[] {p.client(), p.server()}) {
+                    io.jnet.socket.TcpInfo i = c.info();
+                    assertThat(i.lastDataSent()).as("last data sent (ms)").isLessThan(1000);
+                    assertThat(i.lastDataRecv()).as("last data received (ms)").isLessThan(1000);
+                    assertThat(i.lastAckRecv()).as("last ACK received (ms)").isLessThan(1000);
+                    assertThat(i.rcvMss()).as("the friend's MSS").isGreaterThan(536);
+                }
+            }
+        }
+    }
+
+    @Test
     void aCaptureOrAnImpairmentOnLoKeepsConnectionsPlain() throws Exception {
         try (NetNamespace ns = NetNamespace.create("friends")) {
             ns.sysctl().set("net.ipv4.tcp_friends", "1");
