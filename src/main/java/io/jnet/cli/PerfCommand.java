@@ -431,6 +431,10 @@ public final class PerfCommand implements Callable<Integer> {
             } else if (alias != null) {
                 // netperf's AF_UNIX tests: jnet's local sockets against the kernel's AF_UNIX, as jnet:loopback
                 // against kernel:tcp for the TCP names
+                if (Boolean.TRUE.equals(testOptions.noDelay)) {
+                    throw new IllegalArgumentException(alias + " runs over AF_UNIX stream sockets: "
+                            + PathRegistry.unixNotApplicable(tests.getFirst()));
+                }
                 if (matched("--path")) {
                     throw new IllegalArgumentException("--path does not apply to " + alias + ": it runs over "
                             + String.join(" and ", UNIX_PATHS));
@@ -469,6 +473,9 @@ public final class PerfCommand implements Callable<Integer> {
                 }
             }
             if (cells.isEmpty()) throw new IllegalArgumentException("no size fits " + kinds.getFirst() + ": " + planNotes.getFirst());
+            if (sameJvm && paths.size() > 1) {
+                planNotes.add("--same-jvm: all paths measured in one JVM, whose JIT compiles their shared code for all of them");
+            }
             return new PerfPlan(cells, paths, topology, parseSysctls(sysctls), its, conf, warm, comparing, planNotes, friends);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);

@@ -120,7 +120,9 @@ public final class ChildJvmLane implements LaneRunner {
                     .redirectError(ProcessBuilder.Redirect.INHERIT)
                     .start();
             Process p = process;
-            hook = new Thread(p::destroyForcibly, "lane " + name + " shutdown");
+            // SIGTERM first, so that the child's own shutdown hooks remove what it made (kernel:unix's socket
+            // directory); SIGKILL if it does not go within the grace time
+            hook = new Thread(() -> stop(p), "lane " + name + " shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             long deadline = System.nanoTime() + startLimit.toNanos();
             channel = accept(server, reader, process, startLimit);
@@ -302,6 +304,17 @@ public final class ChildJvmLane implements LaneRunner {
 
     private PerfException unexpected(LaneProtocol.Reply r) {
         return fail("sent " + r.getClass().getSimpleName() + " out of turn", true);
+    }
+
+    /** Asks {@code p} to exit (SIGTERM), then kills it (SIGKILL) if it has not gone within the grace time. */
+    private static void stop(Process p) {
+        p.destroy();
+        try {
+            if (p.waitFor(EXIT_GRACE_SECONDS, TimeUnit.SECONDS)) return;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        p.destroyForcibly();
     }
 
     /** Kills {@code p} (SIGKILL) and waits for it; its exit status, or -1 if it did not go. */

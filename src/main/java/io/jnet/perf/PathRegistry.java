@@ -190,7 +190,7 @@ public final class PathRegistry {
     }
 
     /** AF_UNIX stream sockets carry the TCP tests' byte streams; UDP and TCP_NODELAY have no meaning there. */
-    static String unixNotApplicable(TestSpec spec) {
+    public static String unixNotApplicable(TestSpec spec) {
         if (spec.kind().isUdp()) return spec.kind() + " is a UDP test; AF_UNIX stream sockets run the TCP tests only";
         if (spec.local().noDelay() || spec.remote().noDelay()) return "-D (TCP_NODELAY) is a TCP option; AF_UNIX has no Nagle";
         return null;

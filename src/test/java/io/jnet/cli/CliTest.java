@@ -350,6 +350,8 @@ class CliTest {
             int rc = run(all.toArray(String[]::new));
             assertThat(rc).as(extra + ": " + err()).isZero();
             assertThat(out()).as(extra.toString()).contains("jnet:friends  jnet:loopback").containsPattern(row);
+            assertThat(out().contains("--same-jvm: all paths measured in one JVM")).as(extra + ": said in the output")
+                    .isEqualTo(!extra.isEmpty());
         }
     }
 
@@ -575,6 +577,10 @@ class CliTest {
         errBuf.reset();
         assertThat(run("perf", "-t", "STREAM_STREAM", "--path", "veth")).isEqualTo(2);
         assertThat(err()).contains("--path does not apply to STREAM_STREAM");
+        assertThat(run("perf", "-t", "STREAM_STREAM", "-D")).isEqualTo(2);
+        assertThat(err()).contains("STREAM_STREAM runs over AF_UNIX stream sockets").contains("TCP_NODELAY");
+        assertThat(run("perf", "-t", "STREAM_RR", "--stack", "jnet", "--", "-D")).isEqualTo(2);
+        assertThat(err()).contains("STREAM_RR runs over AF_UNIX stream sockets");
         errBuf.reset();
         assertThat(run("perf", "-t", "UNIX_STREAM")).isEqualTo(2);
         assertThat(err()).contains("unknown test 'UNIX_STREAM'").contains("STREAM_STREAM and STREAM_RR");
