@@ -10,12 +10,10 @@ import io.jnet.stack.MibCounter;
 import io.jnet.stack.NetNamespace;
 import io.jnet.stack.Sysctls;
 import io.jnet.wire.Bytes;
-import io.jnet.wire.Checksum;
 import io.jnet.wire.Ethernet;
 import io.jnet.wire.Icmp;
 import io.jnet.wire.Ipv4;
 import io.jnet.wire.Tcp;
-import io.jnet.wire.Udp;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -505,28 +503,7 @@ public final class Ipv4Layer {
     /** Fills in the TCP or UDP checksum of a packet (data at its IPv4 header) whose checksum was left out. */
     private static void completeTransportChecksum(PacketBuffer pkt) {
         pkt.linearize();
-        byte[] b = pkt.array();
-        int off = pkt.dataStart();
-        int hl = Ipv4.headerLength(b, off);
-        int tlen = Ipv4.totalLength(b, off) - hl;
-        int t = off + hl;
-        int src = Ipv4.source(b, off);
-        int dst = Ipv4.destination(b, off);
-        if (!Ipv4.isFragment(b, off)) {
-            switch (Ipv4.protocol(b, off)) {
-                case Ipv4.PROTO_TCP -> {
-                    if (tlen >= Tcp.MIN_HEADER_LENGTH) Tcp.fillChecksum(b, t, tlen, src, dst);
-                }
-                case Ipv4.PROTO_UDP -> {
-                    if (tlen >= Udp.HEADER_LENGTH) {
-                        Bytes.put16(b, t + 6, 0);
-                        int c = Checksum.fold(Checksum.sum(b, t, tlen, Checksum.pseudoHeaderSum(src, dst, Ipv4.PROTO_UDP, tlen)));
-                        Bytes.put16(b, t + 6, c == 0 ? 0xFFFF : c);
-                    }
-                }
-                default -> { }
-            }
-        }
+        Ipv4.fillTransportChecksum(pkt.array(), pkt.dataStart());
         pkt.setChecksumPartial(false);
     }
 

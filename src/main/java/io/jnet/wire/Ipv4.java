@@ -84,6 +84,27 @@ public final class Ipv4 {
         Bytes.put16(b, off + 10, Checksum.compute(b, off, MIN_HEADER_LENGTH));
     }
 
+    /**
+     * Fills in the TCP or UDP checksum of the IPv4 packet whose header is at {@code off} (one left out for a
+     * device's checksum offload); does nothing for a fragment, another protocol, or a transport header that does
+     * not fit in the total length.
+     */
+    public static void fillTransportChecksum(byte[] b, int off) {
+        if (isFragment(b, off)) return;
+        int hl = headerLength(b, off);
+        int tlen = totalLength(b, off) - hl;
+        int t = off + hl;
+        switch (protocol(b, off)) {
+            case PROTO_TCP -> {
+                if (tlen >= Tcp.MIN_HEADER_LENGTH) Tcp.fillChecksum(b, t, tlen, source(b, off), destination(b, off));
+            }
+            case PROTO_UDP -> {
+                if (tlen >= Udp.HEADER_LENGTH) Udp.fillChecksum(b, t, tlen, source(b, off), destination(b, off));
+            }
+            default -> { }
+        }
+    }
+
     /** Recomputes the header checksum in place. */
     public static void updateChecksum(byte[] b, int off) {
         b[off + 10] = 0;

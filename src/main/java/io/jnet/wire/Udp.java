@@ -31,6 +31,16 @@ public final class Udp {
     public static int length(byte[] b, int off) { return Bytes.u16(b, off + 4); }
     public static int checksum(byte[] b, int off) { return Bytes.u16(b, off + 6); }
 
+    /**
+     * Computes and stores the checksum of a datagram of {@code length} bytes (header + payload) over the IPv4
+     * pseudo-header (RFC 768); a computed 0 is sent as 0xFFFF, as 0 means "no checksum".
+     */
+    public static void fillChecksum(byte[] b, int off, int length, int srcIp, int dstIp) {
+        Bytes.put16(b, off + 6, 0);
+        int c = Checksum.fold(Checksum.sum(b, off, length, Checksum.pseudoHeaderSum(srcIp, dstIp, Ipv4.PROTO_UDP, length)));
+        Bytes.put16(b, off + 6, c == 0 ? 0xFFFF : c);
+    }
+
     /** Writes the header and, over {@code length} bytes, the checksum with the pseudo-header. */
     public static void write(byte[] b, int off, int srcPort, int dstPort, int length, int srcIp, int dstIp) {
         Bytes.put16(b, off, srcPort);
