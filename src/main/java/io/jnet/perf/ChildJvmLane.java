@@ -222,6 +222,9 @@ public final class ChildJvmLane implements LaneRunner {
         return description;
     }
 
+    @Override
+    public synchronized String lost() { return broken; }
+
     /** The worker's process (for tests and diagnostics; the process stays this lane's). */
     ProcessHandle process() {
         return process.toHandle();

@@ -110,9 +110,19 @@ public final class ComparisonRunner {
         List<String> notes = new ArrayList<>();
         List<State> states = lanes.stream().map(State::new).toList();
         List<State> live = new ArrayList<>(states.stream().filter(s -> s.lane.notApplicable() == null).toList());
-        if (live.isEmpty()) throw new IllegalArgumentException("no lane can run " + spec.kind());
-        String failure = null;
-        try {
+        boolean anyLost = false;
+        for (State s : List.copyOf(live)) {
+            String lost = s.lane.runner().lost();
+            if (lost == null) continue;
+            anyLost = true;
+            // lost in an earlier measurement, which failed then: the other lanes still run here
+            live.remove(s);
+            s.dropped = true;
+            notes.add(s.lane.label() + " not measured: " + lost);
+        }
+        if (live.isEmpty() && !anyLost) throw new IllegalArgumentException("no lane can run " + spec.kind());
+        String failure = live.isEmpty() ? "no lane left to measure " + spec.kind() : null;
+        if (!live.isEmpty()) try {
             for (State s : List.copyOf(live)) warmUp(spec, size, s, live, notes);
             for (int pair = 1; pair <= iterations.max() && !live.isEmpty(); pair++) {
                 List<State> order = new ArrayList<>(live);

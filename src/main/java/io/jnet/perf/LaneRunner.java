@@ -18,6 +18,12 @@ public interface LaneRunner extends AutoCloseable {
      */
     RunResult run(TestSpec spec) throws PerfException;
 
+    /**
+     * Why the lane can run nothing more (its JVM died or was killed after a failed run), or null while it can:
+     * later measurements leave it out with this as a note instead of failing at once.
+     */
+    default String lost() { return null; }
+
     /** Where the lane's traffic goes ({@link PerfPath#description()}), for report headings. */
     String description();
 

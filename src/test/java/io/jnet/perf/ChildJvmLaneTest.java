@@ -63,9 +63,11 @@ class ChildJvmLaneTest {
     @Test
     void aWorkerThatExitsDuringARunIsAPerfExceptionWithItsExitStatus() throws Exception {
         try (ChildJvmLane lane = start("ok", SLACK)) {
+            assertThat(lane.lost()).isNull();
             assertThatThrownBy(() -> lane.run(spec(4))).isExactlyInstanceOf(PerfException.class)
                     .hasMessageContaining("ended the connection before answering the TCP_RR run")
                     .hasMessageContaining("exited with status 7");
+            assertThat(lane.lost()).as("later measurements leave the lane out").contains("exited with status 7");
             // the lane is gone: later runs fail at once with the same error
             assertThatThrownBy(() -> lane.run(spec(1))).isExactlyInstanceOf(PerfException.class)
                     .hasMessageContaining("exited with status 7");

@@ -76,6 +76,34 @@ class ComparisonRunnerTest {
     }
 
     @Test
+    void aLaneLostInAnEarlierMeasurementIsLeftOutWithANoteAndTheOthersRun() {
+        Recorder log = new Recorder();
+        PerfTest test = (path, spec) -> Fixtures.run(path.stack(), spec.kind(), 100);
+        LaneRunner dead = new LaneRunner() {
+            @Override
+            public RunResult run(TestSpec spec) { throw new AssertionError("a lost lane ran"); }
+
+            @Override
+            public String lost() { return "lane JVM (pid 1) ended; it exited with status 137"; }
+
+            @Override
+            public String description() { return "B"; }
+
+            @Override
+            public void close() {}
+        };
+        ComparisonRunner runner = new ComparisonRunner(Iterations.exactly(3), Confidence.DEFAULT, Warmup.NONE, log);
+        Measurement m = runner.measure(RR, 64, List.of(lane("A", test), new ComparisonRunner.Lane("B", dead), lane("C", test)));
+        assertThat(log.started).containsExactly("A 1", "C 1", "C 2", "A 2", "A 3", "C 3");
+        assertThat(m.succeeded()).isTrue();
+        assertThat(m.lanes().get(1).series()).isNull();
+        assertThat(m.notes()).contains("B not measured: lane JVM (pid 1) ended; it exited with status 137");
+
+        Measurement none = runner.measure(RR, 64, List.of(new ComparisonRunner.Lane("B", dead)));
+        assertThat(none.succeeded()).isFalse();
+    }
+
+    @Test
     void percentagesAreMediansOfPerPairRatiosNotRatiosOfMedians() {
         // per pair: A/B = 10/10, 20/40, 30/15 -> 1.0, 0.5, 2.0: median 1.0; the ratio of medians would be 20/15
         Map<String, double[]> script = Map.of("A", new double[] {10, 20, 30}, "B", new double[] {10, 40, 15});
