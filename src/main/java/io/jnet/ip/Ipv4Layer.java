@@ -58,6 +58,8 @@ public final class Ipv4Layer {
     /** Per-destination IP ID counters (Linux ip_idents): hashed buckets, random start. */
     private final AtomicIntegerArray idents = new AtomicIntegerArray(2048);
     private final int identSalt;
+    /** Interfaces whose conf.<dev>.rp_filter flushes the route table's generation when written. */
+    private final java.util.Set<Interface> rpFilterHooked = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public Ipv4Layer(NetNamespace ns) {
         this.ns = ns;
@@ -70,6 +72,8 @@ public final class Ipv4Layer {
         for (int i = 0; i < idents.length(); i++) idents.set(i, (int) ns.randomLong());
         ns.registerEtherType(Ethernet.TYPE_IPV4, this::receive);
         ns.addAddressListener((itf, a) -> {
+            // cached input routes passed the old reverse path filter (Linux flushes on an rp_filter write)
+            if (rpFilterHooked.add(itf)) itf.conf().rpFilter().onWrite(routes::flush);
             if (a.prefixLength() < 32 && !itf.device().isLoopback())
                 routes.add(new Route(a.network(), a.prefixLength(), 0, itf, a.address(), 0));
         });

@@ -279,6 +279,28 @@ class EarlyDemuxTest {
     }
 
     @Test
+    void writingRpFilterInvalidatesCachedInputRoutes() throws Exception {
+        RouteTable routes = b.extension(Ipv4Layer.class).routes();
+        int g0 = routes.generation();
+        b.sysctl().set("net.ipv4.conf.all.rp_filter", "2");
+        int g1 = routes.generation();
+        assertThat(g1).isNotEqualTo(g0);
+        b.sysctl().set("net.ipv4.conf.eth1.rp_filter", "1");
+        assertThat(routes.generation()).isNotEqualTo(g1);
+        try (UdpSocket ua = UdpSocket.open(a); UdpSocket ub = UdpSocket.open(b)) { // loose filter: still delivered
+            ua.bind(addr(A, 6031));
+            ub.bind(addr(B, 6032));
+            ua.connect(addr(B, 6032));
+            ub.connect(addr(A, 6031));
+            sendUdp(ua, ub, null, 3);
+            Counts before = settled();
+            b.sysctl().set("net.ipv4.conf.all.rp_filter", "0");
+            sendUdp(ua, ub, null, 1);
+            assertThat(settled().minus(before).routeLookups()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void inputRouteCacheHoldsForOneInterfaceAndGeneration() {
         InputRouteCache c = new InputRouteCache();
         var eth0 = b.interfaceByName("eth0");
