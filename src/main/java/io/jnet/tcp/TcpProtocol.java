@@ -114,6 +114,7 @@ public final class TcpProtocol implements IpProtocolHandler {
      */
     private TcpEndpoint demuxed(PacketBuffer pkt, int src, int sport, int dst, int dport) {
         Object demuxed = pkt.socket();
+        pkt.setSocket(null); // consumed: a buffer sent on again must not carry it
         if (demuxed == NO_ENDPOINT) return null;
         if (demuxed instanceof TcpEndpoint e && e.hashed && e.matches(dst, dport, src, sport)) return e;
         mib.inc(MibCounter.IpExtJnetSocketLookups);

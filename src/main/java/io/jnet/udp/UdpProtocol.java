@@ -63,6 +63,7 @@ public final class UdpProtocol implements IpProtocolHandler {
             int sport = Udp.sourcePort(b, off);
             int dport = Udp.destinationPort(b, off);
             if (dst == -1 || Ipv4.isMulticast(dst) || !ns.isLocalAddress(dst)) {
+                pkt.setSocket(null); // an early-demux result for a directed broadcast is not used
                 deliverBroadcast(pkt, src, sport, dst, dport);
                 return;
             }
@@ -103,6 +104,7 @@ public final class UdpProtocol implements IpProtocolHandler {
      */
     private UdpSocketImpl demuxed(PacketBuffer pkt, int src, int sport, int dst, int dport) {
         Object demuxed = pkt.socket();
+        pkt.setSocket(null); // consumed: a buffer sent on again must not carry it
         if (demuxed == NO_SOCKET) return null;
         if (demuxed instanceof UdpSocketImpl u && u.localPort == dport
                 && (u.connected ? u.matchesExactly(dst, dport, src, sport) : u.boundAddr == 0 || u.boundAddr == dst)) return u;
