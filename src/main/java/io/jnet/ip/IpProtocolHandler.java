@@ -19,8 +19,14 @@ public interface IpProtocolHandler {
     default void icmpError(int type, int code, int info, byte[] b, int off, int len) { }
 
     /**
-     * Early demux (Linux's early_demux): look up the established socket for {@code packet} at IP
-     * receive and attach it with {@link PacketBuffer#setSocket}. Called only when enabled by sysctls.
+     * Early demux (Linux's early_demux): looks up the socket for {@code packet} at IP receive, before the input
+     * routing decision, and attaches the result with {@link PacketBuffer#setSocket} so that {@link #receive} does
+     * not look it up again. Called at most once per packet, only when {@code net.ipv4.ip_early_demux} is on and
+     * the packet is not a fragment; data starts at the transport header. The protocol reads its own switch
+     * ({@code tcp_early_demux}, {@code udp_early_demux}) once here and never in {@link #receive}.
+     *
+     * @return the found socket's cached input route when the socket is an established connection (its flow's
+     *     routing decision may then be reused), else null
      */
-    default void earlyDemux(PacketBuffer packet, int src, int dst) { }
+    default InputRouteCache earlyDemux(PacketBuffer packet, int src, int dst) { return null; }
 }

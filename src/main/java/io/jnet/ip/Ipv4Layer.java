@@ -56,6 +56,8 @@ public final class Ipv4Layer {
     /** Per-destination IP ID counters (Linux ip_idents): hashed buckets, random start. */
     private final AtomicIntegerArray idents = new AtomicIntegerArray(2048);
     private final int identSalt;
+    /** Interfaces whose conf.<dev>.rp_filter flushes the route table's generation when written. */
+    private final java.util.Set<Interface> rpFilterHooked = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public Ipv4Layer(NetNamespace ns) {
         this.ns = ns;
@@ -68,10 +70,13 @@ public final class Ipv4Layer {
         for (int i = 0; i < idents.length(); i++) idents.set(i, (int) ns.randomLong());
         ns.registerEtherType(Ethernet.TYPE_IPV4, this::receive);
         ns.addAddressListener((itf, a) -> {
+            // cached input routes passed the old reverse path filter (Linux flushes on an rp_filter write)
+            if (rpFilterHooked.add(itf)) itf.conf().rpFilter().onWrite(routes::flush);
             if (a.prefixLength() < 32 && !itf.device().isLoopback())
                 routes.add(new Route(a.network(), a.prefixLength(), 0, itf, a.address(), 0));
         });
         ns.onClose(reassembler::clear);
+        sysctl.confAllRpFilter.onWrite(routes::flush); // cached input routes passed the old filter
         neighbours.setUnreachableHandler(p -> {
             if (p.networkOffset() >= 0) sendIcmpError(p, Icmp.DEST_UNREACH, Icmp.CODE_HOST_UNREACH, 0);
         });
@@ -242,25 +247,30 @@ public final class Ipv4Layer {
         pkt.trim(Ipv4.totalLength(b, off));
         int dst = Ipv4.destination(b, off);
         int src = Ipv4.source(b, off);
-        boolean local = ns.isLocalAddress(dst) || in.isBroadcast(dst) || dst == -1;
-        if (!local) {
-            pkt.setNetworkOffset(off);
-            forward(in, pkt, off, src, dst);
-            return;
-        }
-        if (Ipv4.isMulticast(src) || src == -1) {
-            mib.inc(MibCounter.IpInAddrErrors);
-            pkt.release();
-            return;
-        }
-        if (!in.device().isLoopback()) {
-            int rpf = in.conf().effectiveRpFilter(sysctl);
-            if (rpf != 0 && !reversePathValid(in, src, rpf)) {
-                pkt.release();
-                return;
+        boolean fragment = Ipv4.isFragment(b, off);
+        // Early demux before the input route (Linux ip_rcv_finish_core): the switch is read once per packet, and
+        // the protocol's result travels with the packet, so a later flip cannot split one packet between paths.
+        IpProtocolHandler h = null;
+        boolean handlerRead = false;
+        InputRouteCache rxDst = null;
+        if (!fragment && pkt.socket() == null && sysctl.ipEarlyDemux.enabled()) {
+            h = protocols[Ipv4.protocol(b, off)]; // read once
+            handlerRead = true;
+            if (h != null) {
+                int hl = Ipv4.headerLength(b, off);
+                pkt.setNetworkOffset(off);
+                pkt.pull(hl);
+                pkt.setTransportOffset(pkt.dataStart());
+                rxDst = h.earlyDemux(pkt, src, dst);
+                pkt.push(hl);
             }
         }
-        if (Ipv4.isFragment(b, off)) {
+        int generation = routes.generation(); // before the decision: a change during it leaves the cache stale
+        if (rxDst == null || !rxDst.valid(in, generation)) {
+            if (!routeInput(in, pkt, off, src, dst)) return; // forwarded or dropped
+            if (rxDst != null) rxDst.set(in, generation);
+        }
+        if (fragment) {
             pkt.setNetworkOffset(off);
             pkt = reassembler.accept(pkt);
             if (pkt == null) return;
@@ -272,7 +282,7 @@ public final class Ipv4Layer {
         pkt.setNetworkOffset(off);
         pkt.pull(hl);
         pkt.setTransportOffset(pkt.dataStart());
-        IpProtocolHandler h = protocols[protocol]; // read once
+        if (!handlerRead) h = protocols[protocol]; // read once
         if (h == null) {
             mib.inc(MibCounter.IpInUnknownProtos);
             IcmpErrorSender s = icmp;
@@ -280,9 +290,37 @@ public final class Ipv4Layer {
             pkt.release();
             return;
         }
-        if (sysctl.ipEarlyDemux.enabled() && pkt.socket() == null) h.earlyDemux(pkt, src, dst);
         mib.inc(MibCounter.IpInDelivers);
         h.receive(pkt, src, dst);
+    }
+
+    /**
+     * The input routing decision (Linux ip_route_input_noref) for a packet that early demux did not serve from a
+     * socket's {@link InputRouteCache}: local delivery (true), or forwarding or a drop (false; {@code pkt} was
+     * taken). Counted once per call in IpExtJnetRouteLookups, the reverse path check included.
+     */
+    private boolean routeInput(Interface in, PacketBuffer pkt, int off, int src, int dst) {
+        mib.inc(MibCounter.IpExtJnetRouteLookups);
+        boolean local = ns.isLocalAddress(dst) || in.isBroadcast(dst) || dst == -1;
+        if (!local) {
+            pkt.setSocket(null); // an early-demux result means nothing to a forwarded packet
+            pkt.setNetworkOffset(off);
+            forward(in, pkt, off, src, dst);
+            return false;
+        }
+        if (Ipv4.isMulticast(src) || src == -1) {
+            mib.inc(MibCounter.IpInAddrErrors);
+            pkt.release();
+            return false;
+        }
+        if (!in.device().isLoopback()) {
+            int rpf = in.conf().effectiveRpFilter(sysctl);
+            if (rpf != 0 && !reversePathValid(in, src, rpf)) {
+                pkt.release();
+                return false;
+            }
+        }
+        return true;
     }
 
     // ---- forwarding ------------------------------------------------------------------------------

@@ -302,6 +302,12 @@ public final class RouteTable {
     /** Changes on every change of the table; read it before a lookup to validate a cached result. */
     public int generation() { return generation; }
 
+    /**
+     * Changes the generation without changing a route (Linux's rt_cache_flush): every cached route and cached
+     * input route is looked up again, e.g. after a write to {@code net.ipv4.conf.all.rp_filter}.
+     */
+    public synchronized void flush() { generation++; }
+
     // ---- writer side -----------------------------------------------------------------------------
 
     private static Long key(int p, int len) { return ((p & 0xFFFF_FFFFL) << 6) | len; }

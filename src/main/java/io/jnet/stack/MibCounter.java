@@ -44,6 +44,12 @@ public enum MibCounter {
     // jnet's own, TCP friends (net.ipv4.tcp_friends): connections paired at the handshake, bytes moved straight into
     // a friend's receive queue, and handshakes that stayed plain TCP because lo carries a sniffer or an impairment
     TcpExtJnetFriendsPaired, TcpExtJnetFriendsBytes, TcpExtJnetFriendsFallback,
+    // jnet's own, early demux (net.ipv4.ip_early_demux, tcp_early_demux, udp_early_demux; Linux counts none of these):
+    // lookups in a connection table (TCP's established hash, UDP's port table; at early demux, in the protocol's
+    // receive, for ICMP errors), input routing decisions made for received packets (skipped when early demux found
+    // a socket whose cached input route is valid), and early-demux lookups that found an established TCP or
+    // connected UDP socket (hits) or did not (misses; the result is handed to the protocol, not looked up again)
+    IpExtJnetSocketLookups, IpExtJnetRouteLookups, IpExtJnetEarlyDemuxHits, IpExtJnetEarlyDemuxMisses,
     // ArpExt-like (Linux keeps these in /proc/net/stat/arp_cache: jnet exposes them here)
     ArpInRequests, ArpInReplies, ArpOutRequests, ArpOutReplies, ArpUnresolvedDiscards, ArpInErrors,
     // RtCache-like (Linux keeps these in /proc/net/stat/rt_cache as in_martian_src / in_martian_dst and logs the

@@ -17,6 +17,8 @@ public final class Sysctl {
     private final long max;
     private final boolean ascending;
     private volatile int[] values;
+    /** Counts reads through {@link #intValue} and {@link #enabled} while set ({@link #countReads}); null normally. */
+    private volatile java.util.concurrent.atomic.LongAdder reads;
     private final java.util.List<Runnable> writeListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     Sysctl(String name, String unit, String description, long min, long max, boolean ascending, int... defaults) {
@@ -37,12 +39,41 @@ public final class Sysctl {
     public int arity() { return defaults.length; }
 
     /** The first (or only) value. */
-    public int intValue() { return values[0]; }
+    public int intValue() {
+        countRead();
+        return values[0];
+    }
 
     /** Value {@code i} of a multi-value sysctl (e.g. tcp_rmem min/default/max). */
-    public int intValue(int i) { return values[i]; }
+    public int intValue(int i) {
+        countRead();
+        return values[i];
+    }
 
-    public boolean enabled() { return values[0] != 0; }
+    public boolean enabled() {
+        countRead();
+        return values[0] != 0;
+    }
+
+    private void countRead() {
+        java.util.concurrent.atomic.LongAdder r = reads;
+        if (r != null) r.increment();
+    }
+
+    /**
+     * Starts counting the reads of this sysctl's value ({@link #intValue}, {@link #enabled}) from any thread, for
+     * tests that check a packet path reads a switch once per packet; {@link #stopCountingReads} ends it.
+     *
+     * @return the counter, from zero
+     */
+    public java.util.concurrent.atomic.LongAdder countReads() {
+        java.util.concurrent.atomic.LongAdder r = new java.util.concurrent.atomic.LongAdder();
+        reads = r;
+        return r;
+    }
+
+    /** Stops counting reads ({@link #countReads}). */
+    public void stopCountingReads() { reads = null; }
 
     /** The default as Linux prints it. */
     public String defaultString() { return format(defaults); }

@@ -143,6 +143,8 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     /** When data was last sent, retransmissions included (Linux lsndtime), ns; 0 = never. */
     long lastSendNs;
     long lastRecvNs;
+    /** The input route of this connection's flow (Linux's sk_rx_dst), used by early demux. */
+    final io.jnet.ip.InputRouteCache rxDst = new io.jnet.ip.InputRouteCache();
     boolean cwndLimited;
     boolean recoveredOnce;
     /** When a duplicate ACK last answered an out-of-window segment (Linux last_oow_ack_time). */

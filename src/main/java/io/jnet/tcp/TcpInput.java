@@ -72,6 +72,7 @@ final class TcpInput {
                 // the connection ended while this segment waited in the backlog (Linux discards it in
                 // TCP_CLOSE); a TIME-WAIT remnant that took the tuple gets it instead
                 pkt.push(hl);
+                tcp.mib.inc(io.jnet.stack.MibCounter.IpExtJnetSocketLookups);
                 TcpEndpoint ep = tcp.table.lookup(c.localAddr, c.localPort, c.remoteAddr, c.remotePort);
                 if (ep instanceof TimeWaitSock tw) {
                     tw.process(pkt, c.remoteAddr, c.localAddr);

@@ -2,6 +2,7 @@ package io.jnet.tcp;
 
 import io.jnet.buffer.SendFileWindow;
 import io.jnet.buffer.PacketBuffer;
+import io.jnet.ip.InputRouteCache;
 import io.jnet.ip.IpProtocolHandler;
 import io.jnet.ip.Ipv4Layer;
 import io.jnet.socket.Errno;
@@ -88,9 +89,7 @@ public final class TcpProtocol implements IpProtocolHandler {
         pkt.seq = Tcp.seq(b, off);
         pkt.endSeq = pkt.seq + len - hl + ((flags & Tcp.SYN) != 0 ? 1 : 0) + ((flags & Tcp.FIN) != 0 ? 1 : 0);
         pkt.flags = flags;
-        Object demuxed = pkt.socket();
-        TcpEndpoint ep = demuxed instanceof TcpEndpoint e && e.hashed && e.matches(dst, dport, src, sport) ? e
-                : table.lookup(dst, dport, src, sport);
+        TcpEndpoint ep = demuxed(pkt, src, sport, dst, dport);
         if (ep instanceof TcpConnection c) {
             c.segmentArrived(pkt);
             return;
@@ -108,13 +107,44 @@ public final class TcpProtocol implements IpProtocolHandler {
         pkt.release();
     }
 
+    /**
+     * The endpoint for a segment: early demux's result when it ran ({@link #earlyDemux}, no second lookup; its
+     * "nothing found" too), else one lookup in the connection table. An endpoint that left the table since early
+     * demux found it is looked up again.
+     */
+    private TcpEndpoint demuxed(PacketBuffer pkt, int src, int sport, int dst, int dport) {
+        Object demuxed = pkt.socket();
+        pkt.setSocket(null); // consumed: a buffer sent on again must not carry it
+        if (demuxed == NO_ENDPOINT) return null;
+        if (demuxed instanceof TcpEndpoint e && e.hashed && e.matches(dst, dport, src, sport)) return e;
+        mib.inc(MibCounter.IpExtJnetSocketLookups);
+        return table.lookup(dst, dport, src, sport);
+    }
+
+    /** Early demux's result for a segment whose 4-tuple is in no connection or TIME-WAIT remnant. */
+    private static final Object NO_ENDPOINT = new Object();
+
+    /**
+     * Early demux (Linux's {@code tcp_v4_early_demux}, gated by net.ipv4.tcp_early_demux, read once here): one
+     * lookup in the connection table; the endpoint found, or {@link #NO_ENDPOINT}, goes with the segment to
+     * {@link #receive}, which does not look again. A connection is a hit (IpExtJnetEarlyDemuxHits) and its
+     * cached input route is returned; a TIME-WAIT remnant or nothing is a miss (IpExtJnetEarlyDemuxMisses).
+     */
     @Override
-    public void earlyDemux(PacketBuffer pkt, int src, int dst) {
-        if (!sysctl.tcpEarlyDemux.enabled() || pkt.length() < Tcp.MIN_HEADER_LENGTH) return;
+    public InputRouteCache earlyDemux(PacketBuffer pkt, int src, int dst) {
+        if (!sysctl.tcpEarlyDemux.enabled() || pkt.length() < Tcp.MIN_HEADER_LENGTH) return null;
         byte[] b = pkt.array();
         int off = pkt.dataStart();
+        mib.inc(MibCounter.IpExtJnetSocketLookups);
         TcpEndpoint ep = table.lookup(dst, Tcp.destinationPort(b, off), src, Tcp.sourcePort(b, off));
-        if (ep instanceof TcpConnection c) pkt.setSocket(c);
+        if (ep instanceof TcpConnection c) {
+            mib.inc(MibCounter.IpExtJnetEarlyDemuxHits);
+            pkt.setSocket(c);
+            return c.rxDst;
+        }
+        mib.inc(MibCounter.IpExtJnetEarlyDemuxMisses);
+        pkt.setSocket(ep != null ? ep : NO_ENDPOINT);
+        return null;
     }
 
     @Override
@@ -125,6 +155,7 @@ public final class TcpProtocol implements IpProtocolHandler {
         int sport = Tcp.sourcePort(b, off + hl);
         int dport = Tcp.destinationPort(b, off + hl);
         int seq = Tcp.seq(b, off + hl);
+        mib.inc(MibCounter.IpExtJnetSocketLookups);
         TcpEndpoint ep = table.lookup(src, sport, dst, dport);
         if (ep instanceof TcpConnection c) c.icmpError(type, code, info, seq);
         else mib.inc(MibCounter.TcpExtOutOfWindowIcmps);

@@ -117,14 +117,6 @@ final class UdpPortTable {
         return best;
     }
 
-    /** The connected socket with exactly this 4-tuple (early demux), or null. */
-    UdpSocketImpl lookupConnected(int daddr, int dport, int saddr, int sport) {
-        for (UdpSocketImpl s : socketsOn(dport)) {
-            if (s.connected && s.remoteAddr == saddr && s.remotePort == sport && s.boundAddr == daddr) return s;
-        }
-        return null;
-    }
-
     /**
      * Every socket that receives a broadcast datagram for {@code daddr:dport} from {@code saddr:sport}
      * (Linux's {@code __udp4_lib_mcast_deliver}): bound to the wildcard or to {@code daddr}, not connected

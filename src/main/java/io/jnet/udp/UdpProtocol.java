@@ -1,6 +1,7 @@
 package io.jnet.udp;
 
 import io.jnet.buffer.PacketBuffer;
+import io.jnet.ip.InputRouteCache;
 import io.jnet.ip.IpProtocolHandler;
 import io.jnet.ip.Ipv4Layer;
 import io.jnet.socket.Errno;
@@ -62,12 +63,11 @@ public final class UdpProtocol implements IpProtocolHandler {
             int sport = Udp.sourcePort(b, off);
             int dport = Udp.destinationPort(b, off);
             if (dst == -1 || Ipv4.isMulticast(dst) || !ns.isLocalAddress(dst)) {
+                pkt.setSocket(null); // an early-demux result for a directed broadcast is not used
                 deliverBroadcast(pkt, src, sport, dst, dport);
                 return;
             }
-            Object demuxed = pkt.socket();
-            UdpSocketImpl s = demuxed instanceof UdpSocketImpl u && u.matchesExactly(dst, dport, src, sport) ? u
-                    : ports.lookup(dst, dport, src, sport);
+            UdpSocketImpl s = demuxed(pkt, src, sport, dst, dport);
             if (s == null) {
                 mib.inc(MibCounter.UdpNoPorts);
                 ip.sendIcmpError(pkt, Icmp.DEST_UNREACH, Icmp.CODE_PORT_UNREACH, 0);
@@ -86,6 +86,7 @@ public final class UdpProtocol implements IpProtocolHandler {
      * 3.2.2: never an ICMP error about a broadcast); datagrams nobody wants are counted in UdpIgnoredMulti.
      */
     private void deliverBroadcast(PacketBuffer pkt, int src, int sport, int dst, int dport) {
+        mib.inc(MibCounter.IpExtJnetSocketLookups);
         List<UdpSocketImpl> targets = ports.lookupAll(dst, dport, src, sport);
         if (targets.isEmpty()) {
             mib.inc(MibCounter.UdpIgnoredMulti);
@@ -97,17 +98,55 @@ public final class UdpProtocol implements IpProtocolHandler {
     }
 
     /**
-     * Early demux (Linux's {@code udp_v4_early_demux}, gated by net.ipv4.udp_early_demux): attaches the
-     * connected socket with exactly this 4-tuple to a unicast datagram.
+     * The socket for a unicast datagram: early demux's result when it ran ({@link #earlyDemux}; no second lookup,
+     * "no socket" included), else one lookup in the port table. A socket that left the port since is looked up
+     * again.
+     */
+    private UdpSocketImpl demuxed(PacketBuffer pkt, int src, int sport, int dst, int dport) {
+        Object demuxed = pkt.socket();
+        pkt.setSocket(null); // consumed: a buffer sent on again must not carry it
+        if (demuxed == NO_SOCKET) return null;
+        if (demuxed instanceof UdpSocketImpl u && u.localPort == dport
+                && (u.connected ? u.matchesExactly(dst, dport, src, sport) : u.boundAddr == 0 || u.boundAddr == dst)) return u;
+        mib.inc(MibCounter.IpExtJnetSocketLookups);
+        return ports.lookup(dst, dport, src, sport);
+    }
+
+    /** Early demux's result for a datagram that no socket receives. */
+    private static final Object NO_SOCKET = new Object();
+
+    /**
+     * Early demux (Linux's {@code udp_v4_early_demux}, gated by net.ipv4.udp_early_demux, read once here) for a
+     * unicast datagram. Unlike Linux, which looks for a connected socket only and leaves unconnected traffic a
+     * second, full lookup in {@code __udp4_lib_rcv}, this does the full lookup ({@link UdpPortTable#lookup}, the
+     * same cost: one walk of the port's sockets) and hands its result, or {@link #NO_SOCKET}, to {@link #receive},
+     * which does not look again: every unicast datagram costs one socket lookup with the switch on or off. A
+     * connected socket with this 4-tuple is a hit (IpExtJnetEarlyDemuxHits) and its cached input route is
+     * returned; an unconnected socket or none is a miss (IpExtJnetEarlyDemuxMisses). A datagram for a directed
+     * broadcast address is looked up here and again by the broadcast delivery.
      */
     @Override
-    public void earlyDemux(PacketBuffer pkt, int src, int dst) {
-        if (!sysctl.udpEarlyDemux.enabled() || pkt.length() < Udp.HEADER_LENGTH) return;
-        if (dst == -1 || Ipv4.isMulticast(dst)) return;
+    public InputRouteCache earlyDemux(PacketBuffer pkt, int src, int dst) {
+        if (!sysctl.udpEarlyDemux.enabled() || pkt.length() < Udp.HEADER_LENGTH) return null;
+        if (dst == -1 || Ipv4.isMulticast(dst)) return null;
         byte[] b = pkt.array();
         int off = pkt.dataStart();
-        UdpSocketImpl s = ports.lookupConnected(dst, Udp.destinationPort(b, off), src, Udp.sourcePort(b, off));
-        if (s != null) pkt.setSocket(s);
+        int dport = Udp.destinationPort(b, off);
+        int sport = Udp.sourcePort(b, off);
+        mib.inc(MibCounter.IpExtJnetSocketLookups);
+        UdpSocketImpl s = ports.lookup(dst, dport, src, sport);
+        if (s == null) {
+            mib.inc(MibCounter.IpExtJnetEarlyDemuxMisses);
+            pkt.setSocket(NO_SOCKET);
+            return null;
+        }
+        pkt.setSocket(s);
+        if (s.matchesExactly(dst, dport, src, sport)) {
+            mib.inc(MibCounter.IpExtJnetEarlyDemuxHits);
+            return s.rxDst;
+        }
+        mib.inc(MibCounter.IpExtJnetEarlyDemuxMisses);
+        return null;
     }
 
     /**
@@ -123,6 +162,7 @@ public final class UdpProtocol implements IpProtocolHandler {
         int sport = Udp.sourcePort(b, off + hl);
         int dport = Udp.destinationPort(b, off + hl);
         // the quoted datagram went from us (src:sport) to the peer (dst:dport)
+        mib.inc(MibCounter.IpExtJnetSocketLookups);
         UdpSocketImpl s = ports.lookup(src, sport, dst, dport);
         if (s == null || !s.connected) return;
         Errno err = IcmpErrorMap.hardError(type, code);

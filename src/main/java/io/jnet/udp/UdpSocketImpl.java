@@ -58,6 +58,8 @@ final class UdpSocketImpl implements UdpSocket {
     volatile int remoteAddr;
     volatile int remotePort;
     volatile boolean connected;
+    /** The input route of the connected flow (Linux's sk_rx_dst), used by early demux. */
+    final io.jnet.ip.InputRouteCache rxDst = new io.jnet.ip.InputRouteCache();
     volatile boolean reuseAddr;
     /** bind() fixed the address / the port (Linux SOCK_BINDADDR_LOCK / SOCK_BINDPORT_LOCK). */
     private boolean bindAddrLocked;
@@ -141,6 +143,7 @@ final class UdpSocketImpl implements UdpSocket {
             autobind("connect");
             int bound = boundAddr != 0 ? boundAddr : r.source(raddr);
             udp.ports.rehash(this, bound, raddr, remote.getPort(), true);
+            rxDst.invalidate();
         } finally {
             lock.release();
         }
@@ -152,6 +155,7 @@ final class UdpSocketImpl implements UdpSocket {
         udp.ports.rehash(this, bindAddrLocked ? boundAddr : 0, 0, 0, false);
         if (!bindPortLocked) udp.ports.unbind(this);
         dst.invalidate();
+        rxDst.invalidate();
     }
 
     @Override
