@@ -2,13 +2,13 @@ package io.jnet.ip;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jnet.link.VethPair;
 import io.jnet.socket.TcpServerSocket;
 import io.jnet.socket.TcpSocket;
 import io.jnet.socket.UdpSocket;
 import io.jnet.socket.UdpSocket.Datagram;
 import io.jnet.stack.MibCounter;
 import io.jnet.stack.NetNamespace;
+import io.jnet.testing.Topology;
 import io.jnet.stack.Sysctl;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -36,11 +36,7 @@ class EarlyDemuxFlipTest {
     void create() {
         a = NetNamespace.create("flip-a");
         b = NetNamespace.create("flip-b");
-        VethPair p = VethPair.create("eth0", "eth0");
-        a.attach(p.a());
-        b.attach(p.b());
-        a.addAddress("eth0", A + "/24");
-        b.addAddress("eth0", B + "/24");
+        Topology.link(a, b, "eth0", A + "/24", B + "/24");
     }
 
     @AfterEach

@@ -2,7 +2,6 @@ package io.jnet.ip;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jnet.link.VethPair;
 import io.jnet.socket.TcpServerSocket;
 import io.jnet.socket.TcpSocket;
 import io.jnet.socket.UdpSocket;
@@ -10,6 +9,7 @@ import io.jnet.socket.UdpSocket.Datagram;
 import io.jnet.stack.Mib;
 import io.jnet.stack.MibCounter;
 import io.jnet.stack.NetNamespace;
+import io.jnet.testing.Topology;
 import io.jnet.stack.Sysctl;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -39,16 +39,8 @@ class EarlyDemuxTest {
     void create() {
         a = NetNamespace.create("demux-a");
         b = NetNamespace.create("demux-b");
-        VethPair p = VethPair.create("eth0", "eth0");
-        a.attach(p.a());
-        b.attach(p.b());
-        a.addAddress("eth0", A + "/24");
-        b.addAddress("eth0", B + "/24");
-        VethPair q = VethPair.create("eth1", "eth1");
-        a.attach(q.a());
-        b.attach(q.b());
-        a.addAddress("eth1", "10.0.2.1/24");
-        b.addAddress("eth1", "10.0.2.2/24");
+        Topology.link(a, b, "eth0", A + "/24", B + "/24");
+        Topology.link(a, b, "eth1", "10.0.2.1/24", "10.0.2.2/24");
     }
 
     @AfterEach
@@ -60,6 +52,14 @@ class EarlyDemuxTest {
     }
 
     private static InetSocketAddress addr(String host, int port) { return new InetSocketAddress(host, port); }
+
+    /** Binds {@code ua} to A:{@code portA} and {@code ub} to B:{@code portB} and connects each to the other. */
+    private static void connectUdp(UdpSocket ua, int portA, UdpSocket ub, int portB) throws Exception {
+        ua.bind(addr(A, portA));
+        ub.bind(addr(B, portB));
+        ua.connect(addr(B, portB));
+        ub.connect(addr(A, portA));
+    }
 
     /** The counters of one namespace at one moment. */
     private record Counts(long packets, long socketLookups, long routeLookups, long hits, long misses) {
@@ -155,10 +155,7 @@ class EarlyDemuxTest {
     void connectedUdpCostsOneSocketLookupAndARouteLookupOnlyWithEarlyDemuxOff(String on) throws Exception {
         setSwitches(on, on);
         try (UdpSocket ua = UdpSocket.open(a); UdpSocket ub = UdpSocket.open(b)) {
-            ua.bind(addr(A, 6001));
-            ub.bind(addr(B, 6002));
-            ua.connect(addr(B, 6002));
-            ub.connect(addr(A, 6001));
+            connectUdp(ua, 6001, ub, 6002);
             sendUdp(ua, ub, null, 5);
             Counts before = settled();
             sendUdp(ua, ub, null, N);
@@ -232,10 +229,7 @@ class EarlyDemuxTest {
     @Test
     void addingARouteInvalidatesTheCachedInputRoute() throws Exception {
         try (UdpSocket ua = UdpSocket.open(a); UdpSocket ub = UdpSocket.open(b)) {
-            ua.bind(addr(A, 6011));
-            ub.bind(addr(B, 6012));
-            ua.connect(addr(B, 6012));
-            ub.connect(addr(A, 6011));
+            connectUdp(ua, 6011, ub, 6012);
             sendUdp(ua, ub, null, 3);
             Counts before = settled();
             sendUdp(ua, ub, null, 10);
@@ -255,10 +249,7 @@ class EarlyDemuxTest {
     @Test
     void aPacketOnAnotherInterfaceInvalidatesTheCachedInputRoute() throws Exception {
         try (UdpSocket ua = UdpSocket.open(a); UdpSocket ub = UdpSocket.open(b)) {
-            ua.bind(addr(A, 6021));
-            ub.bind(addr(B, 6022));
-            ua.connect(addr(B, 6022));
-            ub.connect(addr(A, 6021));
+            connectUdp(ua, 6021, ub, 6022);
             sendUdp(ua, ub, null, 3);
             Counts before = settled();
             sendUdp(ua, ub, null, 10);
@@ -288,10 +279,7 @@ class EarlyDemuxTest {
         b.sysctl().set("net.ipv4.conf.eth1.rp_filter", "1");
         assertThat(routes.generation()).isNotEqualTo(g1);
         try (UdpSocket ua = UdpSocket.open(a); UdpSocket ub = UdpSocket.open(b)) { // loose filter: still delivered
-            ua.bind(addr(A, 6031));
-            ub.bind(addr(B, 6032));
-            ua.connect(addr(B, 6032));
-            ub.connect(addr(A, 6031));
+            connectUdp(ua, 6031, ub, 6032);
             sendUdp(ua, ub, null, 3);
             Counts before = settled();
             b.sysctl().set("net.ipv4.conf.all.rp_filter", "0");

@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
 
 /**
  * The paths the socket behaviour suite runs over. Extension point: add an implementation of
- * {@link TransportPath} to {@link #all()} (FRIENDS is planned). The system property
+ * {@link TransportPath} to {@link #all()}. The system property
  * {@code jnet.suite.paths} (comma-separated names) restricts a run to some paths.
  */
 public final class TransportPaths {
@@ -99,6 +99,28 @@ public final class TransportPaths {
     };
 
     /**
+     * Client and server in two namespaces with a jnet router between them ({@code net.ipv4.ip_forward} = 1,
+     * {@link io.jnet.testing.Topology#routed}): client 10.0.1.2 - router - server 10.0.2.2. Every segment is
+     * forwarded (TTL, checksum, neighbour resolution on the second link), and every case must behave exactly
+     * as over one link.
+     */
+    public static final TransportPath ROUTED = new TransportPath() {
+        @Override public String name() { return "ROUTED"; }
+
+        @Override
+        public Topology open() {
+            NetNamespace a = NetNamespace.create("suite-ra");
+            NetNamespace r = NetNamespace.create("suite-router");
+            NetNamespace b = NetNamespace.create("suite-rb");
+            io.jnet.testing.Topology.routed(a, r, b);
+            return new RoutedTopology(a, r, b, Ipv4.toInet(Ipv4.parseAddress(io.jnet.testing.Topology.Routed.A)),
+                    Ipv4.toInet(Ipv4.parseAddress(io.jnet.testing.Topology.Routed.B)));
+        }
+
+        @Override public String toString() { return name(); }
+    };
+
+    /**
      * Two namespaces, each on its own Linux TAP interface, the two joined by a Linux bridge in a fresh
      * Linux network namespace: client 192.0.2.21/24, server 192.0.2.22/24 (see {@link TapBridgeTopology}).
      * Needs root, {@code /dev/net/tun} and iproute2; elsewhere {@link TransportPath#open()} aborts the
@@ -119,17 +141,32 @@ public final class TransportPaths {
 
     /**
      * Every path the suite runs over, filtered by
-     * {@code -Djnet.suite.paths=LOOPBACK,LOOPBACK_BUSY_POLL,FRIENDS,FRIENDS_BUSY_POLL,VETH,TAP}.
+     * {@code -Djnet.suite.paths=LOOPBACK,LOOPBACK_BUSY_POLL,FRIENDS,FRIENDS_BUSY_POLL,VETH,ROUTED,TAP}.
      * New paths go in this list.
      */
     public static List<TransportPath> all() {
-        List<TransportPath> paths = new ArrayList<>(List.of(LOOPBACK, LOOPBACK_BUSY_POLL, FRIENDS, FRIENDS_BUSY_POLL, VETH, TAP));
+        List<TransportPath> paths = new ArrayList<>(List.of(LOOPBACK, LOOPBACK_BUSY_POLL, FRIENDS, FRIENDS_BUSY_POLL, VETH, ROUTED, TAP));
         String only = System.getProperty("jnet.suite.paths", "").trim();
         if (!only.isEmpty()) {
             Set<String> names = Arrays.stream(only.split(",")).map(String::trim).collect(Collectors.toSet());
             paths.removeIf(p -> !names.contains(p.name()));
         }
         return paths;
+    }
+
+    /** Client, router and server namespaces ({@link #ROUTED}); the router's internal errors are checked too. */
+    record RoutedTopology(NetNamespace client, NetNamespace router, NetNamespace server, InetAddress clientAddress,
+            InetAddress serverAddress) implements Topology {
+        @Override
+        public List<NetNamespace> namespaces() { return List.of(client, router, server); }
+
+        @Override
+        public boolean isLoopback() { return false; }
+
+        @Override
+        public void close() {
+            for (NetNamespace ns : namespaces()) ns.close();
+        }
     }
 
     /** A topology made of jnet namespaces only. */

@@ -32,6 +32,19 @@ public final class Topology {
         public static final String B = "10.0.2.2";
     }
 
+    /**
+     * Joins {@code a} and {@code b} with a veth pair whose ends are both named {@code dev}: {@code aCidr} on
+     * a's end, {@code bCidr} on b's (address/prefix, e.g. {@code 10.0.1.1/24}).
+     */
+    public static VethPair link(NetNamespace a, NetNamespace b, String dev, String aCidr, String bCidr) {
+        VethPair p = VethPair.create(dev, dev);
+        a.attach(p.a());
+        b.attach(p.b());
+        a.addAddress(dev, aCidr);
+        b.addAddress(dev, bCidr);
+        return p;
+    }
+
     /** {@link Routed} with MTU 1500 on both links. */
     public static Routed routed(NetNamespace a, NetNamespace r, NetNamespace b) {
         return routed(a, r, b, 1500, UnaryOperator.identity());
