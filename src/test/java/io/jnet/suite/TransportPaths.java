@@ -79,24 +79,38 @@ public final class TransportPaths {
     }
 
     /** Two namespaces joined by a veth pair: client 10.0.0.1/24 on veth0, server 10.0.0.2/24 on veth1. */
-    public static final TransportPath VETH = new TransportPath() {
-        @Override public String name() { return "VETH"; }
+    public static final TransportPath VETH = veth("VETH", "suite", true);
 
-        @Override
-        public Topology open() {
-            NetNamespace a = NetNamespace.create("suite-a");
-            NetNamespace b = NetNamespace.create("suite-b");
-            VethPair p = VethPair.create("veth0", "veth1");
-            a.attach(p.a());
-            b.attach(p.b());
-            a.addAddress("veth0", "10.0.0.1/24");
-            b.addAddress("veth1", "10.0.0.2/24");
-            return new SimpleTopology(a, b, Ipv4.toInet(Ipv4.parseAddress("10.0.0.1")),
-                    Ipv4.toInet(Ipv4.parseAddress("10.0.0.2")), false);
-        }
+    /**
+     * {@link #VETH} with early demux off ({@code net.ipv4.ip_early_demux} = 0 on both ends): every packet takes
+     * the input route lookup and the protocol's own socket lookup, and must behave exactly as with it on.
+     */
+    public static final TransportPath VETH_NO_EARLY_DEMUX = veth("VETH_NO_EARLY_DEMUX", "suite-nodemux", false);
 
-        @Override public String toString() { return name(); }
-    };
+    private static TransportPath veth(String name, String nsPrefix, boolean earlyDemux) {
+        return new TransportPath() {
+            @Override public String name() { return name; }
+
+            @Override
+            public Topology open() {
+                NetNamespace a = NetNamespace.create(nsPrefix + "-a");
+                NetNamespace b = NetNamespace.create(nsPrefix + "-b");
+                if (!earlyDemux) {
+                    a.sysctl().set("net.ipv4.ip_early_demux", "0");
+                    b.sysctl().set("net.ipv4.ip_early_demux", "0");
+                }
+                VethPair p = VethPair.create("veth0", "veth1");
+                a.attach(p.a());
+                b.attach(p.b());
+                a.addAddress("veth0", "10.0.0.1/24");
+                b.addAddress("veth1", "10.0.0.2/24");
+                return new SimpleTopology(a, b, Ipv4.toInet(Ipv4.parseAddress("10.0.0.1")),
+                        Ipv4.toInet(Ipv4.parseAddress("10.0.0.2")), false);
+            }
+
+            @Override public String toString() { return name(); }
+        };
+    }
 
     /**
      * Client and server in two namespaces with a jnet router between them ({@code net.ipv4.ip_forward} = 1,
@@ -141,11 +155,12 @@ public final class TransportPaths {
 
     /**
      * Every path the suite runs over, filtered by
-     * {@code -Djnet.suite.paths=LOOPBACK,LOOPBACK_BUSY_POLL,FRIENDS,FRIENDS_BUSY_POLL,VETH,ROUTED,TAP}.
+     * {@code -Djnet.suite.paths=LOOPBACK,LOOPBACK_BUSY_POLL,FRIENDS,FRIENDS_BUSY_POLL,VETH,VETH_NO_EARLY_DEMUX,ROUTED,TAP}.
      * New paths go in this list.
      */
     public static List<TransportPath> all() {
-        List<TransportPath> paths = new ArrayList<>(List.of(LOOPBACK, LOOPBACK_BUSY_POLL, FRIENDS, FRIENDS_BUSY_POLL, VETH, ROUTED, TAP));
+        List<TransportPath> paths = new ArrayList<>(List.of(LOOPBACK, LOOPBACK_BUSY_POLL, FRIENDS, FRIENDS_BUSY_POLL, VETH,
+                VETH_NO_EARLY_DEMUX, ROUTED, TAP));
         String only = System.getProperty("jnet.suite.paths", "").trim();
         if (!only.isEmpty()) {
             Set<String> names = Arrays.stream(only.split(",")).map(String::trim).collect(Collectors.toSet());
