@@ -6,12 +6,15 @@ import io.jnet.app.JnetServer;
 import io.jnet.app.PatternBytes;
 import io.jnet.ip.Ipv4Layer;
 import io.jnet.link.VethPair;
+import io.jnet.link.pcap.PcapSniffer;
+import io.jnet.link.pcap.PcapWriter;
 import io.jnet.stack.MibCounter;
 import io.jnet.stack.NetNamespace;
 import io.jnet.testing.CommandResult;
 import io.jnet.testing.LinuxNetns;
 import io.jnet.testing.Tools;
 import io.jnet.wire.Ipv4;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -20,6 +23,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The kernel reaches a jnet host through a jnet router: kernel (TAP, 192.0.2.1) - jnet router R (TAP
  * 192.0.2.2, veth 10.0.2.1) - jnet host B (veth 10.0.2.2). B's 64 KiB veth segments go onto the 1500-byte TAP.
+ * tshark reads the captures of both sides of the router ({@code target/interop-captures/forward-*.pcap}).
  */
 @Timeout(120)
 class KernelForwardingTest {
@@ -33,15 +37,18 @@ class KernelForwardingTest {
         Tools.assumeHas("ping");
         Tools.assumeHas("sha256sum");
         Tools.assumeHas("bash");
+        Tools.assumeHas("tshark");
     }
 
     @Test
     void kernelPingsAndDownloadsFromAHostBehindAJnetRouter() throws Exception {
-        try (KernelPeer peer = KernelPeer.open(null); NetNamespace b = NetNamespace.create("kfwd-b")) {
+        Path tapSide = CaptureGate.file("forward-tap");
+        Path vethSide = CaptureGate.file("forward-veth");
+        try (KernelPeer peer = KernelPeer.open(tapSide); NetNamespace b = NetNamespace.create("kfwd-b")) {
             NetNamespace r = peer.jnet();
             VethPair rb = VethPair.create("eth1", "eth0");
             r.attach(rb.a());
-            b.attach(rb.b());
+            b.attach(new PcapSniffer(rb.b(), PcapWriter.create(vethSide)));
             r.addAddress("eth1", "10.0.2.1/24");
             b.addAddress("eth0", B_IP + "/24");
             b.extension(Ipv4Layer.class).addRoute("192.0.2.0/24", "10.0.2.1", "eth0");
@@ -66,5 +73,13 @@ class KernelForwardingTest {
             peer.assertNoInternalErrors();
             assertThat(b.internalErrors()).isZero();
         }
+        // both sides of the router read cleanly: the kernel's 1500-byte frames and B's 64 KiB veth segments
+        String tap = CaptureGate.check(tapSide);
+        String veth = CaptureGate.check(vethSide);
+        assertThat(tap).contains("Time-to-live exceeded");
+        assertThat(veth).contains("10.0.2.2 \u2192 192.0.2.1").doesNotContain("Time-to-live exceeded");
+        assertThat(CaptureGateTest.count(vethSide, "frame.len > 1514 && ip.src == " + B_IP))
+                .as("B's segments larger than the TAP's MTU").isPositive();
+        assertThat(CaptureGateTest.count(tapSide, "frame.len > 1514")).as("frames over 1500 bytes on the TAP").isZero();
     }
 }

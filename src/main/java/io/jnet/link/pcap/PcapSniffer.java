@@ -15,7 +15,9 @@ import java.util.function.LongSupplier;
  * tcpdump on an interface (gVisor {@code link/sniffer}, smoltcp {@code phy::PcapWriter}). Transmitted
  * frames are written before they are handed to the wrapped device (which owns them afterwards);
  * received frames are written before they are handed to the receiver, which sees this sniffer as the
- * device. Everything else (name, MTU, MAC, counters) is the wrapped device's.
+ * device. Everything else (name, MTU, MAC, counters) is the wrapped device's, and so is the GSO limit:
+ * a sniffer only watches, so segments the wrapped device takes whole (veth's 64 KiB) are captured whole,
+ * as Linux's packet taps see a GSO segment before it is split.
  *
  * <p>Timestamps are wall-clock nanoseconds since the Unix epoch, from {@link #WALL_CLOCK_NANOS} unless
  * another source is given (a test on virtual time can map its clock onto a fixed epoch).
@@ -86,6 +88,10 @@ public final class PcapSniffer extends ForwardingDevice {
     /** Frames whose finisher threw; they were captured unfinished. */
     public long finisherErrors() { return finisherErrors.sum(); }
 
+
+    /** The wrapped device's GSO limit (bytes; 0 when frames must fit the MTU): capturing alters nothing. */
+    @Override
+    public int gsoMaxSize() { return inner.gsoMaxSize(); }
 
     /** Captures the frame, then passes it (and its ownership) to the wrapped device. */
     @Override
