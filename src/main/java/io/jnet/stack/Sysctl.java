@@ -1,6 +1,7 @@
 package io.jnet.stack;
 
 import java.util.Arrays;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One sysctl: a Linux name, a unit, a default, bounds, and a value of one or more integers (e.g.
@@ -18,7 +19,7 @@ public final class Sysctl {
     private final boolean ascending;
     private volatile int[] values;
     /** Counts reads through {@link #intValue} and {@link #enabled} while set ({@link #countReads}); null normally. */
-    private volatile java.util.concurrent.atomic.LongAdder reads;
+    private volatile LongAdder reads;
     private final java.util.List<Runnable> writeListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     Sysctl(String name, String unit, String description, long min, long max, boolean ascending, int... defaults) {
@@ -56,7 +57,7 @@ public final class Sysctl {
     }
 
     private void countRead() {
-        java.util.concurrent.atomic.LongAdder r = reads;
+        LongAdder r = reads;
         if (r != null) r.increment();
     }
 
@@ -66,8 +67,8 @@ public final class Sysctl {
      *
      * @return the counter, from zero
      */
-    public java.util.concurrent.atomic.LongAdder countReads() {
-        java.util.concurrent.atomic.LongAdder r = new java.util.concurrent.atomic.LongAdder();
+    public LongAdder countReads() {
+        LongAdder r = new LongAdder();
         reads = r;
         return r;
     }
