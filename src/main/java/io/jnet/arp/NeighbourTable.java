@@ -13,6 +13,7 @@ import io.jnet.wire.Ethernet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The IPv4 neighbour table and ARP (RFC 826), as Linux's arp.c over neighbour.c: resolves next hops,
@@ -47,20 +48,47 @@ public final class NeighbourTable {
      */
     public void setUnreachableHandler(java.util.function.Consumer<PacketBuffer> h) { unreachable = h; }
 
+    /**
+     * A direct-mapped cache in front of {@link #entries}, by (interface, address): a hit costs no boxed key,
+     * so a packet whose sender keeps no neighbour (a forwarded packet, an unconnected datagram) finds its next
+     * hop without allocating, as Linux's __ipv4_neigh_lookup_noref looks its hash table up. A slot holds the
+     * last entry looked up that hashed there; a dead entry (removed from the table) is never returned from it.
+     */
+    private final AtomicReferenceArray<Neighbour> hints = new AtomicReferenceArray<>(HINT_SLOTS);
+    /** Slots of {@link #hints}, a power of two. */
+    static final int HINT_SLOTS = 256;
+
+    private static int hintSlot(Interface itf, int addr) {
+        return ((addr + itf.index() * 0x9E3779B9) * 0x9E3779B1) >>> (32 - Integer.numberOfTrailingZeros(HINT_SLOTS));
+    }
+
     /** The entry for {@code addr} on {@code itf}, created INCOMPLETE (and probed) if absent. */
     public Neighbour lookup(Interface itf, int addr) {
+        int slot = hintSlot(itf, addr);
+        Neighbour n = hints.getAcquire(slot);
+        if (n != null && n.address == addr && n.itf == itf && !n.dead) return n;
         long k = key(itf, addr);
-        Neighbour n = entries.get(k);
-        if (n != null) return n;
-        return entries.computeIfAbsent(k, x -> {
-            Neighbour nn = new Neighbour(itf, addr);
-            nn.timer = ns.timers().newTimer(() -> timerExpired(nn));
-            return nn;
-        });
+        n = entries.get(k);
+        if (n == null) {
+            n = entries.computeIfAbsent(k, x -> {
+                Neighbour nn = new Neighbour(itf, addr);
+                nn.timer = ns.timers().newTimer(() -> timerExpired(nn));
+                return nn;
+            });
+        }
+        hints.setRelease(slot, n);
+        return n;
     }
 
     /** The entry if present, without creating one. */
-    public Neighbour find(Interface itf, int addr) { return entries.get(key(itf, addr)); }
+    public Neighbour find(Interface itf, int addr) {
+        int slot = hintSlot(itf, addr);
+        Neighbour n = hints.getAcquire(slot);
+        if (n != null && n.address == addr && n.itf == itf && !n.dead) return n;
+        n = entries.get(key(itf, addr));
+        if (n != null) hints.setRelease(slot, n);
+        return n;
+    }
 
     /**
      * Sends {@code packet} (data starts at the IPv4 header) to next hop {@code nexthop} out of {@code itf}:

@@ -68,7 +68,8 @@ import picocli.CommandLine.Spec;
             "p1, p2, ...: the first path's figure over each other path's, as medians",
             "of per-pair ratios. Paths: jnet:loopback, jnet:friends (jnet:loopback",
             "with net.ipv4.tcp_friends=1, which wins over a --sysctl of it; the",
-            "value given applies to the other jnet paths), jnet:veth, kernel:tcp",
+            "value given applies to the other jnet paths), jnet:veth, jnet:routed",
+            "(client - router with ip_forward=1 - server, two veth pairs), kernel:tcp",
             "(JDK SocketChannel over 127.0.0.1), kernel:unix (AF_UNIX stream",
             "sockets) and jnet:unix (jnet's local stream sockets); the unix paths",
             "run the TCP tests only, no -D: such cells show n/a. Aliases: base =",
@@ -179,7 +180,7 @@ public final class PerfCommand implements Callable<Integer> {
 
     @Option(names = "--compare", paramLabel = "PATHS",
             description = "Compare these paths, comma-separated, first path first: jnet:loopback, jnet:friends, jnet:veth, "
-                    + "kernel:tcp, kernel:unix, jnet:unix, or the aliases base, friends, unix (jnet:unix). Prints one table per test "
+                    + "jnet:routed, kernel:tcp, kernel:unix, jnet:unix, or the aliases base, friends, unix (jnet:unix). Prints one table per test "
                     + "with a row per size and the first path's figure over each other's; friends with base and/or unix "
                     + "prints the friends patch's table (BASE UNIX FRIENDS FRIENDS/BASE FRIENDS/UNIX KERNEL_TCP "
                     + "KERNEL_AF_UNIX), adding kernel:tcp and kernel:unix. Replaces --path and --stack.")

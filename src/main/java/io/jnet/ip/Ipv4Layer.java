@@ -409,8 +409,7 @@ public final class Ipv4Layer {
             pkt.release();
             return;
         }
-        Ipv4.setTtl(b, off, Ipv4.ttl(b, off) - 1); // ip_decrease_ttl
-        Ipv4.updateChecksum(b, off);
+        Ipv4.decrementTtl(b, off); // ip_decrease_ttl: the checksum updated incrementally
         pkt.setSocket(null);
         int nexthop = r.nextHop(dst);
         if (outItf == in && in.conf().txRedirects(sysctl) && senderOnLink(in, src) && redirectAllowed(src))

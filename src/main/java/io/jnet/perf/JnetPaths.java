@@ -9,11 +9,14 @@ import io.jnet.socket.TcpSocket;
 import io.jnet.socket.UdpSocket;
 import io.jnet.stack.NetNamespace;
 import io.jnet.stack.Sysctl;
+import io.jnet.topology.Topology;
+import io.jnet.wire.Ipv4;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -21,7 +24,8 @@ import java.util.Map;
  * The jnet stack as {@link PerfPath}s, registered in {@link PathRegistry} as {@code jnet:loopback} (one
  * namespace talking to itself over {@code lo}, 127.0.0.1) and {@code jnet:veth} (two namespaces joined by a
  * veth pair: client namespace {@code perf-client} with veth0 10.0.0.1/24, server namespace
- * {@code perf-server} with veth1 10.0.0.2/24). The given sysctls are set in every namespace before any
+ * {@code perf-server} with veth1 10.0.0.2/24) and {@code jnet:routed} (the same two namespaces' roles with a
+ * router namespace between them, {@link #routed}). The given sysctls are set in every namespace before any
  * socket opens. {@code jnet:friends} is {@link #loopback} with {@code net.ipv4.tcp_friends=1} among the
  * sysctls ({@link PathRegistry.Entry#ownSysctls}).
  */
@@ -54,6 +58,42 @@ public final class JnetPaths {
      */
     public static PerfPath veth(Map<String, String> sysctls) throws IOException {
         return openVeth(sysctls);
+    }
+
+    /**
+     * Client - router - server over two veth pairs of MTU 1500 (as {@link #veth}), built by
+     * {@link Topology#routed}: client namespace {@code perf-client} with eth0 10.0.1.2/24, router namespace
+     * {@code perf-router} with eth0 10.0.1.1/24 and eth1 10.0.2.1/24 and {@code net.ipv4.ip_forward=1}, server
+     * namespace {@code perf-server} with eth0 10.0.2.2/24; client and server route 10.0.0.0/16 via the router.
+     * Every packet each way is forwarded by the router (input route, TTL, neighbour, output), so the figure
+     * over {@link #veth}'s is what forwarding costs.
+     *
+     * @param sysctls Linux sysctl name to value, set in all three namespaces in order, before the topology
+     *                is built; the router's {@code net.ipv4.ip_forward=1} wins over a value given here
+     * @throws IOException if the namespaces cannot be set up
+     * @throws IllegalArgumentException for an unknown sysctl or a bad value
+     */
+    public static PerfPath routed(Map<String, String> sysctls) throws IOException {
+        List<NetNamespace> owned = new ArrayList<>(3);
+        try {
+            NetNamespace client = NetNamespace.create("perf-client");
+            owned.add(client);
+            NetNamespace router = NetNamespace.create("perf-router");
+            owned.add(router);
+            NetNamespace server = NetNamespace.create("perf-server");
+            owned.add(server);
+            for (NetNamespace ns : owned) applySysctls(ns, sysctls);
+            Topology.routed(client, router, server);
+            InetAddress serverAddress = Ipv4.toInet(Ipv4.parseAddress(Topology.Routed.B));
+            return new Path(client, server, serverAddress,
+                    Topology.Routed.A + " -> " + Topology.Routed.B + " via client eth0 - router " + Topology.Routed.R_A
+                            + "/" + Topology.Routed.R_B + " (ip_forward=1) - server eth0 (three jnet namespaces, two veth pairs"
+                            + settings(client, sysctls) + ")",
+                    List.of(client, router, server));
+        } catch (RuntimeException e) {
+            for (NetNamespace ns : owned) ns.close();
+            throw e;
+        }
     }
 
     private static PerfPath openLoopback(Map<String, String> sysctls) throws IOException {
@@ -119,7 +159,8 @@ public final class JnetPaths {
     }
 
     /**
-     * The namespaces of a path opened here, the client's first (one for {@link #loopback}), for tests that
+     * The namespaces of a path opened here, the client's first and the server's last (one for
+     * {@link #loopback}; client, router, server for {@link #routed}), for tests that
      * check what the path set up.
      *
      * @throws ClassCastException if {@code path} was not opened here

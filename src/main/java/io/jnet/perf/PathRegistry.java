@@ -14,8 +14,8 @@ import java.util.function.Function;
 
 /**
  * The paths {@code jnet perf} can measure, by id ({@code jnet:loopback}, {@code jnet:friends},
- * {@code jnet:veth}, {@code kernel:tcp}, {@code kernel:unix}). A new path (another topology, another socket
- * family) is one more {@link #register} call: the runner, the reports and the command line know paths only
+ * {@code jnet:veth}, {@code jnet:routed}, {@code kernel:tcp}, {@code kernel:unix}). A new path (another
+ * topology, another socket family) is one more {@link #register} call: the runner, the reports and the command line know paths only
  * through their {@link Entry}.
  *
  * <p><b>Aliases.</b> A path may also be named by an alias: a short name without a colon that stands for one
@@ -150,6 +150,11 @@ public final class PathRegistry {
     public static final String TCP_FRIENDS_SYSCTL = "net.ipv4.tcp_friends";
     /** Id of jnet over two namespaces joined by a veth pair. */
     public static final String JNET_VETH = "jnet:veth";
+    /**
+     * Id of jnet over three namespaces: client - router ({@code net.ipv4.ip_forward=1}) - server, joined by two
+     * veth pairs ({@link JnetPaths#routed}); against {@value #JNET_VETH} it measures forwarding.
+     */
+    public static final String JNET_ROUTED = "jnet:routed";
     /** Id of the host kernel's TCP and UDP over 127.0.0.1. */
     public static final String KERNEL_TCP = "kernel:tcp";
     /** Id of the host kernel's AF_UNIX stream sockets. */
@@ -177,6 +182,9 @@ public final class PathRegistry {
                         true, JnetPaths::loopback, null, Map.of(TCP_FRIENDS_SYSCTL, "1")))
                 .register(new Entry(JNET_VETH, JnetPaths.STACK,
                         "jnet, two namespaces joined by a veth pair (10.0.0.1 -> 10.0.0.2)", true, JnetPaths::veth, null))
+                .register(new Entry(JNET_ROUTED, JnetPaths.STACK,
+                        "jnet, client - router (ip_forward=1) - server namespaces over two veth pairs (10.0.1.2 -> 10.0.2.2)",
+                        true, JnetPaths::routed, null))
                 .register(new Entry(KERNEL_TCP, KernelPaths.STACK,
                         "host kernel TCP/UDP over 127.0.0.1 (JDK SocketChannel)", false, sysctls -> KernelPaths.tcp(), null))
                 .register(new Entry(KERNEL_UNIX, KernelPaths.STACK,

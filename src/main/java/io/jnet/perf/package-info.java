@@ -40,8 +40,9 @@
  *
  * <h2>Comparison</h2>
  * Every test runs on the paths of a {@link io.jnet.perf.PathRegistry}, by id: {@code jnet:loopback},
- * {@code jnet:friends} and {@code jnet:veth} ({@link io.jnet.perf.JnetPaths}: one namespace's loopback, the
- * same with {@code net.ipv4.tcp_friends=1}, or two namespaces joined by a veth pair), {@code kernel:tcp} and
+ * {@code jnet:friends}, {@code jnet:veth} and {@code jnet:routed} ({@link io.jnet.perf.JnetPaths}: one namespace's
+ * loopback, the same with {@code net.ipv4.tcp_friends=1}, two namespaces joined by a veth pair, or client,
+ * router with {@code net.ipv4.ip_forward=1} and server namespaces joined by two), {@code kernel:tcp} and
  * {@code kernel:unix} ({@link io.jnet.perf.KernelPaths}: blocking JDK NIO over 127.0.0.1, or AF_UNIX stream
  * sockets in a temporary directory, which run the TCP tests only), or by the aliases {@code base},
  * {@code friends} and {@code unix} ({@code jnet:unix}, jnet's local stream sockets, where built). A

@@ -7,12 +7,29 @@ import java.util.concurrent.atomic.AtomicLongArray;
 /**
  * The MIB counters of one jnet namespace ({@link MibCounter}); lock-free, safe from any thread.
  * TcpCurrEstab is a gauge (incremented and decremented).
+ *
+ * <p>As Linux keeps its SNMP MIBs per CPU ({@code SNMP_INC_STATS}, {@code this_cpu_inc}) and sums them when
+ * read, each counter is split over a few stripes, and a thread increments the stripe its id selects: two threads
+ * counting the same counter at once (a router's IpInReceives and IpForwDatagrams, counted by the thread of
+ * each direction, since veth delivers in the sender's thread) do not pull one cache line between their cores.
+ * Each stripe holds every counter and is padded so that no two stripes share a 64-byte line; a read sums the
+ * stripes, so a counter read while others count is a value it had at some moment or later, never lower than an
+ * earlier read (the gauge, which also falls, is kept in one stripe).
  */
 public final class Mib {
     private static final MibCounter[] ALL = MibCounter.values();
-    private final AtomicLongArray values = new AtomicLongArray(ALL.length * 8); // spread over cache lines
+    /** Longs per stripe: every counter, rounded up to whole 64-byte lines, plus a line between stripes. */
+    private static final int STRIPE = ((ALL.length + 7) & ~7) + 8;
+    /** Stripes: twice the processors (so threads on different cores rarely share one), a power of two, 2 to 16. */
+    private static final int STRIPES =
+            Math.min(16, Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors())) * 2);
+    private final AtomicLongArray values = new AtomicLongArray(STRIPE * STRIPES);
 
-    private static int slot(MibCounter c) { return c.ordinal() * 8; }
+    /** The slot of {@code c} in the calling thread's stripe. */
+    private static int slot(MibCounter c) {
+        if (c == MibCounter.TcpCurrEstab) return c.ordinal(); // a gauge: one stripe, so a read never sees it below 0
+        return ((int) Thread.currentThread().threadId() & (STRIPES - 1)) * STRIPE + c.ordinal();
+    }
 
     public void inc(MibCounter c) { values.getAndIncrement(slot(c)); }
 
@@ -20,7 +37,12 @@ public final class Mib {
 
     public void dec(MibCounter c) { values.getAndDecrement(slot(c)); }
 
-    public long get(MibCounter c) { return values.get(slot(c)); }
+    /** The counter's value: the sum of its stripes. */
+    public long get(MibCounter c) {
+        long sum = 0;
+        for (int s = 0, i = c.ordinal(); s < STRIPES; s++, i += STRIPE) sum += values.get(i);
+        return sum;
+    }
 
     /** Value by Linux name, e.g. {@code get("TcpRetransSegs")}; throws IllegalArgumentException for an unknown name. */
     public long get(String name) { return get(MibCounter.valueOf(name)); }

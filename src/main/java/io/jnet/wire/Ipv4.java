@@ -112,6 +112,21 @@ public final class Ipv4 {
         Bytes.put16(b, off + 10, Checksum.compute(b, off, headerLength(b, off)));
     }
 
+    /**
+     * Decrements the TTL by one and updates the header checksum incrementally (RFC 1624; Linux
+     * ip_decrease_ttl): the TTL is the high byte of the header's fifth 16-bit word, so the checksum grows by
+     * 0x0100 in one's complement; the result equals {@link #updateChecksum}'s. The TTL must be at least 1.
+     *
+     * @return the new TTL
+     */
+    public static int decrementTtl(byte[] b, int off) {
+        int check = Bytes.u16(b, off + 10) + 0x0100;
+        Bytes.put16(b, off + 10, check >= 0xFFFF ? check + 1 : check); // end-around carry, as Linux (0xFFFF gives 0)
+        int ttl = ttl(b, off) - 1;
+        setTtl(b, off, ttl);
+        return ttl;
+    }
+
     /** Formats an address as dotted quad. */
     public static String addressToString(int a) {
         return ((a >>> 24) & 0xFF) + "." + ((a >>> 16) & 0xFF) + "." + ((a >>> 8) & 0xFF) + "." + (a & 0xFF);

@@ -70,4 +70,56 @@ class NeighbourResolutionTest {
             assertThat(a.mib().get(MibCounter.ArpUnresolvedDiscards)).isEqualTo(2);
         }
     }
+
+    @Test
+    void anEntryRemovedAfterGcStaleTimeIsNotFoundAgainAndASendResolvesAfresh() {
+        VirtualClock clock = new VirtualClock();
+        try (NetNamespace a = NetNamespace.create("a", clock); NetNamespace b = NetNamespace.create("b", clock)) {
+            VethPair p = VethPair.create("veth0", "veth1");
+            a.attach(p.a());
+            b.attach(p.b());
+            a.addAddress("veth0", "10.0.0.1/24");
+            b.addAddress("veth1", "10.0.0.2/24");
+            NeighbourTable table = a.extension(NeighbourTable.class);
+            io.jnet.stack.Interface veth0 = a.requireInterface("veth0");
+            int peer = Ipv4.parseAddress("10.0.0.2");
+            IcmpProtocol icmp = a.extension(IcmpProtocol.class);
+            icmp.sendEcho(peer, 1, 1, new byte[8]);
+            Neighbour first = table.find(veth0, peer);
+            assertThat(first.state()).isEqualTo(Neighbour.State.REACHABLE);
+            assertThat(table.lookup(veth0, peer)).isSameAs(first);
+            clock.advanceMillis(31_000); // STALE
+            clock.advanceMillis(61_000); // gc_stale_time: removed
+            assertThat(first.isDead()).isTrue();
+            assertThat(table.find(veth0, peer)).as("a removed entry is not served again").isNull();
+            icmp.sendEcho(peer, 1, 2, new byte[8]);
+            Neighbour second = table.find(veth0, peer);
+            assertThat(second).isNotSameAs(first);
+            assertThat(second.state()).isEqualTo(Neighbour.State.REACHABLE);
+            assertThat(a.mib().get(MibCounter.ArpOutRequests)).isEqualTo(2);
+            assertThat(a.mib().get(MibCounter.IcmpInEchoReps)).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void manyNeighboursEachFindTheirOwnEntry() {
+        try (NetNamespace a = NetNamespace.create("a")) {
+            VethPair p = VethPair.create("veth0", "veth1");
+            a.attach(p.a());
+            a.addAddress("veth0", "10.0.0.1/16");
+            NeighbourTable table = a.extension(NeighbourTable.class);
+            io.jnet.stack.Interface veth0 = a.requireInterface("veth0");
+            int base = Ipv4.parseAddress("10.0.4.0");
+            int count = 4 * NeighbourTable.HINT_SLOTS; // more than the lookup cache has slots
+            Neighbour[] created = new Neighbour[count];
+            for (int i = 0; i < count; i++) created[i] = table.lookup(veth0, base + i);
+            for (int round = 0; round < 2; round++) {
+                for (int i = 0; i < count; i++) {
+                    assertThat(table.lookup(veth0, base + i)).isSameAs(created[i]);
+                    assertThat(table.find(veth0, base + i)).isSameAs(created[i]);
+                }
+            }
+            assertThat(table.entries()).hasSize(count);
+        }
+    }
 }

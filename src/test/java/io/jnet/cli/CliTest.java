@@ -459,7 +459,7 @@ class CliTest {
     void compareNamesUnknownPathsAndChecksItsOptions() {
         assertThat(run("perf", "--compare", "jnet:loopback,kernel:wifi")).isEqualTo(2);
         assertThat(err()).contains("unknown path 'kernel:wifi'")
-                .contains("known paths: jnet:loopback, jnet:friends, jnet:veth, kernel:tcp, kernel:unix, jnet:unix");
+                .contains("known paths: jnet:loopback, jnet:friends, jnet:veth, jnet:routed, kernel:tcp, kernel:unix, jnet:unix");
         errBuf.reset();
         assertThat(run("perf", "--compare", "kernel:tcp", "--path", "veth")).isEqualTo(2);
         assertThat(err()).contains("--path and --stack do not apply");

@@ -8,7 +8,7 @@ import io.jnet.socket.UdpSocket;
 import io.jnet.socket.UdpSocket.Datagram;
 import io.jnet.stack.MibCounter;
 import io.jnet.stack.NetNamespace;
-import io.jnet.testing.Topology;
+import io.jnet.topology.Topology;
 import io.jnet.stack.Sysctl;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;

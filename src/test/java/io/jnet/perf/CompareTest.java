@@ -23,12 +23,12 @@ class CompareTest {
     @Test
     void registryKnowsThePathsAndNamesThemInErrors() {
         PathRegistry r = PathRegistry.standard();
-        assertThat(r.ids()).containsExactly("jnet:loopback", "jnet:friends", "jnet:veth", "kernel:tcp", "kernel:unix", "jnet:unix");
+        assertThat(r.ids()).containsExactly("jnet:loopback", "jnet:friends", "jnet:veth", "jnet:routed", "kernel:tcp", "kernel:unix", "jnet:unix");
         assertThat(r.parseList("jnet:loopback, KERNEL:unix")).extracting(PathRegistry.Entry::id)
                 .containsExactly("jnet:loopback", "kernel:unix");
         assertThatThrownBy(() -> r.parseList("jnet:loopback,kernel:friends"))
                 .hasMessageContaining("unknown path 'kernel:friends'")
-                .hasMessageContaining("jnet:loopback, jnet:friends, jnet:veth, kernel:tcp, kernel:unix, jnet:unix")
+                .hasMessageContaining("jnet:loopback, jnet:friends, jnet:veth, jnet:routed, kernel:tcp, kernel:unix, jnet:unix")
                 .hasMessageContaining("aliases: base = jnet:loopback, friends = jnet:friends");
         assertThatThrownBy(() -> r.parseList("kernel:tcp,kernel:tcp")).hasMessageContaining("given twice");
         assertThatThrownBy(() -> r.parseList("kernel:tcp,")).hasMessageContaining("empty path");

@@ -114,7 +114,7 @@ public final class TransportPaths {
 
     /**
      * Client and server in two namespaces with a jnet router between them ({@code net.ipv4.ip_forward} = 1,
-     * {@link io.jnet.testing.Topology#routed}): client 10.0.1.2 - router - server 10.0.2.2. Every segment is
+     * {@link io.jnet.topology.Topology#routed}): client 10.0.1.2 - router - server 10.0.2.2. Every segment is
      * forwarded (TTL, checksum, neighbour resolution on the second link), and every case must behave exactly
      * as over one link.
      */
@@ -126,9 +126,9 @@ public final class TransportPaths {
             NetNamespace a = NetNamespace.create("suite-ra");
             NetNamespace r = NetNamespace.create("suite-router");
             NetNamespace b = NetNamespace.create("suite-rb");
-            io.jnet.testing.Topology.routed(a, r, b);
-            return new RoutedTopology(a, r, b, Ipv4.toInet(Ipv4.parseAddress(io.jnet.testing.Topology.Routed.A)),
-                    Ipv4.toInet(Ipv4.parseAddress(io.jnet.testing.Topology.Routed.B)));
+            io.jnet.topology.Topology.routed(a, r, b);
+            return new RoutedTopology(a, r, b, Ipv4.toInet(Ipv4.parseAddress(io.jnet.topology.Topology.Routed.A)),
+                    Ipv4.toInet(Ipv4.parseAddress(io.jnet.topology.Topology.Routed.B)));
         }
 
         @Override public String toString() { return name(); }

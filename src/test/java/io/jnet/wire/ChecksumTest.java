@@ -163,4 +163,38 @@ class ChecksumTest {
         d[9] ^= 1;
         assertThat(Udp.validate(d, 0, 10, true, src, dst)).isEqualTo(Udp.OK);
     }
+
+    @Test
+    void decrementingTheTtlUpdatesTheHeaderChecksumAsARecomputationWould() {
+        Random rnd = new Random(1624);
+        byte[] b = new byte[2 + 60];
+        int off = 2;
+        int checked = 0;
+        for (int round = 0; round < 20_000; round++) {
+            int words = 5 + (round % 3 == 0 ? rnd.nextInt(11) : 0); // with options now and then
+            rnd.nextBytes(b);
+            b[off] = (byte) (0x40 | words);
+            if (round % 5 == 0) { // headers whose checksum lands on the edges (0x0000, 0xFF00 .. 0xFFFF)
+                b[off + 4] = 0;
+                b[off + 5] = 0;
+                Ipv4.updateChecksum(b, off);
+                int c = Ipv4.checksum(b, off);
+                int want = round % 10 == 0 ? 0x0000 : 0xFF00 + rnd.nextInt(0x100);
+                int adj = (~want & 0xFFFF) - (~c & 0xFFFF); // move the sum by adjusting the identification field
+                Bytes.put16(b, off + 4, adj < 0 ? adj - 1 : adj); // one's complement: -x is x - 1 in 16 bits
+            }
+            int ttl = 1 + rnd.nextInt(255);
+            Ipv4.setTtl(b, off, ttl);
+            Ipv4.updateChecksum(b, off);
+            byte[] expected = b.clone();
+            Ipv4.setTtl(expected, off, ttl - 1);
+            Ipv4.updateChecksum(expected, off);
+            assertThat(Ipv4.decrementTtl(b, off)).isEqualTo(ttl - 1);
+            assertThat(Ipv4.checksum(b, off)).as("ttl %d, header %s", ttl, HexFormat.of().formatHex(b, off, off + 4 * words))
+                    .isEqualTo(Ipv4.checksum(expected, off));
+            assertThat(b).isEqualTo(expected);
+            checked++;
+        }
+        assertThat(checked).isEqualTo(20_000);
+    }
 }
