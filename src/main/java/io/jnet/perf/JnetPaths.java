@@ -130,11 +130,12 @@ public final class JnetPaths {
     }
 
     /**
-     * Flows per client (and, for connected UDP, server) address: a little below the 64,512 ports of
-     * {@link #PORT_RANGE}, so that picking a free ephemeral port stays quick. Flow {@code f} uses address
-     * number {@code f / FLOWS_PER_ADDRESS}; numbers above 0 are secondary addresses the path adds when a run
-     * first needs them: 10.0.0.(10+k)/24 on veth0 and 10.0.0.(100+k)/24 on veth1 for jnet:veth, 127.0.0.(10+k)
-     * and 127.0.0.(100+k) (part of 127.0.0.0/8 on lo) for jnet:loopback.
+     * Flows per client (and, for connected UDP, server) address; flow {@code f} uses address number
+     * {@code k = f / FLOWS_PER_ADDRESS} and port {@code 1024 + f % FLOWS_PER_ADDRESS} on it. Address 0 is the
+     * primary (10.0.0.1 and 10.0.0.2 on veth); the others are added when a run first needs them:
+     * 10.0.0.(10+k)/32 on veth0 and 10.0.0.(100+k)/32 on veth1 (inside the veth's 10.0.0.0/24, so reached
+     * on-link) for jnet:veth; on jnet:loopback the clients use 127.0.0.(10+k) and the server 127.0.0.1, then
+     * 127.0.0.(100+k) (all of 127.0.0.0/8 is local).
      */
     static final int FLOWS_PER_ADDRESS = 60_000;
 
@@ -167,9 +168,12 @@ public final class JnetPaths {
             this.serverDev = serverDev;
         }
 
-        /** Client address number {@code k} (0: the primary), added on first use. */
+        /**
+         * Client address number {@code k} of the flows, added on first use: on veth 10.0.0.1 (the primary) for
+         * 0; on loopback 127.0.0.(10+k) for every k, so that no flow's port meets the server's on 127.0.0.1.
+         */
         private InetAddress clientAddress(int k) throws IOException {
-            if (k == 0) return clientNs == serverNs ? serverAddress : InetAddress.getByAddress(new byte[] {10, 0, 0, 1});
+            if (k == 0 && clientDev != null) return InetAddress.getByAddress(new byte[] {10, 0, 0, 1});
             ensureAddresses(k);
             return clientDev == null ? InetAddress.getByAddress(new byte[] {127, 0, 0, (byte) (10 + k)})
                     : InetAddress.getByAddress(new byte[] {10, 0, 0, (byte) (10 + k)});
@@ -183,12 +187,15 @@ public final class JnetPaths {
                     : InetAddress.getByAddress(new byte[] {10, 0, 0, (byte) (100 + k)});
         }
 
+        /** The port of flow {@code flow} on a secondary address: 1024 up, one per flow of that address. */
+        private static int flowPort(int flow) { return 1024 + flow % FLOWS_PER_ADDRESS; }
+
         private synchronized void ensureAddresses(int k) {
             if (k > 80) throw new IllegalArgumentException("flow address " + k + " out of range");
             for (; addresses <= k; addresses++) {
                 if (clientDev == null) continue;
-                clientNs.addAddress(clientDev, "10.0.0." + (10 + addresses) + "/24");
-                serverNs.addAddress(serverDev, "10.0.0." + (100 + addresses) + "/24");
+                clientNs.addAddress(clientDev, "10.0.0." + (10 + addresses) + "/32");
+                serverNs.addAddress(serverDev, "10.0.0." + (100 + addresses) + "/32");
             }
         }
 
@@ -206,14 +213,19 @@ public final class JnetPaths {
             return sum;
         }
 
+        /**
+         * Every flow's client socket is bound to an address and port of its own ({@link #flowAddress}), with
+         * SO_REUSEADDR so that a TIME-WAIT left by an earlier run on it does not refuse the bind; ports picked
+         * by connect(2) would hold their port for every address of the namespace here, so the second
+         * address could not reuse them.
+         */
         @Override
         public PerfConnection connect(PerfListener listener, SocketSettings client, int flow) throws IOException {
-            int k = flow / FLOWS_PER_ADDRESS;
-            if (k == 0) return connect(listener, client);
             TcpSocket s = TcpSocket.open(clientNs);
             try {
                 apply(s, client);
-                s.bind(new InetSocketAddress(clientAddress(k), 0));
+                s.setOption(SocketOption.SO_REUSEADDR, true);
+                s.bind(new InetSocketAddress(clientAddress(flow / FLOWS_PER_ADDRESS), flowPort(flow)));
                 s.connect((InetSocketAddress) listener.address());
                 return new Connection(s);
             } catch (IOException | RuntimeException e) {
@@ -229,10 +241,11 @@ public final class JnetPaths {
             UdpSocket cli = null;
             try {
                 apply(srv, server);
-                srv.bind(new InetSocketAddress(serverAddress(k), 0));
+                int port = flowPort(flow); // see connect: a port of its own on its address
+                srv.bind(new InetSocketAddress(serverAddress(k), port));
                 cli = UdpSocket.open(clientNs);
                 apply(cli, client);
-                cli.bind(new InetSocketAddress(clientAddress(k), 0));
+                cli.bind(new InetSocketAddress(clientAddress(k), port));
                 cli.connect(srv.localAddress());
                 srv.connect(cli.localAddress());
                 return new PerfDatagramSocket[] {new Udp(srv), new Udp(cli)};
