@@ -20,7 +20,13 @@ import java.util.stream.Collectors;
  * The last four are UDP_STREAM's (empty for the other tests): the median send rate in the test's unit (the
  * {@code median} column is the receive rate), and datagrams sent, refused and received over all measured runs.
  * {@code busy_cores} repeats on every row the number of cores kept busy by spinning processes during the run
- * ({@code --busy-cores}, {@link BusyCores}). A test that failed before any run gives one row with an empty stack.
+ * ({@code --busy-cores}, {@link BusyCores}). Then the flow columns: {@code flows} and {@code udp} as given
+ * ({@code --flows}, {@code --udp}), {@code flows_seen} (the fewest flows the server saw traffic on in a run),
+ * {@code setup_s} (median seconds to open the flows), and per packet received over all measured runs
+ * {@code lookups_per_packet} (socket plus input route lookups), {@code socket_lookups_per_packet},
+ * {@code route_lookups_per_packet}, {@code demux_hits_per_packet}, {@code demux_misses_per_packet}, then
+ * {@code packets_received}; the lookup columns are empty on the kernel, which has no such counters.
+ * A test that failed before any run gives one row with an empty stack.
  */
 public final class CsvReport {
 
