@@ -43,6 +43,7 @@ final class FlowsUdpTest implements PerfTest {
                 servers.add(pair[0]);
                 clients.add(pair[1]);
             }
+            prime(servers, clients);
             opened = true;
         } catch (UnsupportedOperationException e) {
             throw new StackUnavailableException(path.stack() + ": " + e.getMessage(), e);
@@ -67,6 +68,27 @@ final class FlowsUdpTest implements PerfTest {
                 ? requestResponse(path, spec, run, servers, clients, sizes)
                 : stream(path, spec, run, servers, clients, sizes);
         return r.withFlows(n, r.flowsSeen(), setupSeconds);
+    }
+
+    /**
+     * One datagram each way on every pair before the timed part, so that the flows are established ones: each
+     * socket has received once, which is where a stack keeps the flow's input route (Linux's sk_rx_dst is set
+     * by the first packet early demux finds), as TCP's handshake does for a connection. Without it a run over
+     * more flows than it has packets would meet every socket for the first time.
+     */
+    private static void prime(List<PerfDatagramSocket> servers, List<PerfDatagramSocket> clients)
+            throws IOException, PerfException {
+        ByteBuffer out = ByteBuffer.allocateDirect(1);
+        ByteBuffer in = ByteBuffer.allocateDirect(2);
+        for (int i = 0; i < servers.size(); i++) {
+            for (PerfDatagramSocket[] way : new PerfDatagramSocket[][] {{clients.get(i), servers.get(i)},
+                    {servers.get(i), clients.get(i)}}) {
+                out.clear().put(0, (byte) 'a');
+                if (way[0].send(out) < 0) throw new PerfException("priming flow " + (i + 1) + ": no buffer space (ENOBUFS)");
+                in.clear();
+                if (way[1].read(in) != 1) throw new PerfException("priming flow " + (i + 1) + ": datagram of the wrong size");
+            }
+        }
     }
 
     private record RrClient(long transactions, long elapsedNanos, Histogram latency, LookupCounts lookups) {}
