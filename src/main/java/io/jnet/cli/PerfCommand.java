@@ -132,6 +132,8 @@ import picocli.CommandLine.Spec;
             "  jnet perf -t TCP_RR --compare base,unix,friends --sizes 1,64,1K,16K,64K,1M",
             "  jnet perf -t TCP_STREAM --compare jnet:loopback,kernel:tcp --sweep -l 0.5 -i 3",
             "  jnet perf -t TCP_RR --busy-cores 1         with one core kept busy",
+            "  jnet perf -t TCP_RR --path veth --flows 100000      100,000 connections",
+            "  jnet perf -t UDP_STREAM --path veth --udp unconnected --flows 1000000",
             "  jnet perf -t STREAM_RR -- -r 64,64         jnet:unix vs kernel:unix",
             "",
             "Exit codes: 0 all tests ran, 1 a test failed, 2 bad usage."})
