@@ -23,6 +23,7 @@ import io.jnet.perf.SuiteResult;
 import io.jnet.perf.TestKind;
 import io.jnet.perf.TestSpec;
 import io.jnet.perf.TextReport;
+import io.jnet.perf.UdpMode;
 import io.jnet.perf.Warmup;
 import io.jnet.stack.Sysctls;
 import java.io.IOException;
@@ -132,6 +133,8 @@ import picocli.CommandLine.Spec;
             "  jnet perf -t TCP_RR --compare base,unix,friends --sizes 1,64,1K,16K,64K,1M",
             "  jnet perf -t TCP_STREAM --compare jnet:loopback,kernel:tcp --sweep -l 0.5 -i 3",
             "  jnet perf -t TCP_RR --busy-cores 1         with one core kept busy",
+            "  jnet perf -t TCP_RR --path veth --flows 100000      100,000 connections",
+            "  jnet perf -t UDP_STREAM --path veth --udp unconnected --flows 1000000",
             "  jnet perf -t STREAM_RR -- -r 64,64         jnet:unix vs kernel:unix",
             "",
             "Exit codes: 0 all tests ran, 1 a test failed, 2 bad usage."})
@@ -173,6 +176,19 @@ public final class PerfCommand implements Callable<Integer> {
             description = "jnet topology: one namespace over lo (127.0.0.1), or two namespaces joined by a veth pair "
                     + "(10.0.0.1/24 -> 10.0.0.2/24). The kernel always uses 127.0.0.1. Default: ${DEFAULT-VALUE}.")
     String path;
+
+    @Option(names = "--flows", paramLabel = "N", defaultValue = "1",
+            description = "Spread TCP_RR, UDP_RR or UDP_STREAM over N distinct 4-tuples, used round-robin: N TCP "
+                    + "connections or N connected UDP socket pairs (1 to 100000), or N source address/port pairs with "
+                    + "--udp unconnected (1 to 1000000). Opened before the timed part. Default ${DEFAULT-VALUE}.")
+    int flows;
+
+    @Option(names = "--udp", paramLabel = "netperf|connected|unconnected", defaultValue = "netperf",
+            description = "How the UDP tests use sockets: netperf (default: client socket connected, server socket not; "
+                    + "one flow), connected (a socket pair per flow, each end connected to the other), unconnected "
+                    + "(one server socket, not connected, receiving frames that a generator writes into a veth of the "
+                    + "server's namespace from --flows source pairs in 10.128.0.0/10; jnet paths only).")
+    String udpMode;
 
     @Option(names = "--stack", paramLabel = "both|jnet|kernel", defaultValue = "both",
             description = "Stacks to measure: jnet alone, the kernel alone, or both side by side (default ${DEFAULT-VALUE}).")
@@ -389,6 +405,15 @@ public final class PerfCommand implements Callable<Integer> {
             clipNotes.clear();
             List<TestSpec> tests = new ArrayList<>();
             for (TestKind k : kinds) tests.add(spec(TestSpec.defaults(k, length)));
+            UdpMode udp = UdpMode.parse(udpMode);
+            if (flows != 1 || udp != UdpMode.NETPERF) {
+                if (test == null) {
+                    throw new IllegalArgumentException("--flows and --udp apply to one test: give -t TCP_RR, UDP_RR or UDP_STREAM");
+                }
+                String bad = TestSpec.flowsProblem(kinds.getFirst(), flows, udp);
+                if (bad != null) throw new IllegalArgumentException(bad);
+                tests.replaceAll(t -> t.withFlows(flows, udp));
+            }
             Iterations defaults = test == null ? PerfPlan.SUITE_ITERATIONS : PerfPlan.SINGLE_TEST_ITERATIONS;
             Iterations its = iterations == null ? defaults : parseIterations(iterations, defaults);
             Confidence conf = confidence == null ? Confidence.DEFAULT : Confidence.parse(confidence, Confidence.DEFAULT);

@@ -20,14 +20,22 @@ import java.util.stream.Collectors;
  * The last four are UDP_STREAM's (empty for the other tests): the median send rate in the test's unit (the
  * {@code median} column is the receive rate), and datagrams sent, refused and received over all measured runs.
  * {@code busy_cores} repeats on every row the number of cores kept busy by spinning processes during the run
- * ({@code --busy-cores}, {@link BusyCores}). A test that failed before any run gives one row with an empty stack.
+ * ({@code --busy-cores}, {@link BusyCores}). Then the flow columns: {@code flows} and {@code udp} as given
+ * ({@code --flows}, {@code --udp}), {@code flows_seen} (the fewest flows the server saw traffic on in a run),
+ * {@code setup_s} (median seconds to open the flows), and per packet received over all measured runs
+ * {@code lookups_per_packet} (socket plus input route lookups), {@code socket_lookups_per_packet},
+ * {@code route_lookups_per_packet}, {@code demux_hits_per_packet}, {@code demux_misses_per_packet}, then
+ * {@code packets_received}; the lookup columns are empty on the kernel, which has no such counters.
+ * A test that failed before any run gives one row with an empty stack.
  */
 public final class CsvReport {
 
     /** The header line. */
     public static final String HEADER = "test,path,stack,role,unit,runs,median,mean,ci_level,ci_width_percent,ci_half_width,ci_met,"
             + "p50_us,p99_us,ratio_median,ratio_min,ratio_max,values,status,"
-            + "send_median,messages_sent,send_errors,messages_received,busy_cores";
+            + "send_median,messages_sent,send_errors,messages_received,busy_cores,"
+            + "flows,udp,flows_seen,setup_s,lookups_per_packet,socket_lookups_per_packet,route_lookups_per_packet,"
+            + "demux_hits_per_packet,demux_misses_per_packet,packets_received";
 
     private final PrintStream out;
     private final int busyCores;
@@ -51,7 +59,8 @@ public final class CsvReport {
             if (c.measured().isEmpty()) {
                 out.println(String.join(",", c.spec().kind().name(), c.path(), "", "",
                         escape(c.spec().kind().unit().label()), "0", "", "", "", "", "", "false", "", "", "", "", "", "", escape(status),
-                        "", "", "", "", Integer.toString(busyCores)));
+                        "", "", "", "", Integer.toString(busyCores), Integer.toString(c.spec().flows()), c.spec().udp().label(),
+                        "", "", "", "", "", "", "", ""));
                 continue;
             }
             for (Series s : c.measured()) {
@@ -82,9 +91,29 @@ public final class CsvReport {
                         d == null ? "" : Long.toString(d.sent()),
                         d == null ? "" : Long.toString(d.errors()),
                         d == null ? "" : Long.toString(d.received()),
-                        Integer.toString(busyCores)));
+                        Integer.toString(busyCores),
+                        flowColumns(c.spec(), FlowSummary.of(s))));
             }
         }
+    }
+
+    /**
+     * The flow columns: {@code flows} and {@code udp} as given; {@code flows_seen} the fewest flows the server
+     * saw traffic on in a run (empty when not counted); {@code setup_s} the median time to open the flows;
+     * the per-packet figures over all measured runs ({@link FlowSummary}), empty on a stack without counters.
+     */
+    private static String flowColumns(TestSpec spec, FlowSummary f) {
+        LookupCounts l = f == null ? null : f.lookups();
+        boolean counted = l != null && l.packets() > 0;
+        return String.join(",", Integer.toString(spec.flows()), spec.udp().label(),
+                f == null || f.flowsSeen() < 0 ? "" : Long.toString(f.flowsSeen()),
+                f == null ? "" : n(f.setupSeconds()),
+                counted ? n(l.lookupsPerPacket()) : "",
+                counted ? n(l.socketPerPacket()) : "",
+                counted ? n(l.routePerPacket()) : "",
+                counted ? n(l.hitsPerPacket()) : "",
+                counted ? n(l.missesPerPacket()) : "",
+                counted ? Long.toString(l.packets()) : "");
     }
 
     /**

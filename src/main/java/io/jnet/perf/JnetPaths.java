@@ -101,7 +101,8 @@ public final class JnetPaths {
         try {
             applySysctls(ns, sysctls);
             InetAddress lo = InetAddress.getByAddress(new byte[] {127, 0, 0, 1});
-            return new Path(ns, ns, lo, "127.0.0.1 via lo (one jnet namespace" + settings(ns, sysctls) + ")", List.of(ns));
+            return new Path(ns, ns, lo, "127.0.0.1 via lo (one jnet namespace" + settings(ns, sysctls) + ")", List.of(ns),
+                    null, null);
         } catch (IOException | RuntimeException e) {
             ns.close();
             throw e;
@@ -123,7 +124,7 @@ public final class JnetPaths {
             InetAddress serverAddress = InetAddress.getByAddress(new byte[] {10, 0, 0, 2});
             return new Path(client, server, serverAddress,
                     "10.0.0.1 -> 10.0.0.2 via veth0/veth1 (two jnet namespaces" + settings(client, sysctls) + ")",
-                    List.of(client, server));
+                    List.of(client, server), "veth0", "veth1");
         } catch (IOException | RuntimeException e) {
             client.close();
             if (server != null) server.close();
@@ -169,20 +170,181 @@ public final class JnetPaths {
         return ((Path) path).owned;
     }
 
+    /**
+     * Flows per client (and, for connected UDP, server) address; flow {@code f} uses address number
+     * {@code k = f / FLOWS_PER_ADDRESS} and port {@code 1024 + f % FLOWS_PER_ADDRESS} on it. Address 0 is the
+     * primary (10.0.0.1 and 10.0.0.2 on veth); the others are added when a run first needs them:
+     * 10.0.0.(10+k)/32 on veth0 and 10.0.0.(100+k)/32 on veth1 (inside the veth's 10.0.0.0/24, so reached
+     * on-link) for jnet:veth; on jnet:loopback the clients use 127.0.0.(10+k) and the server 127.0.0.1, then
+     * 127.0.0.(100+k) (all of 127.0.0.0/8 is local).
+     */
+    static final int FLOWS_PER_ADDRESS = 60_000;
+
+    /** The generator's veth in the server's namespace, and its addresses (unconnected UDP). */
+    static final String GEN_DEV = "gen0";
+    private static final String GEN_SERVER = "10.1.0.2";
+    private static final String GEN_PEER = "10.1.0.1";
+
     private static final class Path implements PerfPath {
         private final NetNamespace clientNs;
         private final NetNamespace serverNs;
         private final InetAddress serverAddress;
         private final String description;
         private final List<NetNamespace> owned;
+        /** The devices that carry the secondary addresses, or null on loopback (127.0.0.0/8 is all local). */
+        private final String clientDev;
+        private final String serverDev;
+        /** Address numbers added so far (0 is the primary). */
+        private int addresses = 1;
+        private VethPair generatorLink;
 
         Path(NetNamespace clientNs, NetNamespace serverNs, InetAddress serverAddress, String description,
-                List<NetNamespace> owned) {
+                List<NetNamespace> owned, String clientDev, String serverDev) {
             this.clientNs = clientNs;
             this.serverNs = serverNs;
             this.serverAddress = serverAddress;
             this.description = description;
             this.owned = owned;
+            this.clientDev = clientDev;
+            this.serverDev = serverDev;
+        }
+
+        /**
+         * Client address number {@code k} of the flows, added on first use: on veth 10.0.0.1 (the primary) for
+         * 0; on loopback 127.0.0.(10+k) for every k, so that no flow's port meets the server's on 127.0.0.1.
+         */
+        private InetAddress clientAddress(int k) throws IOException {
+            if (k == 0 && clientDev != null) return InetAddress.getByAddress(new byte[] {10, 0, 0, 1});
+            ensureAddresses(k);
+            return clientDev == null ? InetAddress.getByAddress(new byte[] {127, 0, 0, (byte) (10 + k)})
+                    : InetAddress.getByAddress(new byte[] {10, 0, 0, (byte) (10 + k)});
+        }
+
+        /** Server address number {@code k} (0: the primary), added on first use. */
+        private InetAddress serverAddress(int k) throws IOException {
+            if (k == 0) return serverAddress;
+            ensureAddresses(k);
+            return clientDev == null ? InetAddress.getByAddress(new byte[] {127, 0, 0, (byte) (100 + k)})
+                    : InetAddress.getByAddress(new byte[] {10, 0, 0, (byte) (100 + k)});
+        }
+
+        /** The port of flow {@code flow} on a secondary address: 1024 up, one per flow of that address. */
+        private static int flowPort(int flow) { return 1024 + flow % FLOWS_PER_ADDRESS; }
+
+        private synchronized void ensureAddresses(int k) {
+            if (k > 80) throw new IllegalArgumentException("flow address " + k + " out of range");
+            for (; addresses <= k; addresses++) {
+                if (clientDev == null) continue;
+                clientNs.addAddress(clientDev, "10.0.0." + (10 + addresses) + "/32");
+                serverNs.addAddress(serverDev, "10.0.0." + (100 + addresses) + "/32");
+            }
+        }
+
+        @Override
+        public LookupCounts lookupCounts() {
+            LookupCounts sum = LookupCounts.ZERO;
+            for (NetNamespace ns : owned) {
+                io.jnet.stack.Mib m = ns.mib();
+                sum = sum.plus(new LookupCounts(m.get(io.jnet.stack.MibCounter.IpInReceives),
+                        m.get(io.jnet.stack.MibCounter.IpExtJnetSocketLookups),
+                        m.get(io.jnet.stack.MibCounter.IpExtJnetRouteLookups),
+                        m.get(io.jnet.stack.MibCounter.IpExtJnetEarlyDemuxHits),
+                        m.get(io.jnet.stack.MibCounter.IpExtJnetEarlyDemuxMisses)));
+            }
+            return sum;
+        }
+
+        /**
+         * Every flow's client socket is bound to an address and port of its own ({@link #flowAddress}), with
+         * SO_REUSEADDR so that a TIME-WAIT left by an earlier run on it does not refuse the bind; ports picked
+         * by connect(2) would hold their port for every address of the namespace here, so the second
+         * address could not reuse them.
+         */
+        @Override
+        public PerfConnection connect(PerfListener listener, SocketSettings client, int flow) throws IOException {
+            TcpSocket s = TcpSocket.open(clientNs);
+            try {
+                apply(s, client);
+                s.setOption(SocketOption.SO_REUSEADDR, true);
+                s.bind(new InetSocketAddress(clientAddress(flow / FLOWS_PER_ADDRESS), flowPort(flow)));
+                s.connect((InetSocketAddress) listener.address());
+                return new Connection(s);
+            } catch (IOException | RuntimeException e) {
+                s.close();
+                throw e;
+            }
+        }
+
+        @Override
+        public PerfDatagramSocket[] connectedPair(SocketSettings server, SocketSettings client, int flow) throws IOException {
+            int k = flow / FLOWS_PER_ADDRESS;
+            UdpSocket srv = UdpSocket.open(serverNs);
+            UdpSocket cli = null;
+            try {
+                apply(srv, server);
+                int port = flowPort(flow); // see connect: a port of its own on its address
+                srv.bind(new InetSocketAddress(serverAddress(k), port));
+                cli = UdpSocket.open(clientNs);
+                apply(cli, client);
+                cli.bind(new InetSocketAddress(clientAddress(k), port));
+                cli.connect(srv.localAddress());
+                srv.connect(cli.localAddress());
+                return new PerfDatagramSocket[] {new Udp(srv), new Udp(cli)};
+            } catch (IOException | RuntimeException e) {
+                srv.close();
+                if (cli != null) cli.close();
+                throw e;
+            }
+        }
+
+        @Override
+        public PerfDatagramSet datagramSet(List<PerfDatagramSocket> sockets) {
+            return new UdpSet(sockets);
+        }
+
+        @Override
+        public FrameGenerator generator(int sources, int payloadSize, SocketSettings server) throws IOException {
+            VethPair link = generatorLink();
+            UdpSocket s = UdpSocket.open(serverNs);
+            try {
+                apply(s, server);
+                s.bind(new InetSocketAddress(GEN_SERVER, 0));
+                return new VethGenerator(link.a(), link.b().macAddress(), new Udp(s), sources, payloadSize,
+                        GEN_DEV + " in " + serverNs.name() + " (route " + VethGenerator.SOURCE_PREFIX + " via "
+                                + GEN_PEER + ", rp_filter 1)");
+            } catch (IOException | RuntimeException e) {
+                s.close();
+                throw e;
+            }
+        }
+
+        /**
+         * The generator's veth, made on first use: {@value #GEN_DEV} in the server's namespace with
+         * 10.1.0.2/24, a route to {@link VethGenerator#SOURCE_PREFIX} via 10.1.0.1 (the generator's end, a
+         * permanent neighbour entry, as no stack answers ARP there) and rp_filter 1 (strict) on all devices,
+         * which the route back lets the generator's sources pass.
+         */
+        private synchronized VethPair generatorLink() {
+            if (generatorLink != null) return generatorLink;
+            VethPair pair = VethPair.create("gen", GEN_DEV);
+            serverNs.attach(pair.b());
+            serverNs.addAddress(GEN_DEV, GEN_SERVER + "/24");
+            io.jnet.ip.Ipv4Layer ip = serverNs.extension(io.jnet.ip.Ipv4Layer.class);
+            ip.addRoute(VethGenerator.SOURCE_PREFIX, GEN_PEER, GEN_DEV);
+            int peer = VethGenerator.toInt(parse(GEN_PEER));
+            serverNs.extension(io.jnet.arp.NeighbourTable.class)
+                    .addPermanent(serverNs.requireInterface(GEN_DEV), peer, pair.a().macAddress());
+            serverNs.sysctl().set("net.ipv4.conf.all.rp_filter", "1");
+            generatorLink = pair;
+            return pair;
+        }
+
+        private static InetAddress parse(String a) {
+            try {
+                return InetAddress.getByName(a);
+            } catch (java.net.UnknownHostException e) {
+                throw new AssertionError(e);
+            }
         }
 
         @Override
@@ -251,6 +413,50 @@ public final class JnetPaths {
         }
     }
 
+    /** Datagrams from many jnet UDP sockets: a {@link io.jnet.socket.Poller}, edge-triggered, sockets non-blocking. */
+    private static final class UdpSet implements PerfDatagramSet {
+        private final io.jnet.socket.Poller poller = io.jnet.socket.Poller.open();
+        private final List<PerfDatagramSocket> sockets;
+        private final java.util.ArrayDeque<Integer> ready = new java.util.ArrayDeque<>();
+        private final java.util.List<io.jnet.socket.Poller.Ready> polled = new java.util.ArrayList<>();
+        private int last = -1;
+
+        UdpSet(List<PerfDatagramSocket> sockets) {
+            this.sockets = sockets;
+            for (int i = 0; i < sockets.size(); i++) {
+                UdpSocket s = ((Udp) sockets.get(i)).socket;
+                s.setBlocking(false);
+                poller.register(s, io.jnet.socket.Events.POLLIN | io.jnet.socket.Events.EPOLLET, i);
+            }
+        }
+
+        @Override
+        public int read(ByteBuffer dst) throws IOException {
+            while (true) {
+                Integer i = ready.peekFirst();
+                if (i != null) {
+                    int n = ((Udp) sockets.get(i)).socket.read(dst);
+                    if (n >= 0) {
+                        last = i;
+                        return n;
+                    }
+                    ready.pollFirst(); // drained: the next datagram on it reports it again
+                    continue;
+                }
+                if (Thread.interrupted()) throw new java.io.InterruptedIOException("interrupted while waiting for datagrams");
+                polled.clear();
+                poller.poll(polled, java.time.Duration.ofSeconds(1));
+                for (io.jnet.socket.Poller.Ready r : polled) ready.addLast((Integer) r.attachment());
+            }
+        }
+
+        @Override
+        public int lastIndex() { return last; }
+
+        @Override
+        public void close() { poller.close(); }
+    }
+
     private static final class Listener implements PerfListener {
         private final TcpServerSocket socket;
         private final SocketSettings settings;
@@ -310,7 +516,7 @@ public final class JnetPaths {
 
     /** A jnet UDP socket; ENOBUFS and EAGAIN on send are netperf's send errors (-1), not failures. */
     private static final class Udp implements PerfDatagramSocket {
-        private final UdpSocket socket;
+        final UdpSocket socket;
 
         Udp(UdpSocket socket) { this.socket = socket; }
 

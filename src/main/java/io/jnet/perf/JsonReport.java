@@ -173,6 +173,8 @@ public final class JsonReport {
         sb.append("\"send_size\":").append(s.sendSize()).append(',');
         sb.append("\"recv_size\":").append(s.recvSize()).append(',');
         sb.append("\"request_size\":").append(s.requestSize()).append(',');
+        sb.append("\"flows\":").append(s.flows()).append(',');
+        field(sb, "udp", s.udp().label()).append(',');
         sb.append("\"response_size\":").append(s.responseSize()).append(',');
         sb.append("\"confidence\":{\"level\":").append(c.confidence().levelPercent())
                 .append(",\"width_percent\":").append(number(c.confidence().widthPercent())).append("},");
@@ -243,6 +245,27 @@ public final class JsonReport {
                     .append(",\"send_errors\":").append(d.errors())
                     .append(",\"messages_received\":").append(d.received())
                     .append(",\"loss_percent\":").append(number(d.lossPercent())).append('}');
+        }
+        FlowSummary f = FlowSummary.of(s);
+        if (f != null) {
+            sb.append(",\"flows\":{\"flows\":").append(f.flows())
+                    .append(",\"flows_seen\":").append(f.flowsSeen() < 0 ? "null" : Long.toString(f.flowsSeen()))
+                    .append(",\"setup_s\":").append(number(f.setupSeconds()));
+            LookupCounts lk = f.lookups();
+            if (lk == null || lk.packets() <= 0) {
+                sb.append(",\"lookups\":null}");
+            } else {
+                sb.append(",\"lookups\":{\"packets_received\":").append(lk.packets())
+                        .append(",\"socket_lookups\":").append(lk.socketLookups())
+                        .append(",\"route_lookups\":").append(lk.routeLookups())
+                        .append(",\"early_demux_hits\":").append(lk.hits())
+                        .append(",\"early_demux_misses\":").append(lk.misses())
+                        .append(",\"lookups_per_packet\":").append(number(lk.lookupsPerPacket()))
+                        .append(",\"socket_lookups_per_packet\":").append(number(lk.socketPerPacket()))
+                        .append(",\"route_lookups_per_packet\":").append(number(lk.routePerPacket()))
+                        .append(",\"demux_hits_per_packet\":").append(number(lk.hitsPerPacket()))
+                        .append(",\"demux_misses_per_packet\":").append(number(lk.missesPerPacket())).append("}}");
+            }
         }
         sb.append('}');
     }

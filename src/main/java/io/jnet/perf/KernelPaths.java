@@ -126,6 +126,24 @@ public final class KernelPaths {
         }
 
         @Override
+        public PerfDatagramSocket[] connectedPair(SocketSettings server, SocketSettings client, int flow) throws IOException {
+            Udp srv = (Udp) bindDatagram(server);
+            try {
+                PerfDatagramSocket cli = connectDatagram(srv.localAddress(), client);
+                try {
+                    srv.channel.connect(cli.localAddress());
+                } catch (IOException | RuntimeException e) {
+                    cli.close();
+                    throw e;
+                }
+                return new PerfDatagramSocket[] {srv, cli};
+            } catch (IOException | RuntimeException e) {
+                srv.close();
+                throw e;
+            }
+        }
+
+        @Override
         public void close() {}
     }
 

@@ -186,15 +186,49 @@ public final class PathRegistry {
                         "jnet, client - router (ip_forward=1) - server namespaces over two veth pairs (10.0.1.2 -> 10.0.2.2)",
                         true, JnetPaths::routed, null))
                 .register(new Entry(KERNEL_TCP, KernelPaths.STACK,
-                        "host kernel TCP/UDP over 127.0.0.1 (JDK SocketChannel)", false, sysctls -> KernelPaths.tcp(), null))
+                        "host kernel TCP/UDP over 127.0.0.1 (JDK SocketChannel)", false, sysctls -> KernelPaths.tcp(),
+                        PathRegistry::kernelFlowsNotApplicable))
                 .register(new Entry(KERNEL_UNIX, KernelPaths.STACK,
                         "host kernel AF_UNIX stream sockets (JDK SocketChannel, UNIX family); TCP tests only",
-                        false, sysctls -> KernelPaths.unix(), PathRegistry::unixNotApplicable))
+                        false, sysctls -> KernelPaths.unix(), spec -> {
+                            String flows = kernelFlowsNotApplicable(spec);
+                            return flows != null ? flows : unixNotApplicable(spec);
+                        }))
                 .register(new Entry(JNET_UNIX, JnetPaths.STACK, "jnet local stream sockets (AF_UNIX analogue); TCP tests only",
                         true, JnetUnixPath::open, PathRegistry::unixNotApplicable))
                 .alias("base", JNET_LOOPBACK)
                 .alias("friends", JNET_FRIENDS)
                 .alias("unix", JNET_UNIX);
+    }
+
+    /**
+     * What the kernel path cannot do with {@code --flows}/{@code --udp}: unconnected UDP needs jnet's frame
+     * generator; connected UDP_STREAM needs a receiver over many sockets, which only jnet paths have; and every
+     * flow takes two file descriptors of this process, so more flows than half the descriptor limit
+     * (RLIMIT_NOFILE, {@code ulimit -n}) cannot open.
+     */
+    public static String kernelFlowsNotApplicable(TestSpec spec) {
+        if (spec.udp() == UdpMode.UNCONNECTED) {
+            return "--udp unconnected injects frames through a veth: jnet paths only";
+        }
+        if (spec.udp() == UdpMode.CONNECTED && spec.kind() == TestKind.UDP_STREAM) {
+            return "UDP_STREAM --udp connected reads many sockets through jnet's poller: jnet paths only";
+        }
+        long limit = descriptorLimit();
+        if (spec.flows() > 1 && limit > 0 && 2L * spec.flows() + 64 > limit) {
+            return "--flows " + spec.flows() + " needs " + 2L * spec.flows() + " file descriptors, above this process's "
+                    + "limit of " + limit + " (ulimit -n)";
+        }
+        return null;
+    }
+
+    /** This process's file descriptor limit, or -1 when the platform does not say. */
+    static long descriptorLimit() {
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.UnixOperatingSystemMXBean u) {
+            return u.getMaxFileDescriptorCount();
+        }
+        return -1;
     }
 
     /** AF_UNIX stream sockets carry the TCP tests' byte streams; UDP and TCP_NODELAY have no meaning there. */

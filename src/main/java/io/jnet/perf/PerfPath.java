@@ -63,6 +63,60 @@ public interface PerfPath extends AutoCloseable {
         throw new UnsupportedOperationException(stack() + " path has no UDP");
     }
 
+    /**
+     * The lookup counters of the path's namespaces, summed over them ({@link LookupCounts}); null when the
+     * stack has none to show (the default: the kernel's are not per test).
+     */
+    default LookupCounts lookupCounts() { return null; }
+
+    /**
+     * As {@link #connect(PerfListener, SocketSettings)} for flow number {@code flow} of a run over many flows
+     * ({@code --flows}): a path whose one client address runs out of ephemeral ports binds later flows to
+     * further addresses of its own.
+     *
+     * @param flow 0-based flow number
+     * @throws IOException as {@link #connect(PerfListener, SocketSettings)}; EADDRNOTAVAIL when the ports run out
+     */
+    default PerfConnection connect(PerfListener listener, SocketSettings client, int flow) throws IOException {
+        return connect(listener, client);
+    }
+
+    /**
+     * Opens flow {@code flow} of connected UDP ({@link UdpMode#CONNECTED}): a server socket bound to one of the
+     * server's addresses with an ephemeral port, a client socket connected to it, and the server socket then
+     * connected back to the client's address, so that each end only receives from the other.
+     *
+     * @return the server's socket, then the client's
+     * @throws IOException                   if a socket cannot be bound or connected (EADDRINUSE when ports run out)
+     * @throws UnsupportedOperationException if the path has no UDP (the default)
+     */
+    default PerfDatagramSocket[] connectedPair(SocketSettings server, SocketSettings client, int flow) throws IOException {
+        throw new UnsupportedOperationException(stack() + " path has no connected UDP socket pairs");
+    }
+
+    /**
+     * A receiver of datagrams from any of {@code sockets} (epoll over them), for a server with one socket per
+     * flow. The sockets stay owned by the caller.
+     *
+     * @throws UnsupportedOperationException if the path cannot wait on many sockets (the default)
+     */
+    default PerfDatagramSet datagramSet(java.util.List<PerfDatagramSocket> sockets) throws IOException {
+        throw new UnsupportedOperationException(stack() + " path cannot wait on many UDP sockets");
+    }
+
+    /**
+     * Sets up unconnected UDP over many sources ({@link UdpMode#UNCONNECTED}): a server socket, bound and not
+     * connected, fed by a generator that writes frames from {@code sources} source address/port pairs into a
+     * veth joined to the server's namespace.
+     *
+     * @param sources      source address/port pairs, 1 to {@link TestSpec#MAX_SOURCES}
+     * @param payloadSize  bytes of each datagram the generator sends
+     * @throws UnsupportedOperationException if the path has no generator (the default; jnet paths have one)
+     */
+    default FrameGenerator generator(int sources, int payloadSize, SocketSettings server) throws IOException {
+        throw new UnsupportedOperationException(stack() + " path has no frame generator: --udp unconnected needs a jnet path");
+    }
+
     /** Releases the path (namespaces, devices); never throws; idempotent. */
     @Override
     void close();

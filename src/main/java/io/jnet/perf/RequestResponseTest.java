@@ -13,12 +13,14 @@ import org.HdrHistogram.Histogram;
  */
 final class RequestResponseTest implements PerfTest {
 
-    private record ClientSide(long transactions, long elapsedNanos, Histogram latency, int sendBuf, int recvBuf) {}
+    private record ClientSide(long transactions, long elapsedNanos, Histogram latency, int sendBuf, int recvBuf,
+            LookupCounts lookups) {}
 
     private record ServerSide(long served, int sendBuf, int recvBuf) {}
 
     @Override
     public RunResult run(PerfPath path, TestSpec spec) throws PerfException {
+        if (spec.flows() > 1) return new FlowsRequestResponseTest().run(path, spec);
         long durationNanos = spec.duration().toNanos();
         PeerRun run = new PeerRun();
         PerfListener listener = run.track(PerfTest.listen(path, spec.remote()));
@@ -38,6 +40,7 @@ final class RequestResponseTest implements PerfTest {
                     ByteBuffer req = IoLoops.patterned(spec.requestSize());
                     ByteBuffer resp = ByteBuffer.allocateDirect(spec.responseSize());
                     Histogram latency = new Histogram(3);
+                    LookupCounts before = path.lookupCounts();
                     long t0 = System.nanoTime();
                     long deadline = t0 + durationNanos;
                     long now = t0;
@@ -54,10 +57,12 @@ final class RequestResponseTest implements PerfTest {
                         latency.recordValue(now - begin);
                         transactions++;
                     } while (now - deadline < 0);
+                    LookupCounts after = path.lookupCounts();
                     c.shutdownOutput();
                     IoLoops.drain(c, resp.clear());
                     c.close();
-                    return new ClientSide(transactions, now - t0, latency, snd, rcv);
+                    return new ClientSide(transactions, now - t0, latency, snd, rcv,
+                            before == null || after == null ? null : after.minus(before));
                 },
                 spec.duration().plus(HANG_LIMIT));
         ClientSide client = out.client();
@@ -70,7 +75,8 @@ final class RequestResponseTest implements PerfTest {
         long bytes = client.transactions() * perTransaction;
         return new RunResult(spec.kind(), path.stack(), client.elapsedNanos() / 1e9, bytes, bytes,
                 client.transactions(), client.latency(),
-                new SocketSizes(client.sendBuf(), client.recvBuf(), server.sendBuf(), server.recvBuf()));
+                new SocketSizes(client.sendBuf(), client.recvBuf(), server.sendBuf(), server.recvBuf()))
+                .withLookups(client.lookups());
     }
 
     /** Answers whole requests with whole responses until the client's end of stream; returns the count. */

@@ -16,10 +16,36 @@ import org.HdrHistogram.Histogram;
  * @param latencyNanos   round-trip time of each transaction in nanoseconds (RR/CRR/UDP_RR), or null
  * @param sizes          socket buffer sizes seen on the (first) connection
  * @param datagrams      UDP_STREAM's send and receive counts, or null for the other tests
+ * @param lookups        the lookup counters' change over the timed part (summed over the path's namespaces), or
+ *                       null when the path has none (the kernel's)
+ * @param flows          the flows the run used ({@code --flows})
+ * @param flowsSeen      how many of them the server saw traffic on (distinct sockets or sources), or -1 when
+ *                       not counted
+ * @param setupSeconds   time to open the flows before the timed part (connections, socket pairs), in seconds
  */
 public record RunResult(TestKind kind, String stack, double elapsedSeconds, long bytesSent, long bytesReceived,
-        long transactions, Histogram latencyNanos, SocketSizes sizes, DatagramCounts datagrams)
+        long transactions, Histogram latencyNanos, SocketSizes sizes, DatagramCounts datagrams, LookupCounts lookups,
+        int flows, long flowsSeen, double setupSeconds)
         implements java.io.Serializable {
+
+    /** A one-flow result without lookup counts. */
+    public RunResult(TestKind kind, String stack, double elapsedSeconds, long bytesSent, long bytesReceived,
+            long transactions, Histogram latencyNanos, SocketSizes sizes, DatagramCounts datagrams) {
+        this(kind, stack, elapsedSeconds, bytesSent, bytesReceived, transactions, latencyNanos, sizes, datagrams, null,
+                1, -1, 0);
+    }
+
+    /** This result with the lookup counts of its timed part (null: none). */
+    public RunResult withLookups(LookupCounts l) {
+        return new RunResult(kind, stack, elapsedSeconds, bytesSent, bytesReceived, transactions, latencyNanos, sizes,
+                datagrams, l, flows, flowsSeen, setupSeconds);
+    }
+
+    /** This result with its flow figures. */
+    public RunResult withFlows(int n, long seen, double setup) {
+        return new RunResult(kind, stack, elapsedSeconds, bytesSent, bytesReceived, transactions, latencyNanos, sizes,
+                datagrams, lookups, n, seen, setup);
+    }
 
     /** A result without datagram counts (every test but UDP_STREAM). */
     public RunResult(TestKind kind, String stack, double elapsedSeconds, long bytesSent, long bytesReceived,

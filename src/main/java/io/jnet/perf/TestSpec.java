@@ -16,9 +16,25 @@ import java.util.Objects;
  * @param responseSize response bytes per transaction in RR/CRR/UDP_RR
  * @param local        the client's (netperf's "local") socket settings ({@code -s}, {@code -D})
  * @param remote       the server's (netperf's "remote") socket settings ({@code -S}, {@code -D})
+ * @param flows        distinct 4-tuples the traffic is spread over ({@code --flows}, default 1): TCP_RR opens that
+ *                     many connections, the UDP tests that many socket pairs ({@link UdpMode#CONNECTED}) or
+ *                     source address/port pairs ({@link UdpMode#UNCONNECTED}), used round-robin
+ * @param udp          how the UDP tests use their sockets ({@code --udp}); {@link UdpMode#NETPERF} for TCP tests
  */
 public record TestSpec(TestKind kind, Duration duration, int sendSize, int recvSize, int requestSize,
-        int responseSize, SocketSettings local, SocketSettings remote) implements java.io.Serializable {
+        int responseSize, SocketSettings local, SocketSettings remote, int flows, UdpMode udp)
+        implements java.io.Serializable {
+
+    /** Most flows of TCP_RR and of connected UDP (each a connection or a socket pair: 2 sockets per flow). */
+    public static final int MAX_FLOWS = 100_000;
+    /** Most source address/port pairs of unconnected UDP ({@link UdpMode#UNCONNECTED}). */
+    public static final int MAX_SOURCES = 1_000_000;
+
+    /** A spec with one flow and netperf's UDP shape. */
+    public TestSpec(TestKind kind, Duration duration, int sendSize, int recvSize, int requestSize,
+            int responseSize, SocketSettings local, SocketSettings remote) {
+        this(kind, duration, sendSize, recvSize, requestSize, responseSize, local, remote, 1, UdpMode.NETPERF);
+    }
 
     /** Default {@code -m}: bytes per write (netperf uses the send buffer size; a fixed size keeps stacks comparable). */
     public static final int DEFAULT_SEND_SIZE = 65536;
@@ -50,7 +66,46 @@ public record TestSpec(TestKind kind, Duration duration, int sendSize, int recvS
             requireDatagram(kind, "-r request", requestSize);
             requireDatagram(kind, "-r response", responseSize);
         }
+        Objects.requireNonNull(udp, "udp");
+        String bad = flowsProblem(kind, flows, udp);
+        if (bad != null) throw new IllegalArgumentException(bad);
     }
+
+    /**
+     * Why {@code --flows flows} with {@code --udp udp} does not fit {@code kind}, or null when it does: at
+     * least 1; above 1 only for TCP_RR, UDP_RR and UDP_STREAM; at most {@value #MAX_FLOWS} (TCP, connected UDP)
+     * or {@value #MAX_SOURCES} (unconnected UDP); a UDP mode other than netperf's only for the UDP tests; more
+     * than one UDP flow only in the connected or unconnected mode (netperf's shape has one client socket).
+     */
+    public static String flowsProblem(TestKind kind, int flows, UdpMode udp) {
+        if (flows < 1) return "--flows must be at least 1: " + flows;
+        if (udp != UdpMode.NETPERF && !kind.isUdp()) {
+            return "--udp " + udp.label() + " applies to UDP_STREAM and UDP_RR, not " + kind;
+        }
+        if (flows == 1) return null;
+        if (kind != TestKind.TCP_RR && kind != TestKind.UDP_RR && kind != TestKind.UDP_STREAM) {
+            return "--flows " + flows + ": only TCP_RR, UDP_RR and UDP_STREAM spread traffic over flows, not " + kind;
+        }
+        if (kind.isUdp() && udp == UdpMode.NETPERF) {
+            return "--flows " + flows + " with " + kind + " needs --udp connected (a socket pair per flow) or "
+                    + "--udp unconnected (one server socket, many sources from a frame generator)";
+        }
+        int max = udp == UdpMode.UNCONNECTED ? MAX_SOURCES : MAX_FLOWS;
+        if (flows > max) {
+            return "--flows " + flows + " is above the limit of " + max + " for "
+                    + (udp == UdpMode.UNCONNECTED ? "unconnected UDP (source address/port pairs)"
+                            : kind.isUdp() ? "connected UDP (socket pairs)" : "TCP (connections)");
+        }
+        return null;
+    }
+
+    /** This spec spread over {@code n} flows in UDP mode {@code mode}; checked as the constructor does. */
+    public TestSpec withFlows(int n, UdpMode mode) {
+        return new TestSpec(kind, duration, sendSize, recvSize, requestSize, responseSize, local, remote, n, mode);
+    }
+
+    /** True when the test uses more than netperf's one flow or a UDP mode of its own (flows reported). */
+    public boolean manyFlows() { return flows > 1 || udp != UdpMode.NETPERF; }
 
     private static void requireDatagram(TestKind kind, String what, int v) {
         if (v > MAX_DATAGRAM) {
@@ -80,7 +135,8 @@ public record TestSpec(TestKind kind, Duration duration, int sendSize, int recvS
      * @throws IllegalArgumentException for a UDP kind when a message size exceeds one datagram (see {@link #forKind})
      */
     public TestSpec withKind(TestKind k) {
-        return new TestSpec(k, duration, sendSize, recvSize, requestSize, responseSize, local, remote);
+        return new TestSpec(k, duration, sendSize, recvSize, requestSize, responseSize, local, remote, flows,
+                k.isUdp() ? udp : UdpMode.NETPERF);
     }
 
     /**
@@ -91,7 +147,7 @@ public record TestSpec(TestKind kind, Duration duration, int sendSize, int recvS
     public TestSpec forKind(TestKind k) {
         if (!k.isUdp()) return withKind(k);
         return new TestSpec(k, duration, Math.min(sendSize, MAX_DATAGRAM), recvSize, Math.min(requestSize, MAX_DATAGRAM),
-                Math.min(responseSize, MAX_DATAGRAM), local, remote);
+                Math.min(responseSize, MAX_DATAGRAM), local, remote, flows, udp);
     }
 
     /**
@@ -104,14 +160,15 @@ public record TestSpec(TestKind kind, Duration duration, int sendSize, int recvS
      */
     public TestSpec withMessageSize(int size, boolean keepRecvSize) {
         if (kind.isStream()) {
-            return new TestSpec(kind, duration, size, keepRecvSize ? recvSize : size, requestSize, responseSize, local, remote);
+            return new TestSpec(kind, duration, size, keepRecvSize ? recvSize : size, requestSize, responseSize, local,
+                    remote, flows, udp);
         }
-        return new TestSpec(kind, duration, sendSize, recvSize, size, size, local, remote);
+        return new TestSpec(kind, duration, sendSize, recvSize, size, size, local, remote, flows, udp);
     }
 
     /** This spec with another duration. */
     public TestSpec withDuration(Duration d) {
-        return new TestSpec(kind, d, sendSize, recvSize, requestSize, responseSize, local, remote);
+        return new TestSpec(kind, d, sendSize, recvSize, requestSize, responseSize, local, remote, flows, udp);
     }
 
     /** Length in seconds, for reports. */

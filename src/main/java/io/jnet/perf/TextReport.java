@@ -81,6 +81,7 @@ public final class TextReport {
                 out.println();
             }
             if (!spec.kind().isStream()) latency(measured);
+            lookups(measured);
             if (warnings == WarningStyle.ONE_LINE) confidenceLine(c, measured);
             for (Series s : measured) confidenceWarning(c, s);
             if (verbose) perRun(c);
@@ -207,6 +208,26 @@ public final class TextReport {
                 + num(asked.widthPercent() / 2, 2).replaceAll("\\.?0+$", "") + "%)"
                 + (pairs < Iterations.CEILING ? "; rerun with -i " + Iterations.CEILING + " for tighter intervals" : ""));
         out.println();
+    }
+
+    /**
+     * Flows and lookups per packet received ({@link FlowSummary}), one line per stack, for the tests whose runs
+     * count them (TCP_RR, UDP_RR, UDP_STREAM); with {@code -v} also the time the flows took to open.
+     */
+    private void lookups(List<Series> measured) {
+        boolean any = false;
+        for (Series s : measured) {
+            FlowSummary f = FlowSummary.of(s);
+            if (f == null || (f.lookups() == null && f.flows() == 1 && f.flowsSeen() < 0)) continue;
+            if (f.lookups() == null && s.runs().getFirst().kind() != TestKind.TCP_RR && !s.runs().getFirst().kind().isUdp()) continue;
+            out.println(f.line(s.stack()));
+            if (verbose && f.setupSeconds() > 0) {
+                out.println(String.format(Locale.ROOT, "%s: %d flows opened in %.3f s (median per run)", s.stack(),
+                        f.flows(), f.setupSeconds()));
+            }
+            any = true;
+        }
+        if (any) out.println();
     }
 
     private void perRun(Comparison c) {

@@ -26,7 +26,8 @@ final class UdpRequestResponseTest implements PerfTest {
     /** How long the client waits for a response before the run fails as stalled by a lost datagram. */
     static final Duration LOSS_TIMEOUT = Duration.ofSeconds(2);
 
-    private record ClientSide(long transactions, long elapsedNanos, Histogram latency, int sendBuf, int recvBuf) {}
+    private record ClientSide(long transactions, long elapsedNanos, Histogram latency, int sendBuf, int recvBuf,
+            LookupCounts lookups) {}
 
     private record ServerSide(long served, int sendBuf, int recvBuf) {}
 
@@ -43,6 +44,8 @@ final class UdpRequestResponseTest implements PerfTest {
 
     @Override
     public RunResult run(PerfPath path, TestSpec spec) throws PerfException {
+        if (spec.udp() == UdpMode.CONNECTED) return new FlowsUdpTest().run(path, spec);
+        if (spec.udp() == UdpMode.UNCONNECTED) return new GeneratorUdpTest().run(path, spec);
         long durationNanos = spec.duration().toNanos();
         int requestSize = spec.requestSize();
         int responseSize = spec.responseSize();
@@ -66,6 +69,7 @@ final class UdpRequestResponseTest implements PerfTest {
                     ByteBuffer resp = ByteBuffer.allocateDirect(responseSize + 1);
                     Histogram latency = new Histogram(3);
                     run.awaitStart(HANG_LIMIT);
+                    LookupCounts before = path.lookupCounts();
                     long t0 = System.nanoTime();
                     long deadline = t0 + durationNanos;
                     long now = t0;
@@ -95,9 +99,11 @@ final class UdpRequestResponseTest implements PerfTest {
                             throw e;
                         }
                     }
+                    LookupCounts after = path.lookupCounts();
                     UdpEnds.sendEnd(c, requestSize, ended);
                     c.close();
-                    return new ClientSide(transactions, now - t0, latency, snd, rcv);
+                    return new ClientSide(transactions, now - t0, latency, snd, rcv,
+                            before == null || after == null ? null : after.minus(before));
                 },
                 spec.duration().plus(HANG_LIMIT));
         ClientSide client = out.client();
@@ -109,7 +115,8 @@ final class UdpRequestResponseTest implements PerfTest {
         long bytes = client.transactions() * ((long) requestSize + responseSize);
         return new RunResult(spec.kind(), path.stack(), client.elapsedNanos() / 1e9, bytes, bytes,
                 client.transactions(), client.latency(),
-                new SocketSizes(client.sendBuf(), client.recvBuf(), srv.sendBuf(), srv.recvBuf()));
+                new SocketSizes(client.sendBuf(), client.recvBuf(), srv.sendBuf(), srv.recvBuf()))
+                .withLookups(client.lookups());
     }
 
     private PerfException stalled(long transactions, IOException cause) {

@@ -27,10 +27,12 @@ final class UdpStreamTest implements PerfTest {
 
     private record Receiver(long messages, long elapsedNanos, int sendBuf, int recvBuf) {}
 
-    private record Sender(long messages, long errors, long elapsedNanos, int sendBuf, int recvBuf) {}
+    private record Sender(long messages, long errors, long elapsedNanos, int sendBuf, int recvBuf, LookupCounts lookups) {}
 
     @Override
     public RunResult run(PerfPath path, TestSpec spec) throws PerfException {
+        if (spec.udp() == UdpMode.CONNECTED) return new FlowsUdpTest().run(path, spec);
+        if (spec.udp() == UdpMode.UNCONNECTED) return new GeneratorUdpTest().run(path, spec);
         int size = spec.sendSize();
         long durationNanos = spec.duration().toNanos();
         PeerRun run = new PeerRun();
@@ -64,6 +66,7 @@ final class UdpStreamTest implements PerfTest {
                     int rcv = c.receiveBufferSize();
                     ByteBuffer msg = IoLoops.patterned(size);
                     run.awaitStart(HANG_LIMIT);
+                    LookupCounts before = path.lookupCounts();
                     long t0 = System.nanoTime();
                     start.set(t0);
                     long deadline = t0 + durationNanos;
@@ -78,9 +81,11 @@ final class UdpStreamTest implements PerfTest {
                         }
                         now = System.nanoTime();
                     } while (now - deadline < 0);
+                    LookupCounts after = path.lookupCounts();
                     UdpEnds.sendEnd(c, size, ended);
                     c.close();
-                    return new Sender(sent, errors, now - t0, snd, rcv);
+                    return new Sender(sent, errors, now - t0, snd, rcv,
+                            before == null || after == null ? null : after.minus(before));
                 },
                 spec.duration().plus(HANG_LIMIT));
         Sender sender = out.client();
@@ -93,6 +98,6 @@ final class UdpStreamTest implements PerfTest {
                 sender.elapsedNanos() / 1e9);
         SocketSizes sizes = new SocketSizes(sender.sendBuf(), sender.recvBuf(), receiver.sendBuf(), receiver.recvBuf());
         return new RunResult(spec.kind(), path.stack(), receiver.elapsedNanos() / 1e9, sender.messages() * size,
-                receiver.messages() * size, 0, null, sizes, counts);
+                receiver.messages() * size, 0, null, sizes, counts).withLookups(sender.lookups());
     }
 }

@@ -176,6 +176,33 @@ class CliTest {
     }
 
     @Test
+    void badFlowsAreUsageErrors() {
+        assertThat(run("perf", "-t", "TCP_RR", "--flows", "0")).isEqualTo(2);
+        assertThat(err()).contains("--flows must be at least 1: 0");
+        assertThat(run("perf", "-t", "TCP_RR", "--flows", "-3")).isEqualTo(2);
+        assertThat(run("perf", "-t", "TCP_RR", "--flows", "100001")).isEqualTo(2);
+        assertThat(err()).contains("above the limit of 100000");
+        assertThat(run("perf", "-t", "UDP_STREAM", "--udp", "unconnected", "--flows", "1000001")).isEqualTo(2);
+        assertThat(err()).contains("above the limit of 1000000");
+        assertThat(run("perf", "-t", "TCP_STREAM", "--flows", "2")).isEqualTo(2);
+        assertThat(err()).contains("only TCP_RR, UDP_RR and UDP_STREAM");
+        assertThat(run("perf", "-t", "UDP_RR", "--flows", "2")).isEqualTo(2);
+        assertThat(err()).contains("needs --udp connected");
+        assertThat(run("perf", "--flows", "2")).isEqualTo(2);
+        assertThat(err()).contains("apply to one test");
+        assertThat(run("perf", "-t", "UDP_RR", "--udp", "half")).isEqualTo(2);
+        assertThat(err()).contains("--udp expects netperf, connected or unconnected");
+    }
+
+    @Test
+    void flowsAndUdpModeReachTheSpec() {
+        TestSpec t = plan("-t", "UDP_STREAM", "--udp", "unconnected", "--flows", "1000000").tests().getFirst();
+        assertThat(t.flows()).isEqualTo(1_000_000);
+        assertThat(t.udp()).isEqualTo(io.jnet.perf.UdpMode.UNCONNECTED);
+        assertThat(plan("-t", "TCP_RR").tests().getFirst().flows()).isEqualTo(1);
+    }
+
+    @Test
     void defaultsGiveTheSuite() {
         PerfPlan p = plan();
         assertThat(p.tests()).extracting(TestSpec::kind).containsExactlyElementsOf(PerfPlan.DEFAULT_SUITE);
@@ -373,8 +400,8 @@ class CliTest {
             List<String> rows = out().lines().toList();
             assertThat(rows).as(t).hasSize(3);
             assertThat(rows.get(1)).startsWith(t + ",loopback,jnet,candidate,");
-            if (t.equals("UDP_STREAM")) assertThat(rows.get(1)).containsPattern(",ok,\\d+\\.\\d{4},\\d+,\\d+,\\d+,0$");
-            else assertThat(rows.get(1)).endsWith(",ok,,,,,0");
+            if (t.equals("UDP_STREAM")) assertThat(rows.get(1)).containsPattern(",ok,\\d+\\.\\d{4},\\d+,\\d+,\\d+,0,1,netperf,");
+            else assertThat(rows.get(1)).contains(",ok,,,,,0,1,netperf,");
             assertThat(rows.get(2)).startsWith(t + ",loopback,kernel,reference,");
         }
         outBuf.reset();

@@ -98,7 +98,7 @@ class UdpStreamRunTest extends ThreePathsRunTest {
         assertThat(r.text()).contains("UDP UNIDIRECTIONAL SEND TEST").contains("Okay     Errors   Throughput")
                 .containsPattern("\\d+ +1472 +0\\.\\d\\d +\\d+ +\\d+ +\\d+\\.\\d\\d +jnet\\R\\d+ +0\\.\\d\\d +\\d+ +\\d+\\.\\d\\d\\R")
                 .containsPattern("Datagrams lost \\(all measured runs\\): jnet \\d+ of \\d+ \\(\\d+\\.\\d\\d%\\), kernel \\d+ of \\d+");
-        assertThat(r.csv().get(1)).containsPattern(",ok,\\d+\\.\\d{4},\\d+,\\d+,\\d+,0$");
+        assertThat(r.csv().get(1)).containsPattern(",ok,\\d+\\.\\d{4},\\d+,\\d+,\\d+,0,1,netperf,");
         assertThat(r.json()).contains("\"udp_stream\":{\"send_median\":").contains("\"loss_percent\":");
     }
 }
