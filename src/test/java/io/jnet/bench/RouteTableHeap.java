@@ -1,6 +1,7 @@
 package io.jnet.bench;
 
 import io.jnet.ip.LinearRouteTable;
+import io.jnet.ip.PoptrieRouteTable;
 import io.jnet.ip.Route;
 import io.jnet.ip.RouteTable;
 import io.jnet.ip.SyntheticRoutes;
@@ -50,6 +51,16 @@ public final class RouteTableHeap {
                     long after = usedAfterGc();
                     long est = estimate(t);
                     System.out.printf("trie    %9d prefixes: measured %,12d B (%.1f B/prefix), estimated %,12d B (%.1f B/prefix)%n",
+                            n, after - before, (after - before) / (double) n, est, est / (double) n);
+                    if (t.size() != n) throw new AssertionError();
+                }
+                for (int rep = 0; rep < 3; rep++) {
+                    long before = usedAfterGc();
+                    PoptrieRouteTable t = new PoptrieRouteTable();
+                    for (Route r : rs) t.add(r);
+                    long after = usedAfterGc();
+                    long est = estimate(t);
+                    System.out.printf("poptrie %9d prefixes: measured %,12d B (%.1f B/prefix), estimated %,12d B (%.1f B/prefix)%n",
                             n, after - before, (after - before) / (double) n, est, est / (double) n);
                     if (t.size() != n) throw new AssertionError();
                 }
