@@ -30,7 +30,7 @@ import java.util.Map;
  * (slots where a run of equal answers starts: leaf compression), its children contiguous in a
  * {@code long[]} and its answers contiguous in a {@code Route[]}, both indexed by popcount. The top
  * node of a region sits in the region object's own fields, so a /24 at {@code K} = 18 costs the
- * direct array entry, the region and one leaf. Answers from prefixes of length {@code <= K} are not
+ * direct array entry and the region, whose first four leaves are fields of its own. Answers from prefixes of length {@code <= K} are not
  * pushed into regions: a region's leaf is null where nothing longer than {@code /K} matches, and
  * the region's {@code cover} field, the best route of length {@code <= K}, answers then. So adding
  * or removing a short prefix replaces the direct entries of its range (and shallow copies of their
@@ -66,6 +66,7 @@ public final class PoptrieRouteTable {
 
     private static final VarHandle ENTRY = MethodHandles.arrayElementVarHandle(Object[].class);
     private static final long[] NO_NODES = new long[0];
+    private static final Route[] NO_ROUTES = new Route[0];
 
     /** One trie node; immutable once published. */
     private static final class Node {
@@ -153,23 +154,53 @@ public final class PoptrieRouteTable {
 
     /**
      * The compiled subtrie below one {@code /K}; immutable. Its top node (depth {@code K}) is in
-     * {@link #vector}, {@link #leafvec} with children from {@code nodes[0]} and leaves from
-     * {@code leaves[0]}; every other node is three longs of {@link #nodes}: vector, leafvec, and
-     * {@code (first child << 32) | first leaf}.
+     * {@link #vector}, {@link #leafvec} with children from {@code nodes[0]} and leaves from number 0;
+     * every other node is three longs of {@link #nodes}: vector, leafvec, and
+     * {@code (first child << 32) | first leaf}. Leaves 0-3 are in {@link #l0}..{@link #l3}, on the
+     * region's own cache line (the answer of most lookups at {@code K} = 18, whose top node has few
+     * leaves), leaf {@code i >= 4} in {@code more[i - 4]}.
      */
     static final class Region {
         final long vector, leafvec;
         final long[] nodes;
-        final Route[] leaves;
+        final Route l0, l1, l2, l3;
+        final Route[] more;
         /** The best route of length {@code <= K} covering the region, or null; the answer where a leaf is null. */
         final Route cover;
 
-        Region(long vector, long leafvec, long[] nodes, Route[] leaves, Route cover) {
+        Region(long vector, long leafvec, long[] nodes, Route[] leaves, int count, Route cover) {
             this.vector = vector;
             this.leafvec = leafvec;
             this.nodes = nodes;
-            this.leaves = leaves;
+            this.l0 = count > 0 ? leaves[0] : null;
+            this.l1 = count > 1 ? leaves[1] : null;
+            this.l2 = count > 2 ? leaves[2] : null;
+            this.l3 = count > 3 ? leaves[3] : null;
+            this.more = count > 4 ? Arrays.copyOfRange(leaves, 4, count) : NO_ROUTES;
             this.cover = cover;
+        }
+
+        /** {@code g} with another cover. */
+        Region(Region g, Route cover) {
+            this.vector = g.vector;
+            this.leafvec = g.leafvec;
+            this.nodes = g.nodes;
+            this.l0 = g.l0;
+            this.l1 = g.l1;
+            this.l2 = g.l2;
+            this.l3 = g.l3;
+            this.more = g.more;
+            this.cover = cover;
+        }
+
+        Route leaf(int i) {
+            return switch (i) {
+                case 0 -> l0;
+                case 1 -> l1;
+                case 2 -> l2;
+                case 3 -> l3;
+                default -> more[i - 4];
+            };
         }
 
         /** The answer for {@code dst}; {@code shift} is 30 - K, the top node's slot bit in the 36-bit address. */
@@ -181,7 +212,7 @@ public final class PoptrieRouteTable {
                 int v = (int) (x >>> shift) & 63;
                 long upTo = (2L << v) - 1;
                 if ((vec >>> v & 1) == 0) {
-                    Route r = leaves[b0 + Long.bitCount(lv & upTo) - 1];
+                    Route r = leaf(b0 + Long.bitCount(lv & upTo) - 1);
                     return r != null ? r : cover;
                 }
                 long[] ns = nodes;
@@ -339,7 +370,7 @@ public final class PoptrieRouteTable {
                 Route cover = coverOf(slot, k);
                 Object o = d[slot];
                 if (o instanceof Region g) {
-                    if (g.cover != cover) ENTRY.setRelease(d, slot, new Region(g.vector, g.leafvec, g.nodes, g.leaves, cover));
+                    if (g.cover != cover) ENTRY.setRelease(d, slot, new Region(g, cover));
                 } else if (o != cover) {
                     ENTRY.setRelease(d, slot, cover);
                 }
@@ -393,7 +424,7 @@ public final class PoptrieRouteTable {
         Builder b = new Builder();
         long[] t = encode(top, null, b);
         long[] nodes = b.nodeCount == 0 ? NO_NODES : Arrays.copyOf(b.nodes, 3 * b.nodeCount);
-        return new Region(t[0], t[1], nodes, Arrays.copyOf(b.leaves, b.leafCount), cover);
+        return new Region(t[0], t[1], nodes, b.leaves, b.leafCount, cover);
     }
 
     /**
