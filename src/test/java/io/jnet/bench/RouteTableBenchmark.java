@@ -1,10 +1,10 @@
 package io.jnet.bench;
 
 import io.jnet.ip.LinearRouteTable;
-import io.jnet.ip.PoptrieRouteTable;
 import io.jnet.ip.Route;
 import io.jnet.ip.RouteTable;
 import io.jnet.ip.SyntheticRoutes;
+import io.jnet.ip.TrieRouteTable;
 import io.jnet.link.VethPair;
 import io.jnet.stack.Interface;
 import io.jnet.stack.NetNamespace;
@@ -29,8 +29,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The routing table on synthetic internet-like tables ({@link SyntheticRoutes}, seed 1): {@code lookup}
  * of destinations drawn uniformly inside random prefixes of the table (65,536 of them, cycled, so
- * every lookup walks to a real prefix's depth), for the trie {@link RouteTable}, the Poptrie read side
- * ({@link PoptrieRouteTable}) and the linear scan the trie replaced ({@link LinearRouteTable}); {@code update} alternately adds a prefix not in the table and
+ * every lookup walks to a real prefix's depth), for {@link RouteTable} ({@code table=poptrie}: its Poptrie
+ * read side), the trie looked up directly as it was before ({@code table=trie}, {@link TrieRouteTable}) and
+ * the linear scan the trie replaced ({@link LinearRouteTable}); {@code update} alternately adds a prefix not in the table and
  * removes it again (4,096 such prefixes, cycled), so its samples are half adds, half removes.
  * With {@code dst=hot256} the destinations fall in 256 random prefixes only, so the lookup's nodes stay
  * in cache: the cost of the trie walk itself, without the memory latency of a table larger than the caches.
@@ -59,8 +60,8 @@ public class RouteTableBenchmark {
     public String dst;
 
     private NetNamespace ns;
-    private RouteTable trie;
-    private PoptrieRouteTable poptrie;
+    private TrieRouteTable trie;
+    private RouteTable poptrie;
     private LinearRouteTable linear;
     private final int[] destinations = new int[DESTINATIONS];
     private Route[] extra;
@@ -78,11 +79,11 @@ public class RouteTableBenchmark {
         for (int i = 0; i < EXTRA; i++) extra[i] = route(ps[routes + i], itf);
         switch (table) {
             case "trie" -> {
-                trie = new RouteTable();
+                trie = new TrieRouteTable();
                 for (Route r : rs) trie.add(r);
             }
             case "poptrie" -> {
-                poptrie = new PoptrieRouteTable();
+                poptrie = new RouteTable();
                 for (Route r : rs) poptrie.add(r);
             }
             case "linear" -> linear = new LinearRouteTable(rs);
