@@ -1,6 +1,8 @@
 package io.jnet.ip;
 
 import io.jnet.wire.Ipv4;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -13,58 +15,46 @@ import java.util.Map;
  * with the same prefix, length and metric the one added first wins.
  *
  * <h2>Structure</h2>
- * A persistent (path-copying) multibit trie with a fixed stride of 6 bits, Tree Bitmap style
- * (Eatherton, Varghese, Dittia, "Tree bitmap: hardware/software IP lookups with incremental updates",
- * 2004): the node at depth {@code d} (0, 6, 12, 18, 24, 30 bits) holds the prefixes of length
- * {@code d+1 .. d+6} that pass through it (the root also holds {@code /0}) as a 128-bit bitmap of
- * positions {@code (1 << l) | bits} ({@code l} bits below the node's depth) plus their best routes in
- * position order (in the node's own fields when at most four, else an array), and its children as a
- * 64-bit bitmap plus a dense {@code Node[]} (popcount indexing, as in Poptrie). Per node a lookup
- * masks the prefix bitmap with the slot's 7 ancestor positions (a 64-entry table) and takes the
- * highest bit, so only the last matching node's route is read. A /24 ends in the node of depth 18,
- * so the 55-60 % /24s of an internet table add no node of their own.
+ * Two sides. The writer side (the routes as given, {@link #routes()}, removal by exact route, several
+ * routes per prefix) is a persistent 6-bit-stride trie, Tree Bitmap style: the node at depth {@code d}
+ * (0, 6, ... 30 bits) holds the best route of each prefix of length {@code d+1 .. d+6} that passes
+ * through it (the root also {@code /0}) as a 128-bit bitmap of positions {@code (1 << l) | bits} plus
+ * the routes in position order, and its children as a 64-bit bitmap plus a dense array.
  * <p>
- * Above it, a direct index (Poptrie's direct pointing) maps the top 18 address bits to the node of
- * depth 18 through three levels of plain 64-entry arrays. A lookup reads the index, walks from that
- * node down, and only when nothing longer than /18 matches walks the trie from the root; at 1M
- * prefixes this halved the lookup time (a node and its children array are two dependent cache misses
- * per level, an index array one).
+ * The read side, compiled from it, is a Poptrie (Asai, Ohara, "Poptrie: a compressed trie with
+ * population count for fast and scalable software IP routing table lookup", SIGCOMM 2015): a direct
+ * array indexed by the top {@code K} address bits ({@code K} = 12, a 16 KiB array, up to 65,536
+ * routes; 18, 1 MiB, above; back to 12 below 16,384) whose entry is either the answer for the whole
+ * {@code /K} (a {@link Route} or null) or a {@link Region}: the compiled subtrie below that
+ * {@code /K}. A region's nodes stride 6 bits; each has a 64-bit {@code vector} (slots with a child
+ * node) and a 64-bit {@code leafvec} (slots where a run of equal answers starts: leaf compression),
+ * its children contiguous in a {@code long[]} and its answers contiguous, both indexed by popcount.
+ * The top node of a region and its first four answers sit in the region object's own fields, so a
+ * lookup of a /24 at {@code K} = 18 reads the direct array entry and the region, nothing else.
+ * Answers from prefixes of length {@code <= K} are not pushed into regions: a region's answer is null
+ * where nothing longer than {@code /K} matches, and the region's {@code cover}, the best route of
+ * length {@code <= K} over it, answers then. So adding or removing a short prefix replaces the direct
+ * entries of its range (a region by a shallow copy with the new cover), and a longer one rebuilds the
+ * one region it falls in from the writer trie's node of depth {@code K}.
+ * <p>
+ * Measured ({@code RouteTableBenchmark}, {@code RouteTableHeap}; synthetic internet-like tables,
+ * {@link SyntheticRoutes}; a shared 2-core VM with other jobs running, so figures vary by up to 2x
+ * between runs; BENCHMARKS.md has the tables and commands): at 1M prefixes the average lookup of
+ * random destinations takes about half the time of the trie looked up directly (its previous read
+ * side), the median of single lookups 20-40 % less; at 10 and 1,000 prefixes it is as fast or
+ * faster. Heap besides the caller's {@link Route} objects: 42.5 bytes a prefix at 1M (21 of them
+ * the writer trie), 19.1 KiB for 10 routes. Add or remove one prefix at 1M: median 0.6-1.2 us, 99th
+ * percentile 7-19 us (a short prefix replaces up to 2^(18 - length) direct entries). DIR-24-8 (Gupta, Lin, McKeown 1998) was not built: its 2^24-entry first table is 64 MiB
+ * even for 10 routes, and a short prefix rewrites up to 2^24 entries.
  *
  * <h2>Concurrency</h2>
- * Nodes and index arrays are immutable. An update copies the nodes on the path from the root to the
- * prefix's node (at most 6 nodes of at most 64 children each) and, for a prefix longer than /18, the
- * three index arrays on its way, then publishes the new version (root and index) with one volatile
- * write, so a lookup (one volatile read, no lock, no retry) sees the whole table either before or
- * after any update; replaced nodes are left to the garbage collector (the role RCU plays for Linux's
- * fib_trie). Updates are serialized by this object's monitor. Routes beyond the best one of a
- * prefix (other metrics or devices) are kept by the writer side only ({@link #routes()}, removal).
- *
- * <h2>Why this structure</h2>
- * DIR-24-8 (Gupta, Lin, McKeown 1998) needs a 2^24-entry first table: 64 MiB even for a 10-route
- * table (the limit here is 64 KiB), and a short prefix rewrites up to 2^24 entries. Poptrie (Asai,
- * Ohara 2015) leaf-pushes routes into every descendant, so adding a short prefix rewrites its
- * subtree, and its node pools need a reclamation scheme (RCU) that Java objects get from the
- * collector for free. Linux's LC-trie (fib_trie) adapts node sizes with inflate/halve heuristics and
- * keeps an object per prefix. A fixed 6-bit stride keeps an update to one path copy and needs no
- * rebalancing, and the bitmap/popcount compression keeps the heap small. Those alternatives were
- * not built; the choice rests on their footprint and update cost as computed above and on what this
- * structure and its variants measured (synthetic internet-like tables, {@link SyntheticRoutes},
- * seed 1; JMH, one fork, 3 x 1 s, on a shared 2-core VM with a load average of 4-6, so figures vary
- * by up to 2x between runs):
- * <ul>
- * <li>heap without the caller's {@link Route} objects (40 bytes each): 21.0 bytes a prefix at 1M
- *     prefixes (20.0 without the direct index), 376 bytes at 1,000, 6.5 KiB for 10 routes
- *     ({@code RouteTableHeap} in the test sources: used heap after full collections before and
- *     after building, and an object-graph walk; both agree);</li>
- * <li>add or remove one prefix at 1M prefixes: median 0.45 us without the direct index, 2.4 us with
- *     it ({@code RouteTableBenchmark.update}, sample mode);</li>
- * <li>lookup of destinations inside random prefixes, average: 21 ns at 10 prefixes, 51 ns at 1,000;
- *     at 1M, 54 ns when the destinations fall in 256 prefixes, 190-300 ns when they are spread over
- *     the whole table (450-580 ns without the direct index, 490-510 ns in the same back-to-back
- *     runs that gave it 190-250 ns). One dependent load outside the 1 MiB L2 cache costs
- *     140-270 ns on that machine (a pointer chase over 4-64 MiB), and a 1M-prefix table of any of
- *     the structures above is larger than that cache, so the 100 ns target is not met there.</li>
- * </ul>
+ * Trie nodes and regions are immutable (final fields). An update, serialized by this object's
+ * monitor, changes the trie by copying the path to the prefix, then stores the new direct entries
+ * with release stores; a change of {@code K} builds a new direct array and publishes it with one
+ * volatile write. A lookup (one volatile read, plain reads after it, no lock, no retry) reads one
+ * direct entry and the immutable region behind it, so it sees its {@code /K} either before or after
+ * any update. Replaced regions and nodes are left to the garbage collector (the role RCU plays for
+ * Linux's fib_trie).
  */
 public final class RouteTable {
     private static final int STRIDE = 6;
@@ -78,6 +68,15 @@ public final class RouteTable {
             ANCESTORS[i] = m;
         }
     }
+
+    /** Direct bits while the table holds up to {@link #GROW_ABOVE} routes, and above. */
+    static final int SMALL_BITS = 12, LARGE_BITS = 18;
+    /** The direct array grows to {@link #LARGE_BITS} above this many routes and shrinks back below {@link #SHRINK_BELOW}. */
+    static final int GROW_ABOVE = 1 << 16, SHRINK_BELOW = 1 << 14;
+
+    private static final VarHandle ENTRY = MethodHandles.arrayElementVarHandle(Object[].class);
+    private static final long[] NO_NODES = new long[0];
+    private static final Route[] NO_ROUTES = new Route[0];
 
     /** One trie node; immutable once published. */
     private static final class Node {
@@ -163,70 +162,106 @@ public final class RouteTable {
 
     private static final Node EMPTY = new Node(0, 0, 0, null, null);
 
-    /** Top bits resolved by {@link Version#top}: the depth of the nodes it points to. */
-    private static final int DIRECT_BITS = 18;
-
     /**
-     * One published table: the trie, and its nodes of depth 18 indexed by the top 18 address bits
-     * (Poptrie's direct pointing) as three levels of plain 64-entry arrays (null: nothing below), copied
-     * on write, so that a lookup ending at depth 18 or below reads one array per 6 bits instead of a
-     * node and its children array.
+     * The compiled subtrie below one {@code /K}; immutable. Its top node (depth {@code K}) is in
+     * {@link #vector}, {@link #leafvec} with children from {@code nodes[0]} and leaves from number 0;
+     * every other node is three longs of {@link #nodes}: vector, leafvec, and
+     * {@code (first child << 32) | first leaf}. Leaves 0-3 are in {@link #l0}..{@link #l3}, on the
+     * region's own cache line (the answer of most lookups at {@code K} = 18, whose top node has few
+     * leaves), leaf {@code i >= 4} in {@code more[i - 4]}.
      */
-    private static final class Version {
-        final Node root;
-        final Node[][][] top;
+    static final class Region {
+        final long vector, leafvec;
+        final long[] nodes;
+        final Route l0, l1, l2, l3;
+        final Route[] more;
+        /** The best route of length {@code <= K} covering the region, or null; the answer where a leaf is null. */
+        final Route cover;
 
-        Version(Node root, Node[][][] top) {
-            this.root = root;
-            this.top = top;
+        Region(long vector, long leafvec, long[] nodes, Route[] leaves, int count, Route cover) {
+            this.vector = vector;
+            this.leafvec = leafvec;
+            this.nodes = nodes;
+            this.l0 = count > 0 ? leaves[0] : null;
+            this.l1 = count > 1 ? leaves[1] : null;
+            this.l2 = count > 2 ? leaves[2] : null;
+            this.l3 = count > 3 ? leaves[3] : null;
+            this.more = count > 4 ? Arrays.copyOfRange(leaves, 4, count) : NO_ROUTES;
+            this.cover = cover;
+        }
+
+        /** {@code g} with another cover. */
+        Region(Region g, Route cover) {
+            this.vector = g.vector;
+            this.leafvec = g.leafvec;
+            this.nodes = g.nodes;
+            this.l0 = g.l0;
+            this.l1 = g.l1;
+            this.l2 = g.l2;
+            this.l3 = g.l3;
+            this.more = g.more;
+            this.cover = cover;
+        }
+
+        Route leaf(int i) {
+            return switch (i) {
+                case 0 -> l0;
+                case 1 -> l1;
+                case 2 -> l2;
+                case 3 -> l3;
+                default -> more[i - 4];
+            };
+        }
+
+        /** The answer for {@code dst}; {@code shift} is 30 - K, the top node's slot bit in the 36-bit address. */
+        Route lookup(int dst, int shift) {
+            long x = (dst & 0xFFFF_FFFFL) << 4; // 36 bits: the nodes of depth 30 see bits 30-31 and four zeros
+            long vec = vector, lv = leafvec;
+            int b0 = 0, b1 = 0;
+            for (; ; shift -= STRIDE) {
+                int v = (int) (x >>> shift) & 63;
+                long upTo = (2L << v) - 1;
+                if ((vec >>> v & 1) == 0) {
+                    Route r = leaf(b0 + Long.bitCount(lv & upTo) - 1);
+                    return r != null ? r : cover;
+                }
+                long[] ns = nodes;
+                int i = 3 * (b1 + Long.bitCount(vec & upTo) - 1);
+                vec = ns[i];
+                lv = ns[i + 1];
+                long b = ns[i + 2];
+                b1 = (int) (b >>> 32);
+                b0 = (int) b;
+            }
         }
     }
 
-    private volatile Version current = new Version(EMPTY, new Node[64][][]);
+    /** Direct array of 2^K entries: a Route (or null), the answer for the whole /K, or a Region. */
+    private volatile Object[] direct = new Object[1 << SMALL_BITS];
     private volatile int generation;
+    /** The writer trie; written and read under this monitor only. */
+    private Node root = EMPTY;
     /** All routes, best first, of the prefixes that have more than one; writer side only (under this monitor). */
     private final Map<Long, Route[]> shared = new HashMap<>();
     private int size;
+    private final int growAbove, shrinkBelow;
+
+    public RouteTable() { this(GROW_ABOVE, SHRINK_BELOW); }
+
+    /** A table whose direct array grows above {@code growAbove} routes and shrinks below {@code shrinkBelow}; for tests. */
+    RouteTable(int growAbove, int shrinkBelow) {
+        if (shrinkBelow > growAbove) throw new IllegalArgumentException("shrinkBelow " + shrinkBelow + " > growAbove " + growAbove);
+        this.growAbove = growAbove;
+        this.shrinkBelow = shrinkBelow;
+    }
 
     /** The best route to {@code dst}, or null (ENETUNREACH). Lock-free; never blocked by updates. */
     public Route lookup(int dst) {
-        Version v = current;
-        Node[][] mid = v.top[dst >>> 26];
-        if (mid != null) {
-            Node[] chunk = mid[(dst >>> 20) & 63];
-            if (chunk != null) {
-                Node n = chunk[(dst >>> 14) & 63];
-                if (n != null) {
-                    Route r = walk(n, 30 - DIRECT_BITS, dst);
-                    if (r != null) return r;
-                }
-            }
-        }
-        return walk(v.root, 30, dst); // no prefix longer than 18 bits matches
-    }
-
-    /** The longest match at or below {@code n}, whose slot is at bit {@code shift} of the 36-bit address; null when none. */
-    private static Route walk(Node n, int shift, int dst) {
-        Node best = null;
-        int bestPos = 0;
-        long x = (dst & 0xFFFF_FFFFL) << 4; // 36 bits: the last node (depth 30) sees bits 30-31 and four zeros
-        for (; ; shift -= STRIDE) {
-            int slot = (int) (x >>> shift) & 63;
-            if ((n.pfx1 >>> slot & 1) != 0) {
-                best = n;
-                bestPos = 64 + slot;
-            } else {
-                long m = n.pfx0 & ANCESTORS[slot];
-                if (m != 0) {
-                    best = n;
-                    bestPos = 63 - Long.numberOfLeadingZeros(m);
-                }
-            }
-            long cm = n.childMap;
-            if ((cm >>> slot & 1) == 0) break;
-            n = n.children[Long.bitCount(cm & ((1L << slot) - 1))];
-        }
-        return best == null ? null : best.route(best.routeIndex(bestPos));
+        Object[] d = direct;
+        int z = Integer.numberOfLeadingZeros(d.length); // 31 - K
+        Object o = d[dst >>> (z + 1)];
+        if (!(o instanceof Region g)) return (Route) o;
+        return g.lookup(dst, z - 1);
     }
 
     /**
@@ -238,7 +273,9 @@ public final class RouteTable {
         int p = r.prefix() & Ipv4.prefixMask(len);
         Route best = find(p, len);
         if (best == null) {
-            publish(put(current.root, 0, p, len, r), p, len);
+            root = put(root, 0, p, len, r);
+            size++;
+            compile(p, len);
         } else {
             Long key = key(p, len);
             Route[] all = shared.get(key);
@@ -254,9 +291,12 @@ public final class RouteTable {
             grown[at] = r;
             System.arraycopy(all, at, grown, at + 1, all.length - at);
             shared.put(key, grown);
-            if (at == 0) publish(put(current.root, 0, p, len, r), p, len);
+            size++;
+            if (at == 0) {
+                root = put(root, 0, p, len, r);
+                compile(p, len);
+            }
         }
-        size++;
         generation++;
     }
 
@@ -270,8 +310,10 @@ public final class RouteTable {
         Route[] all = shared.get(key);
         if (all == null) {
             if (!best.equals(r)) return false;
-            Node n = delete(current.root, 0, p, len);
-            publish(n == null ? EMPTY : n, p, len);
+            Node n = delete(root, 0, p, len);
+            root = n == null ? EMPTY : n;
+            size--;
+            compile(p, len);
         } else {
             int at = 0;
             while (at < all.length && !all[at].equals(r)) at++;
@@ -281,9 +323,12 @@ public final class RouteTable {
             System.arraycopy(all, at + 1, shrunk, at, all.length - at - 1);
             if (shrunk.length == 1) shared.remove(key);
             else shared.put(key, shrunk);
-            if (at == 0) publish(put(current.root, 0, p, len, shrunk[0]), p, len);
+            size--;
+            if (at == 0) {
+                root = put(root, 0, p, len, shrunk[0]);
+                compile(p, len);
+            }
         }
-        size--;
         generation++;
         return true;
     }
@@ -291,7 +336,7 @@ public final class RouteTable {
     /** All routes: longest prefix first, then lowest metric (the order lookups prefer them in). */
     public synchronized List<Route> routes() {
         List<Route> out = new ArrayList<>(size);
-        collect(current.root, 0, 0, out);
+        collect(root, 0, 0, out);
         out.sort(Comparator.comparingInt(Route::prefixLength).reversed().thenComparingInt(Route::metric));
         return List.copyOf(out);
     }
@@ -307,6 +352,125 @@ public final class RouteTable {
      * input route is looked up again, e.g. after a write to {@code net.ipv4.conf.all.rp_filter}.
      */
     public synchronized void flush() { generation++; }
+
+    /** Bits resolved by the direct array now (12 or 18); for tests. */
+    synchronized int directBits() { return 31 - Integer.numberOfLeadingZeros(direct.length); }
+
+    // ---- read side: compiling the trie ------------------------------------------------------------
+
+    /** Brings the read side up to date after the trie's best route of {@code p/len} changed (added, replaced or removed). */
+    private void compile(int p, int len) {
+        Object[] d = direct;
+        int k = 31 - Integer.numberOfLeadingZeros(d.length);
+        int want = k == SMALL_BITS && size > growAbove ? LARGE_BITS : k == LARGE_BITS && size < shrinkBelow ? SMALL_BITS : k;
+        if (want != k) {
+            Object[] nd = new Object[1 << want];
+            fill(nd, root, 0, 0, null, want);
+            direct = nd;
+        } else if (len > k) {
+            int slot = p >>> (32 - k);
+            Node n = root;
+            for (int depth = 0; depth < k && n != null; depth += STRIDE) n = n.child(slotOf(p, depth));
+            Object o = d[slot];
+            Route cover = o instanceof Region g ? g.cover : (Route) o;
+            ENTRY.setRelease(d, slot, n == null ? cover : region(n, cover));
+        } else {
+            int lo = p >>> (32 - k), hi = lo + (1 << (k - len)); // len 0: the whole array
+            for (int slot = lo; slot < hi; slot++) {
+                Route cover = coverOf(slot, k);
+                Object o = d[slot];
+                if (o instanceof Region g) {
+                    if (g.cover != cover) ENTRY.setRelease(d, slot, new Region(g, cover));
+                } else if (o != cover) {
+                    ENTRY.setRelease(d, slot, cover);
+                }
+            }
+        }
+    }
+
+    /** The best route of {@code n} (a trie node) for its slot {@code s}, or {@code inherited} when it has none. */
+    private static Route best(Node n, int s, Route inherited) {
+        if ((n.pfx1 >>> s & 1) != 0) return n.route(n.routeIndex(64 + s));
+        long m = n.pfx0 & ANCESTORS[s];
+        return m != 0 ? n.route(n.routeIndex(63 - Long.numberOfLeadingZeros(m))) : inherited;
+    }
+
+    /** The best route of length {@code <= k} covering the {@code /k} numbered {@code slot}, or null. */
+    private Route coverOf(int slot, int k) {
+        Route best = null;
+        Node n = root;
+        for (int depth = 0; ; depth += STRIDE) {
+            int s = (slot >>> (k - depth - STRIDE)) & 63;
+            best = best(n, s, best);
+            if (depth + STRIDE == k) return best;
+            n = n.child(s);
+            if (n == null) return best;
+        }
+    }
+
+    /** Fills {@code d} (2^k entries) below trie node {@code n} of depth {@code depth} and number {@code base} at that depth. */
+    private static void fill(Object[] d, Node n, int depth, int base, Route inherited, int k) {
+        for (int s = 0; s < 64; s++) {
+            Route best = best(n, s, inherited);
+            Node c = n.child(s);
+            int idx = (base << STRIDE) | s;
+            int rest = k - depth - STRIDE;
+            if (rest == 0) d[idx] = c == null ? best : region(c, best);
+            else if (c == null) Arrays.fill(d, idx << rest, (idx + 1) << rest, best);
+            else fill(d, c, depth + STRIDE, idx, best, k);
+        }
+    }
+
+    /** Growable arrays of one region being compiled. */
+    private static final class Builder {
+        long[] nodes = NO_NODES;
+        int nodeCount;
+        Route[] leaves = new Route[8];
+        int leafCount;
+    }
+
+    /** The region compiled from trie node {@code top} (at depth K) with {@code cover} for what nothing below matches. */
+    static Region region(Node top, Route cover) {
+        Builder b = new Builder();
+        long[] t = encode(top, null, b);
+        long[] nodes = b.nodeCount == 0 ? NO_NODES : Arrays.copyOf(b.nodes, 3 * b.nodeCount);
+        return new Region(t[0], t[1], nodes, b.leaves, b.leafCount, cover);
+    }
+
+    /**
+     * Appends the leaves of {@code n} (null where none of its prefixes and no {@code inherited} route
+     * matches), reserves its children's nodes contiguously and encodes them; returns {vector, leafvec, bases}.
+     */
+    private static long[] encode(Node n, Route inherited, Builder b) {
+        long vector = n.childMap, leafvec = 0;
+        int base0 = b.leafCount;
+        Route last = null;
+        boolean any = false;
+        for (int s = 0; s < 64; s++) {
+            if ((vector >>> s & 1) != 0) continue;
+            Route r = best(n, s, inherited);
+            if (!any || r != last) {
+                leafvec |= 1L << s;
+                if (b.leafCount == b.leaves.length) b.leaves = Arrays.copyOf(b.leaves, 2 * b.leaves.length);
+                b.leaves[b.leafCount++] = r;
+                last = r;
+                any = true;
+            }
+        }
+        int base1 = b.nodeCount;
+        int children = Long.bitCount(vector);
+        b.nodeCount += children;
+        if (3 * b.nodeCount > b.nodes.length) b.nodes = Arrays.copyOf(b.nodes, Math.max(3 * b.nodeCount, 2 * b.nodes.length));
+        int i = base1;
+        for (long m = vector; m != 0; m &= m - 1, i++) {
+            int s = Long.numberOfTrailingZeros(m);
+            long[] c = encode(n.children[i - base1], best(n, s, inherited), b);
+            b.nodes[3 * i] = c[0];
+            b.nodes[3 * i + 1] = c[1];
+            b.nodes[3 * i + 2] = c[2];
+        }
+        return new long[] {vector, leafvec, ((long) base1 << 32) | (base0 & 0xFFFF_FFFFL)};
+    }
 
     // ---- writer side -----------------------------------------------------------------------------
 
@@ -326,42 +490,13 @@ public final class RouteTable {
     /** The best route stored for exactly {@code p/len}, or null. */
     private Route find(int p, int len) {
         int depth = depthOf(len);
-        Node n = current.root;
+        Node n = root;
         for (int d = 0; d < depth; d += STRIDE) {
             n = n.child(slotOf(p, d));
             if (n == null) return null;
         }
         int pos = positionOf(p, len);
         return n.hasPrefix(pos) ? n.route(n.routeIndex(pos)) : null;
-    }
-
-    /**
-     * Publishes {@code root}, changed at {@code p/len}: a prefix longer than 18 bits changed the depth-18
-     * node on its path (copied or removed), whose three arrays of the direct index are copied with it.
-     */
-    private void publish(Node root, int p, int len) {
-        Node[][][] top = current.top;
-        if (len > DIRECT_BITS) {
-            Node n = root;
-            for (int d = 0; d < DIRECT_BITS && n != null; d += STRIDE) n = n.child(slotOf(p, d));
-            int i = p >>> 26, j = (p >>> 20) & 63, k = (p >>> 14) & 63;
-            Node[][] mid = top[i];
-            Node[] chunk = mid == null ? null : mid[j];
-            if ((chunk == null ? null : chunk[k]) != n) {
-                Node[] c = chunk == null ? new Node[64] : chunk.clone();
-                c[k] = n;
-                Node[][] m = mid == null ? new Node[64][] : mid.clone();
-                m[j] = allNull(c) ? null : c;
-                top = top.clone();
-                top[i] = allNull(m) ? null : m;
-            }
-        }
-        current = new Version(root, top);
-    }
-
-    private static boolean allNull(Object[] a) {
-        for (Object o : a) if (o != null) return false;
-        return true;
     }
 
     /** A copy of {@code n} (null: an empty node) at {@code depth} with {@code r} as the best route of {@code p/len}. */

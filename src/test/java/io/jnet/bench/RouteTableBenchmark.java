@@ -4,6 +4,7 @@ import io.jnet.ip.LinearRouteTable;
 import io.jnet.ip.Route;
 import io.jnet.ip.RouteTable;
 import io.jnet.ip.SyntheticRoutes;
+import io.jnet.ip.TrieRouteTable;
 import io.jnet.link.VethPair;
 import io.jnet.stack.Interface;
 import io.jnet.stack.NetNamespace;
@@ -28,8 +29,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The routing table on synthetic internet-like tables ({@link SyntheticRoutes}, seed 1): {@code lookup}
  * of destinations drawn uniformly inside random prefixes of the table (65,536 of them, cycled, so
- * every lookup walks to a real prefix's depth), for the trie {@link RouteTable} and the linear scan it
- * replaced ({@link LinearRouteTable}); {@code update} alternately adds a prefix not in the table and
+ * every lookup walks to a real prefix's depth), for {@link RouteTable} ({@code table=poptrie}: its Poptrie
+ * read side), the trie looked up directly as it was before ({@code table=trie}, {@link TrieRouteTable}) and
+ * the linear scan the trie replaced ({@link LinearRouteTable}); {@code update} alternately adds a prefix not in the table and
  * removes it again (4,096 such prefixes, cycled), so its samples are half adds, half removes.
  * With {@code dst=hot256} the destinations fall in 256 random prefixes only, so the lookup's nodes stay
  * in cache: the cost of the trie walk itself, without the memory latency of a table larger than the caches.
@@ -50,7 +52,7 @@ public class RouteTableBenchmark {
     @Param({"10", "1000", "1000000"})
     public int routes;
 
-    @Param({"trie", "linear"})
+    @Param({"trie", "poptrie", "linear"})
     public String table;
 
     /** Lookup destinations: inside random prefixes of the whole table, or of 256 of them (a cache-resident working set). */
@@ -58,7 +60,8 @@ public class RouteTableBenchmark {
     public String dst;
 
     private NetNamespace ns;
-    private RouteTable trie;
+    private TrieRouteTable trie;
+    private RouteTable poptrie;
     private LinearRouteTable linear;
     private final int[] destinations = new int[DESTINATIONS];
     private Route[] extra;
@@ -76,11 +79,15 @@ public class RouteTableBenchmark {
         for (int i = 0; i < EXTRA; i++) extra[i] = route(ps[routes + i], itf);
         switch (table) {
             case "trie" -> {
-                trie = new RouteTable();
+                trie = new TrieRouteTable();
                 for (Route r : rs) trie.add(r);
             }
+            case "poptrie" -> {
+                poptrie = new RouteTable();
+                for (Route r : rs) poptrie.add(r);
+            }
             case "linear" -> linear = new LinearRouteTable(rs);
-            default -> throw new IllegalArgumentException("table: trie or linear, not " + table);
+            default -> throw new IllegalArgumentException("table: trie, poptrie or linear, not " + table);
         }
         SplittableRandom rnd = new SplittableRandom(2);
         int[] pool = new int[dst.equals("hot256") ? Math.min(256, routes) : routes];
@@ -100,7 +107,7 @@ public class RouteTableBenchmark {
     @BenchmarkMode({Mode.AverageTime, Mode.SampleTime})
     public Route lookup() {
         int dst = destinations[next++ & (DESTINATIONS - 1)];
-        return trie != null ? trie.lookup(dst) : linear.lookup(dst);
+        return trie != null ? trie.lookup(dst) : poptrie != null ? poptrie.lookup(dst) : linear.lookup(dst);
     }
 
     /** One add (even calls) or remove (odd calls) of a prefix not otherwise in the table. */
@@ -111,9 +118,10 @@ public class RouteTableBenchmark {
         Route r = extra[(k >>> 1) & (EXTRA - 1)];
         if ((k & 1) == 0) {
             if (trie != null) trie.add(r);
+            else if (poptrie != null) poptrie.add(r);
             else linear.add(r);
             return true;
         }
-        return trie != null ? trie.remove(r) : linear.remove(r);
+        return trie != null ? trie.remove(r) : poptrie != null ? poptrie.remove(r) : linear.remove(r);
     }
 }

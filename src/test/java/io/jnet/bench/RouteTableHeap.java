@@ -4,6 +4,7 @@ import io.jnet.ip.LinearRouteTable;
 import io.jnet.ip.Route;
 import io.jnet.ip.RouteTable;
 import io.jnet.ip.SyntheticRoutes;
+import io.jnet.ip.TrieRouteTable;
 import io.jnet.link.VethPair;
 import io.jnet.stack.Interface;
 import io.jnet.stack.NetNamespace;
@@ -27,6 +28,9 @@ import java.util.Map;
  *     headers, 16-byte array headers, 4-byte references, 8-byte alignment), as JOL's
  *     {@code GraphLayout.totalSize()} would.</li>
  * </ul>
+ * Tables: {@code trie}, the trie looked up directly as {@link RouteTable} was before
+ * ({@link TrieRouteTable}); {@code poptrie}, {@link RouteTable} (the same trie plus its Poptrie read
+ * side); {@code linear}, {@link LinearRouteTable}.
  * Route objects themselves (40 bytes each with that layout) belong to the caller and are reported
  * apart. Run (after {@code ./bench.sh -h} built the classes): {@code java -Xms3g -Xmx3g --add-opens java.base/java.util=ALL-UNNAMED
  * -cp target/test-classes:target/classes:$(cat target/test.classpath) io.jnet.bench.RouteTableHeap [sizes...]}.
@@ -45,11 +49,21 @@ public final class RouteTableHeap {
                 ps = null;
                 for (int rep = 0; rep < 3; rep++) {
                     long before = usedAfterGc();
-                    RouteTable t = new RouteTable();
+                    TrieRouteTable t = new TrieRouteTable();
                     for (Route r : rs) t.add(r);
                     long after = usedAfterGc();
                     long est = estimate(t);
                     System.out.printf("trie    %9d prefixes: measured %,12d B (%.1f B/prefix), estimated %,12d B (%.1f B/prefix)%n",
+                            n, after - before, (after - before) / (double) n, est, est / (double) n);
+                    if (t.size() != n) throw new AssertionError();
+                }
+                for (int rep = 0; rep < 3; rep++) {
+                    long before = usedAfterGc();
+                    RouteTable t = new RouteTable();
+                    for (Route r : rs) t.add(r);
+                    long after = usedAfterGc();
+                    long est = estimate(t);
+                    System.out.printf("poptrie %9d prefixes: measured %,12d B (%.1f B/prefix), estimated %,12d B (%.1f B/prefix)%n",
                             n, after - before, (after - before) / (double) n, est, est / (double) n);
                     if (t.size() != n) throw new AssertionError();
                 }

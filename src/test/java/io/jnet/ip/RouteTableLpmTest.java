@@ -20,14 +20,18 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** {@link RouteTable} against {@link LinearRouteTable}, the linear scan it replaced. */
+/**
+ * {@link RouteTable} against {@link LinearRouteTable}, the linear scan it replaced: longest match,
+ * metrics, /0 and /32, random and synthetic tables, deletions during lookups, and the Poptrie read side's edges (leaf runs, regions rebuilt on longer prefixes, covers replaced on shorter ones,
+ * the direct array growing and shrinking, also while lookups run).
+ */
 class RouteTableLpmTest {
     private static NetNamespace ns;
     private static Interface[] itfs;
 
     @BeforeAll
     static void setUp() {
-        ns = NetNamespace.create("lpm");
+        ns = NetNamespace.create("plpm");
         itfs = new Interface[3];
         for (int i = 0; i < itfs.length; i++) itfs[i] = ns.attach(VethPair.create("a" + i, "b" + i).a());
     }
@@ -200,6 +204,18 @@ class RouteTableLpmTest {
      */
     @Test
     void lookupsDuringUpdatesSeeOldOrNewTable() throws Exception {
+        lookupsDuringUpdatesSeeOldOrNewTable(new RouteTable());
+    }
+
+    /** As above, with the direct array shrinking (below 500 routes) while all are removed and growing (above 1,000) while they come back. */
+    @Test
+    void lookupsDuringResizesSeeOldOrNewTable() throws Exception {
+        RouteTable t = new RouteTable(1000, 500);
+        lookupsDuringUpdatesSeeOldOrNewTable(t);
+        assertThat(t.directBits()).isEqualTo(RouteTable.LARGE_BITS);
+    }
+
+    private void lookupsDuringUpdatesSeeOldOrNewTable(RouteTable t) throws Exception {
         SplittableRandom rnd = new SplittableRandom(11);
         long[] ps = SyntheticRoutes.prefixes(5, 1500);
         List<Route> all = new ArrayList<>();
@@ -213,7 +229,6 @@ class RouteTableLpmTest {
                         && x.itf() == r.itf())) all.add(r);
             }
         }
-        RouteTable t = new RouteTable();
         for (Route r : all) t.add(r);
         // ops: remove every route in a random order, then add them back in another
         List<Route> removeOrder = shuffled(all, rnd), addOrder = shuffled(all, rnd);
@@ -259,6 +274,140 @@ class RouteTableLpmTest {
         if (failure.get() != null) throw new AssertionError(failure.get());
         assertThat(checked.get()).isPositive();
         assertThat(t.routes()).containsExactlyInAnyOrderElementsOf(all);
+    }
+
+    private static final String[] EDGES = {
+        "10.16.0.0/13", "10.24.0.0/16", "10.31.255.0/24", "10.16.0.0/24", "10.16.0.0/25", "10.16.0.128/25",
+        "10.16.1.0/24", "10.16.2.0/24", "10.16.3.0/24", "10.16.64.0/18", "10.16.64.0/24", "10.16.127.0/24",
+        "10.17.0.0/17", "10.17.0.0/18", "10.17.0.0/19", "10.17.0.0/20", "10.17.0.0/21", "10.17.0.0/22", "10.17.0.0/23",
+        "10.18.0.0/32", "10.18.0.1/32", "10.18.0.2/31", "10.18.0.4/30", "10.18.0.252/30", "10.18.0.255/32",
+        "10.18.255.255/32", "10.19.0.0/26", "10.19.0.64/26", "10.19.0.192/26", "10.31.255.255/32", "10.16.0.0/12",
+        "10.0.0.0/8", "10.28.0.0/14", "10.20.4.0/22", "10.20.4.0/23", "10.20.6.0/23", "10.21.0.0/24",
+    };
+
+    private static List<Route> edgeRoutes() {
+        List<Route> rs = new ArrayList<>();
+        for (int i = 0; i < EDGES.length; i++) rs.add(route(EDGES[i], i % 2, i % 3));
+        rs.add(route("10.16.0.0/24", 5, 1)); // a second route of a prefix: not the best
+        return rs;
+    }
+
+    /** Every address of 10.16.0.0/12 (and around it) against the linear scan, with the direct array at 12 and at 18 bits. */
+    @Test
+    void everyAddressOfARegionMatchesLinearScan() {
+        for (int bits : new int[] {RouteTable.SMALL_BITS, RouteTable.LARGE_BITS}) {
+            RouteTable t = bits == RouteTable.LARGE_BITS ? new RouteTable(0, 0) : new RouteTable();
+            List<Route> rs = edgeRoutes();
+            for (Route r : rs) t.add(r);
+            assertThat(t.directBits()).isEqualTo(bits);
+            LinearRouteTable ref = new LinearRouteTable(rs);
+            int base = a("10.16.0.0");
+            for (int i = -4096; i < (1 << 20) + 4096; i++) {
+                int dst = base + i;
+                if (ref.lookup(dst) != t.lookup(dst)) assertThat(t.lookup(dst)).as("lookup %s", Ipv4.addressToString(dst)).isSameAs(ref.lookup(dst));
+            }
+            // removals one by one: each changes a region (longer than /K) or the covers of a range (not longer)
+            SplittableRandom rnd = new SplittableRandom(bits);
+            List<Route> left = new ArrayList<>(rs);
+            while (!left.isEmpty()) {
+                Route gone = left.remove(rnd.nextInt(left.size()));
+                assertThat(t.remove(gone)).isTrue();
+                ref = new LinearRouteTable(left);
+                for (Route r : rs) {
+                    int first = r.prefix(), last = r.prefix() | ~Ipv4.prefixMask(r.prefixLength());
+                    for (int dst : new int[] {first - 1, first, first + 1, last - 1, last, last + 1, first + (int) ((last - (long) first) / 2)})
+                        assertThat(t.lookup(dst)).as("lookup %s", Ipv4.addressToString(dst)).isSameAs(ref.lookup(dst));
+                }
+                for (int q = 0; q < 2000; q++) {
+                    int dst = base + rnd.nextInt(1 << 20);
+                    assertThat(t.lookup(dst)).as("lookup %s", Ipv4.addressToString(dst)).isSameAs(ref.lookup(dst));
+                }
+            }
+            assertThat(t.lookup(a("10.16.0.1"))).isNull();
+        }
+    }
+
+    /**
+     * Short prefixes (not longer than the direct bits) over many regions: adding, replacing by a lower
+     * metric, and removing them changes the answer wherever no longer prefix matches, and only there.
+     */
+    @Test
+    void shortPrefixesReplaceCoversOfRegions() {
+        RouteTable t = new RouteTable(0, 0); // 18 direct bits
+        SplittableRandom rnd = new SplittableRandom(9);
+        List<Route> rs = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) {
+            int len = 19 + rnd.nextInt(14);
+            Route r = new Route((a("10.0.0.0") | rnd.nextInt(1 << 24)) & Ipv4.prefixMask(len), len, 0, itfs[0], 0, 0);
+            if (rs.stream().noneMatch(x -> x.prefix() == r.prefix() && x.prefixLength() == r.prefixLength())) {
+                rs.add(r);
+                t.add(r);
+            }
+        }
+        Route[] shorts = {
+            route("10.0.0.0/8", 3, 1), route("10.0.0.0/8", 1, 2), route("10.128.0.0/9", 0, 1), route("0.0.0.0/0", 0, 2),
+            route("10.64.0.0/18", 0, 1), route("10.64.0.0/17", 0, 2), route("10.200.0.0/13", 0, 0), route("10.200.0.0/16", 2, 0),
+        };
+        List<Route> present = new ArrayList<>(rs);
+        for (int step = 0; step < 2 * shorts.length; step++) {
+            Route r = shorts[step % shorts.length];
+            if (step < shorts.length) {
+                t.add(r);
+                present.add(r);
+            } else {
+                assertThat(t.remove(r)).isTrue();
+                present.remove(r);
+            }
+            LinearRouteTable ref = new LinearRouteTable(present);
+            for (int q = 0; q < 20_000; q++) {
+                Route in = rs.get(rnd.nextInt(rs.size()));
+                int dst = q % 2 == 0 ? a("10.0.0.0") | rnd.nextInt(1 << 24) : SyntheticRoutes.addressIn(SyntheticRoutes.pack(in.prefix(), in.prefixLength()), rnd);
+                assertThat(t.lookup(dst)).as("lookup %s", Ipv4.addressToString(dst)).isSameAs(ref.lookup(dst));
+            }
+            assertThat(t.lookup(a("11.0.0.1"))).isSameAs(ref.lookup(a("11.0.0.1")));
+        }
+    }
+
+    /** The direct array grows past the threshold and shrinks back below the lower one; lookups match the linear scan throughout. */
+    @Test
+    void directArrayGrowsAndShrinks() {
+        RouteTable t = new RouteTable(400, 100);
+        assertThat(t.directBits()).isEqualTo(RouteTable.SMALL_BITS);
+        long[] ps = SyntheticRoutes.prefixes(13, 600);
+        List<Route> rs = new ArrayList<>();
+        for (long p : ps) rs.add(new Route(SyntheticRoutes.prefixOf(p), SyntheticRoutes.lengthOf(p), 0, itfs[0], 0, 0));
+        rs.add(route("0.0.0.0/0", 0, 1));
+        SplittableRandom rnd = new SplittableRandom(4);
+        List<Route> present = new ArrayList<>();
+        for (int i = 0; i < rs.size(); i++) {
+            t.add(rs.get(i));
+            present.add(rs.get(i));
+            if (i % 50 == 0 || i == 400 || i == 401) checkAgainstLinear(t, present, ps, rnd);
+        }
+        assertThat(t.directBits()).isEqualTo(RouteTable.LARGE_BITS);
+        while (present.size() > 50) {
+            assertThat(t.remove(present.remove(rnd.nextInt(present.size())))).isTrue();
+            if (present.size() % 50 == 0 || present.size() == 99) checkAgainstLinear(t, present, ps, rnd);
+        }
+        assertThat(t.directBits()).isEqualTo(RouteTable.SMALL_BITS);
+        checkAgainstLinear(t, present, ps, rnd);
+    }
+
+    /** A table of ten routes keeps the small direct array. */
+    @Test
+    void tenRoutesKeepTheSmallDirectArray() {
+        RouteTable t = new RouteTable();
+        long[] ps = SyntheticRoutes.prefixes(2, 10);
+        for (long p : ps) t.add(new Route(SyntheticRoutes.prefixOf(p), SyntheticRoutes.lengthOf(p), 0, itfs[0], 0, 0));
+        assertThat(t.directBits()).isEqualTo(RouteTable.SMALL_BITS);
+    }
+
+    private static void checkAgainstLinear(RouteTable t, List<Route> present, long[] ps, SplittableRandom rnd) {
+        LinearRouteTable ref = new LinearRouteTable(present);
+        for (int q = 0; q < 3000; q++) {
+            int dst = rnd.nextBoolean() ? rnd.nextInt() : SyntheticRoutes.addressIn(ps[rnd.nextInt(ps.length)], rnd);
+            assertThat(t.lookup(dst)).as("lookup %s", Ipv4.addressToString(dst)).isSameAs(ref.lookup(dst));
+        }
     }
 
     private static Route expected(List<Route> all, Map<Route, int[]> life, int state, int dst) {
