@@ -89,7 +89,7 @@ public final class JnetPaths {
                     Topology.Routed.A + " -> " + Topology.Routed.B + " via client eth0 - router " + Topology.Routed.R_A
                             + "/" + Topology.Routed.R_B + " (ip_forward=1) - server eth0 (three jnet namespaces, two veth pairs"
                             + settings(client, sysctls) + ")",
-                    List.of(client, router, server));
+                    List.of(client, router, server), Ipv4.toInet(Ipv4.parseAddress(Topology.Routed.A)), "eth0", "eth0");
         } catch (RuntimeException e) {
             for (NetNamespace ns : owned) ns.close();
             throw e;
@@ -102,7 +102,7 @@ public final class JnetPaths {
             applySysctls(ns, sysctls);
             InetAddress lo = InetAddress.getByAddress(new byte[] {127, 0, 0, 1});
             return new Path(ns, ns, lo, "127.0.0.1 via lo (one jnet namespace" + settings(ns, sysctls) + ")", List.of(ns),
-                    null, null);
+                    null, null, null);
         } catch (IOException | RuntimeException e) {
             ns.close();
             throw e;
@@ -124,7 +124,7 @@ public final class JnetPaths {
             InetAddress serverAddress = InetAddress.getByAddress(new byte[] {10, 0, 0, 2});
             return new Path(client, server, serverAddress,
                     "10.0.0.1 -> 10.0.0.2 via veth0/veth1 (two jnet namespaces" + settings(client, sysctls) + ")",
-                    List.of(client, server), "veth0", "veth1");
+                    List.of(client, server), InetAddress.getByAddress(new byte[] {10, 0, 0, 1}), "veth0", "veth1");
         } catch (IOException | RuntimeException e) {
             client.close();
             if (server != null) server.close();
@@ -194,12 +194,15 @@ public final class JnetPaths {
         /** The devices that carry the secondary addresses, or null on loopback (127.0.0.0/8 is all local). */
         private final String clientDev;
         private final String serverDev;
+        /** The client's primary address (null on loopback); secondary addresses share its /24 and the server's. */
+        private final InetAddress clientPrimary;
         /** Address numbers added so far (0 is the primary). */
         private int addresses = 1;
         private VethPair generatorLink;
 
         Path(NetNamespace clientNs, NetNamespace serverNs, InetAddress serverAddress, String description,
-                List<NetNamespace> owned, String clientDev, String serverDev) {
+                List<NetNamespace> owned, InetAddress clientPrimary, String clientDev, String serverDev) {
+            this.clientPrimary = clientPrimary;
             this.clientNs = clientNs;
             this.serverNs = serverNs;
             this.serverAddress = serverAddress;
@@ -210,22 +213,29 @@ public final class JnetPaths {
         }
 
         /**
-         * Client address number {@code k} of the flows, added on first use: on veth 10.0.0.1 (the primary) for
-         * 0; on loopback 127.0.0.(10+k) for every k, so that no flow's port meets the server's on 127.0.0.1.
+         * Client address number {@code k} of the flows, added on first use: the client's primary address for
+         * 0, then host 10+k in its /24 (10.0.0.(10+k) on veth, 10.0.1.(10+k) on the routed path); on loopback
+         * 127.0.0.(10+k) for every k, so that no flow's port meets the server's on 127.0.0.1.
          */
         private InetAddress clientAddress(int k) throws IOException {
-            if (k == 0 && clientDev != null) return InetAddress.getByAddress(new byte[] {10, 0, 0, 1});
+            if (k == 0 && clientDev != null) return clientPrimary;
             ensureAddresses(k);
             return clientDev == null ? InetAddress.getByAddress(new byte[] {127, 0, 0, (byte) (10 + k)})
-                    : InetAddress.getByAddress(new byte[] {10, 0, 0, (byte) (10 + k)});
+                    : hostInSlash24(clientPrimary, 10 + k);
         }
 
-        /** Server address number {@code k} (0: the primary), added on first use. */
+        /** Server address number {@code k} (0: the primary, then host 100+k in its /24), added on first use. */
         private InetAddress serverAddress(int k) throws IOException {
             if (k == 0) return serverAddress;
             ensureAddresses(k);
             return clientDev == null ? InetAddress.getByAddress(new byte[] {127, 0, 0, (byte) (100 + k)})
-                    : InetAddress.getByAddress(new byte[] {10, 0, 0, (byte) (100 + k)});
+                    : hostInSlash24(serverAddress, 100 + k);
+        }
+
+        private static InetAddress hostInSlash24(InetAddress primary, int host) throws IOException {
+            byte[] a = primary.getAddress();
+            a[3] = (byte) host;
+            return InetAddress.getByAddress(a);
         }
 
         /** The port of flow {@code flow} on a secondary address: 1024 up, one per flow of that address. */
@@ -235,8 +245,12 @@ public final class JnetPaths {
             if (k > 80) throw new IllegalArgumentException("flow address " + k + " out of range");
             for (; addresses <= k; addresses++) {
                 if (clientDev == null) continue;
-                clientNs.addAddress(clientDev, "10.0.0." + (10 + addresses) + "/32");
-                serverNs.addAddress(serverDev, "10.0.0." + (100 + addresses) + "/32");
+                try {
+                    clientNs.addAddress(clientDev, hostInSlash24(clientPrimary, 10 + addresses).getHostAddress() + "/32");
+                    serverNs.addAddress(serverDev, hostInSlash24(serverAddress, 100 + addresses).getHostAddress() + "/32");
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
             }
         }
 
