@@ -66,13 +66,8 @@ final class ConnectRequestResponseTest implements PerfTest {
                 spec.duration().plus(HANG_LIMIT));
         ClientSide client = out.client();
         ServerSide server = out.server();
-        if (server.served() != client.transactions()) {
-            throw new PerfException(path.stack() + ": transaction count mismatch: client completed "
-                    + client.transactions() + ", server answered " + server.served());
-        }
-        long bytes = client.transactions() * ((long) spec.requestSize() + spec.responseSize());
-        return new RunResult(spec.kind(), path.stack(), client.elapsedNanos() / 1e9, bytes, bytes,
-                client.transactions(), client.latency(),
+        return Transactions.result(path, spec, "client", client.transactions(), server.served(), client.elapsedNanos(),
+                client.latency(),
                 new SocketSizes(client.sendBuf(), client.recvBuf(), server.sendBuf(), server.recvBuf()));
     }
 

@@ -59,8 +59,7 @@ final class FlowsRequestResponseTest implements PerfTest {
         double setupSeconds = (System.nanoTime() - setupStart) / 1e9;
         SocketSizes sizes;
         try {
-            sizes = new SocketSizes(clients.getFirst().sendBufferSize(), clients.getFirst().receiveBufferSize(),
-                    servers.getFirst().sendBufferSize(), servers.getFirst().receiveBufferSize());
+            sizes = SocketSizes.of(clients.getFirst(), servers.getFirst());
         } catch (java.io.IOException e) {
             throw new PerfException(path.stack() + ": " + PeerRun.describe(e), e);
         }
@@ -110,19 +109,13 @@ final class FlowsRequestResponseTest implements PerfTest {
                     } while (now - deadline < 0);
                     LookupCounts after = path.lookupCounts();
                     clients.get(i).shutdownOutput();
-                    return new ClientSide(transactions, now - t0, latency,
-                            before == null || after == null ? null : after.minus(before));
+                    return new ClientSide(transactions, now - t0, latency, LookupCounts.between(before, after));
                 },
                 spec.duration().plus(HANG_LIMIT));
         ClientSide client = out.client();
         ServerSide server = out.server();
-        if (server.served() != client.transactions()) {
-            throw new PerfException(path.stack() + ": transaction count mismatch: client completed "
-                    + client.transactions() + ", server answered " + server.served());
-        }
-        long bytes = client.transactions() * ((long) spec.requestSize() + spec.responseSize());
-        return new RunResult(spec.kind(), path.stack(), client.elapsedNanos() / 1e9, bytes, bytes,
-                client.transactions(), client.latency(), sizes, null)
+        return Transactions.result(path, spec, "client", client.transactions(), server.served(), client.elapsedNanos(),
+                        client.latency(), sizes)
                 .withLookups(client.lookups())
                 .withFlows(n, server.seen().cardinality(), setupSeconds);
     }

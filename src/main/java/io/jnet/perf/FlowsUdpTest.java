@@ -59,8 +59,7 @@ final class FlowsUdpTest implements PerfTest {
         double setupSeconds = (System.nanoTime() - setupStart) / 1e9;
         SocketSizes sizes;
         try {
-            sizes = new SocketSizes(clients.getFirst().sendBufferSize(), clients.getFirst().receiveBufferSize(),
-                    servers.getFirst().sendBufferSize(), servers.getFirst().receiveBufferSize());
+            sizes = SocketSizes.of(clients.getFirst(), servers.getFirst());
         } catch (IOException e) {
             throw new PerfException(path.stack() + ": " + PeerRun.describe(e), e);
         }
@@ -146,19 +145,9 @@ final class FlowsUdpTest implements PerfTest {
                     try (StallWatch watch = new StallWatch(lossTimeout, all)) {
                         try {
                             do {
-                                PerfDatagramSocket c = clients.get(i);
                                 long begin = now;
-                                req.clear();
-                                if (c.send(req) < 0) {
-                                    throw new PerfException("request " + (transactions + 1)
-                                            + " refused by the stack: no buffer space (ENOBUFS)");
-                                }
-                                resp.clear();
-                                int got = c.read(resp);
-                                if (got != responseSize) {
-                                    throw new PerfException("response " + (transactions + 1) + " has " + got
-                                            + " bytes, expected " + responseSize);
-                                }
+                                UdpRequestResponseTest.exchange(clients.get(i), req, resp, responseSize,
+                                        transactions + 1);
                                 now = System.nanoTime();
                                 latency.recordValue(now - begin);
                                 transactions++;
@@ -176,17 +165,11 @@ final class FlowsUdpTest implements PerfTest {
                     }
                     LookupCounts after = path.lookupCounts();
                     UdpEnds.sendEnd(clients.get(i), requestSize, ended);
-                    return new RrClient(transactions, now - t0, latency,
-                            before == null || after == null ? null : after.minus(before));
+                    return new RrClient(transactions, now - t0, latency, LookupCounts.between(before, after));
                 },
                 spec.duration().plus(HANG_LIMIT));
-        if (out.server().served() != out.client().transactions()) {
-            throw new PerfException(path.stack() + ": transaction count mismatch: client completed "
-                    + out.client().transactions() + ", server answered " + out.server().served());
-        }
-        long bytes = out.client().transactions() * ((long) requestSize + responseSize);
-        return new RunResult(spec.kind(), path.stack(), out.client().elapsedNanos() / 1e9, bytes, bytes,
-                out.client().transactions(), out.client().latency(), sizes, null)
+        return Transactions.result(path, spec, "client", out.client().transactions(), out.server().served(),
+                        out.client().elapsedNanos(), out.client().latency(), sizes)
                 .withLookups(out.client().lookups())
                 .withFlows(n, out.server().seen().cardinality(), 0);
     }
@@ -218,11 +201,7 @@ final class FlowsUdpTest implements PerfTest {
                     long messages = 0;
                     while (true) {
                         buf.clear();
-                        int got = set.read(buf);
-                        if (got != size) {
-                            throw new PerfException("received a datagram of " + got + " bytes in a test of "
-                                    + size + "-byte messages");
-                        }
+                        UdpStreamTest.checkSize(set.read(buf), size);
                         if (UdpEnds.isEnd(buf)) break;
                         seen.set(set.lastIndex());
                         messages++;
@@ -253,19 +232,13 @@ final class FlowsUdpTest implements PerfTest {
                     } while (now - deadline < 0);
                     LookupCounts after = path.lookupCounts();
                     UdpEnds.sendEnd(clients.get(i), size, ended);
-                    return new Sender(sent, errors, now - t0, before == null || after == null ? null : after.minus(before));
+                    return new Sender(sent, errors, now - t0, LookupCounts.between(before, after));
                 },
                 spec.duration().plus(HANG_LIMIT));
         Sender sender = out.client();
         Receiver receiver = out.server();
-        if (receiver.messages() > sender.messages()) {
-            throw new PerfException(path.stack() + ": received " + receiver.messages() + " datagrams but only "
-                    + sender.messages() + " were sent");
-        }
-        DatagramCounts counts = new DatagramCounts(sender.messages(), sender.errors(), receiver.messages(),
-                sender.elapsedNanos() / 1e9);
-        return new RunResult(spec.kind(), path.stack(), receiver.elapsedNanos() / 1e9, sender.messages() * size,
-                receiver.messages() * size, 0, null, sizes, counts)
+        return UdpStreamTest.result(path, spec, sender.messages(), sender.errors(), sender.elapsedNanos(),
+                        receiver.messages(), receiver.elapsedNanos(), sizes)
                 .withLookups(sender.lookups())
                 .withFlows(n, receiver.seen().cardinality(), 0);
     }

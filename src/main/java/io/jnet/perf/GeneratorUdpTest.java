@@ -69,10 +69,7 @@ final class GeneratorUdpTest implements PerfTest {
                     while (true) {
                         buf.clear();
                         InetSocketAddress from = server.receive(buf);
-                        if (buf.position() != size) {
-                            throw new PerfException("received a datagram of " + buf.position() + " bytes in a test of "
-                                    + size + "-byte messages");
-                        }
+                        UdpStreamTest.checkSize(buf.position(), size);
                         if (UdpEnds.isEnd(buf)) break;
                         int i = gen.sourceIndex(from);
                         if (i < 0) throw new PerfException("received a datagram from " + from + ", none of the generator's sources");
@@ -100,18 +97,13 @@ final class GeneratorUdpTest implements PerfTest {
                     do {
                         gen.sendEnd();
                     } while (!ended.await(200, java.util.concurrent.TimeUnit.MICROSECONDS));
-                    return new Sender(sent, now - t0, before == null || after == null ? null : after.minus(before));
+                    return new Sender(sent, now - t0, LookupCounts.between(before, after));
                 },
                 spec.duration().plus(HANG_LIMIT));
         Sender sender = out.client();
         Receiver receiver = out.server();
-        if (receiver.messages() > sender.messages()) {
-            throw new PerfException(path.stack() + ": received " + receiver.messages() + " datagrams but only "
-                    + sender.messages() + " were sent");
-        }
-        DatagramCounts counts = new DatagramCounts(sender.messages(), 0, receiver.messages(), sender.elapsedNanos() / 1e9);
-        return new RunResult(spec.kind(), path.stack(), receiver.elapsedNanos() / 1e9, sender.messages() * size,
-                receiver.messages() * size, 0, null, sizes, counts)
+        return UdpStreamTest.result(path, spec, sender.messages(), 0, sender.elapsedNanos(), receiver.messages(),
+                        receiver.elapsedNanos(), sizes)
                 .withLookups(sender.lookups())
                 .withFlows(spec.flows(), receiver.seen().cardinality(), 0);
     }
@@ -189,17 +181,11 @@ final class GeneratorUdpTest implements PerfTest {
                     do {
                         gen.sendEnd();
                     } while (!ended.await(200, java.util.concurrent.TimeUnit.MICROSECONDS));
-                    return new RrClient(transactions, now - t0, latency,
-                            before == null || after == null ? null : after.minus(before));
+                    return new RrClient(transactions, now - t0, latency, LookupCounts.between(before, after));
                 },
                 spec.duration().plus(HANG_LIMIT));
-        if (out.server().served() != out.client().transactions()) {
-            throw new PerfException(path.stack() + ": transaction count mismatch: generator completed "
-                    + out.client().transactions() + ", server answered " + out.server().served());
-        }
-        long bytes = out.client().transactions() * ((long) requestSize + responseSize);
-        return new RunResult(spec.kind(), path.stack(), out.client().elapsedNanos() / 1e9, bytes, bytes,
-                out.client().transactions(), out.client().latency(), sizes, null)
+        return Transactions.result(path, spec, "generator", out.client().transactions(), out.server().served(),
+                        out.client().elapsedNanos(), out.client().latency(), sizes)
                 .withLookups(out.client().lookups())
                 .withFlows(spec.flows(), out.server().seen().cardinality(), 0);
     }

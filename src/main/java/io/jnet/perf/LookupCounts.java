@@ -25,6 +25,14 @@ public record LookupCounts(long packets, long socketLookups, long routeLookups, 
     }
 
     /** The sum of this and {@code o}. */
+    /**
+     * The counts of a timed part: {@code after} minus {@code before}, or null when either reading is null (a
+     * path without counters, the kernel's).
+     */
+    public static LookupCounts between(LookupCounts before, LookupCounts after) {
+        return before == null || after == null ? null : after.minus(before);
+    }
+
     public LookupCounts plus(LookupCounts o) {
         return new LookupCounts(packets + o.packets, socketLookups + o.socketLookups, routeLookups + o.routeLookups,
                 hits + o.hits, misses + o.misses);

@@ -62,20 +62,14 @@ final class RequestResponseTest implements PerfTest {
                     IoLoops.drain(c, resp.clear());
                     c.close();
                     return new ClientSide(transactions, now - t0, latency, snd, rcv,
-                            before == null || after == null ? null : after.minus(before));
+                            LookupCounts.between(before, after));
                 },
                 spec.duration().plus(HANG_LIMIT));
         ClientSide client = out.client();
         ServerSide server = out.server();
-        if (server.served() != client.transactions()) {
-            throw new PerfException(path.stack() + ": transaction count mismatch: client completed "
-                    + client.transactions() + ", server answered " + server.served());
-        }
-        long perTransaction = (long) spec.requestSize() + spec.responseSize();
-        long bytes = client.transactions() * perTransaction;
-        return new RunResult(spec.kind(), path.stack(), client.elapsedNanos() / 1e9, bytes, bytes,
-                client.transactions(), client.latency(),
-                new SocketSizes(client.sendBuf(), client.recvBuf(), server.sendBuf(), server.recvBuf()))
+        return Transactions.result(path, spec, "client", client.transactions(), server.served(), client.elapsedNanos(),
+                        client.latency(),
+                        new SocketSizes(client.sendBuf(), client.recvBuf(), server.sendBuf(), server.recvBuf()))
                 .withLookups(client.lookups());
     }
 

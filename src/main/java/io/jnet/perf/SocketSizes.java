@@ -15,4 +15,10 @@ public record SocketSizes(int localSend, int localRecv, int remoteSend, int remo
         return new SocketSizes(client.sendBufferSize(), client.receiveBufferSize(),
                 server.sendBufferSize(), server.receiveBufferSize());
     }
+
+    /** Reads the sizes of a client's and a server's UDP socket. */
+    static SocketSizes of(PerfDatagramSocket client, PerfDatagramSocket server) throws java.io.IOException {
+        return new SocketSizes(client.sendBufferSize(), client.receiveBufferSize(),
+                server.sendBufferSize(), server.receiveBufferSize());
+    }
 }

@@ -78,17 +78,7 @@ final class UdpRequestResponseTest implements PerfTest {
                         try {
                             do {
                                 long begin = now;
-                                req.clear();
-                                if (c.send(req) < 0) {
-                                    throw new PerfException("request " + (transactions + 1)
-                                            + " refused by the stack: no buffer space (ENOBUFS)");
-                                }
-                                resp.clear();
-                                int n = c.read(resp);
-                                if (n != responseSize) {
-                                    throw new PerfException("response " + (transactions + 1) + " has " + n
-                                            + " bytes, expected " + responseSize);
-                                }
+                                exchange(c, req, resp, responseSize, transactions + 1);
                                 now = System.nanoTime();
                                 latency.recordValue(now - begin);
                                 transactions++;
@@ -103,20 +93,36 @@ final class UdpRequestResponseTest implements PerfTest {
                     UdpEnds.sendEnd(c, requestSize, ended);
                     c.close();
                     return new ClientSide(transactions, now - t0, latency, snd, rcv,
-                            before == null || after == null ? null : after.minus(before));
+                            LookupCounts.between(before, after));
                 },
                 spec.duration().plus(HANG_LIMIT));
         ClientSide client = out.client();
         ServerSide srv = out.server();
-        if (srv.served() != client.transactions()) {
-            throw new PerfException(path.stack() + ": transaction count mismatch: client completed "
-                    + client.transactions() + ", server answered " + srv.served());
-        }
-        long bytes = client.transactions() * ((long) requestSize + responseSize);
-        return new RunResult(spec.kind(), path.stack(), client.elapsedNanos() / 1e9, bytes, bytes,
-                client.transactions(), client.latency(),
-                new SocketSizes(client.sendBuf(), client.recvBuf(), srv.sendBuf(), srv.recvBuf()))
+        return Transactions.result(path, spec, "client", client.transactions(), srv.served(), client.elapsedNanos(),
+                        client.latency(),
+                        new SocketSizes(client.sendBuf(), client.recvBuf(), srv.sendBuf(), srv.recvBuf()))
                 .withLookups(client.lookups());
+    }
+
+    /**
+     * One transaction on the connected {@code c}: sends {@code req} and reads the response into {@code resp}
+     * (one byte larger than {@code responseSize}, so that a longer datagram shows).
+     *
+     * @param number the transaction's number from 1, for the error messages
+     * @throws PerfException when the stack refuses the request (ENOBUFS) or the response is not
+     *                       {@code responseSize} bytes
+     */
+    static void exchange(PerfDatagramSocket c, ByteBuffer req, ByteBuffer resp, int responseSize, long number)
+            throws IOException, PerfException {
+        req.clear();
+        if (c.send(req) < 0) {
+            throw new PerfException("request " + number + " refused by the stack: no buffer space (ENOBUFS)");
+        }
+        resp.clear();
+        int n = c.read(resp);
+        if (n != responseSize) {
+            throw new PerfException("response " + number + " has " + n + " bytes, expected " + responseSize);
+        }
     }
 
     private PerfException stalled(long transactions, IOException cause) {

@@ -48,11 +48,7 @@ final class UdpStreamTest implements PerfTest {
                     long messages = 0;
                     while (true) {
                         buf.clear();
-                        int n = server.read(buf);
-                        if (n != size) {
-                            throw new PerfException("received a datagram of " + n + " bytes in a test of "
-                                    + size + "-byte messages");
-                        }
+                        checkSize(server.read(buf), size);
                         if (UdpEnds.isEnd(buf)) break;
                         messages++;
                     }
@@ -84,20 +80,43 @@ final class UdpStreamTest implements PerfTest {
                     LookupCounts after = path.lookupCounts();
                     UdpEnds.sendEnd(c, size, ended);
                     c.close();
-                    return new Sender(sent, errors, now - t0, snd, rcv,
-                            before == null || after == null ? null : after.minus(before));
+                    return new Sender(sent, errors, now - t0, snd, rcv, LookupCounts.between(before, after));
                 },
                 spec.duration().plus(HANG_LIMIT));
         Sender sender = out.client();
         Receiver receiver = out.server();
-        if (receiver.messages() > sender.messages()) {
-            throw new PerfException(path.stack() + ": received " + receiver.messages() + " datagrams but only "
-                    + sender.messages() + " were sent");
-        }
-        DatagramCounts counts = new DatagramCounts(sender.messages(), sender.errors(), receiver.messages(),
-                sender.elapsedNanos() / 1e9);
         SocketSizes sizes = new SocketSizes(sender.sendBuf(), sender.recvBuf(), receiver.sendBuf(), receiver.recvBuf());
-        return new RunResult(spec.kind(), path.stack(), receiver.elapsedNanos() / 1e9, sender.messages() * size,
-                receiver.messages() * size, 0, null, sizes, counts).withLookups(sender.lookups());
+        return result(path, spec, sender.messages(), sender.errors(), sender.elapsedNanos(), receiver.messages(),
+                receiver.elapsedNanos(), sizes).withLookups(sender.lookups());
+    }
+
+    /** Fails the run on a received datagram of {@code got} bytes in a test of {@code size}-byte messages. */
+    static void checkSize(int got, int size) throws PerfException {
+        if (got != size) {
+            throw new PerfException("received a datagram of " + got + " bytes in a test of " + size + "-byte messages");
+        }
+    }
+
+    /**
+     * Checks the counts and builds the one-flow result, without lookup counts: datagrams of {@code -m} bytes,
+     * the sender's over its own time, the receiver's over {@code receiverNanos}.
+     *
+     * @param sent          datagrams the stack accepted from the sender
+     * @param errors        sends the stack refused (ENOBUFS), not retried
+     * @param senderNanos   the sender's timed loop, in nanoseconds
+     * @param received      datagrams the receiver read, the end-of-test datagram not counted
+     * @param receiverNanos from the sender's start to the end-of-test datagram's arrival, in nanoseconds
+     * @throws PerfException when more datagrams arrived than were sent
+     */
+    static RunResult result(PerfPath path, TestSpec spec, long sent, long errors, long senderNanos, long received,
+            long receiverNanos, SocketSizes sizes) throws PerfException {
+        if (received > sent) {
+            throw new PerfException(path.stack() + ": received " + received + " datagrams but only " + sent
+                    + " were sent");
+        }
+        int size = spec.sendSize();
+        DatagramCounts counts = new DatagramCounts(sent, errors, received, senderNanos / 1e9);
+        return new RunResult(spec.kind(), path.stack(), receiverNanos / 1e9, sent * size, received * size, 0, null,
+                sizes, counts);
     }
 }
