@@ -81,17 +81,8 @@ public final class IpRouteFile {
         if (t[i].equals("unicast")) i++;
         else if (OTHER_TYPES.contains(t[i])) throw new IllegalArgumentException(t[i] + " routes are not supported");
         if (i >= t.length) throw new IllegalArgumentException("missing destination");
-        String dst = t[i++];
-        int prefix, len;
-        if (dst.equals("default")) {
-            prefix = 0;
-            len = 0;
-        } else {
-            int slash = dst.indexOf('/');
-            prefix = Ipv4.parseAddress(slash < 0 ? dst : dst.substring(0, slash));
-            len = slash < 0 ? 32 : parseInt(dst.substring(slash + 1), 0, 32, "prefix length");
-            if ((prefix & ~Ipv4.prefixMask(len)) != 0) throw new IllegalArgumentException("invalid prefix for given prefix length");
-        }
+        int[] d = parseDestination(t[i++]);
+        int prefix = d[0], len = d[1];
         int gateway = 0, src = 0, metric = 0;
         Interface itf = null;
         while (i < t.length) {
@@ -126,6 +117,20 @@ public final class IpRouteFile {
         }
         if (itf == null) throw new IllegalArgumentException("missing dev");
         return new Route(prefix, len, gateway, itf, src, metric);
+    }
+
+    /**
+     * The destination of {@code ip route add}: {@code default} (0.0.0.0/0), {@code ADDR/LEN} or
+     * {@code ADDR} (a /32), as {prefix, length}. Throws IllegalArgumentException for a bad address or
+     * length, and for host bits set beyond the length (iproute2: "Invalid prefix for given prefix length").
+     */
+    public static int[] parseDestination(String dst) {
+        if (dst.equals("default")) return new int[] {0, 0};
+        int slash = dst.indexOf('/');
+        int prefix = Ipv4.parseAddress(slash < 0 ? dst : dst.substring(0, slash));
+        int len = slash < 0 ? 32 : parseInt(dst.substring(slash + 1), 0, 32, "prefix length");
+        if ((prefix & ~Ipv4.prefixMask(len)) != 0) throw new IllegalArgumentException("invalid prefix for given prefix length");
+        return new int[] {prefix, len};
     }
 
     private static int parseInt(String v, int min, int max, String what) {

@@ -72,7 +72,13 @@ public final class Ipv4Layer {
         ns.addAddressListener((itf, a) -> {
             // cached input routes passed the old reverse path filter (Linux flushes on an rp_filter write)
             if (rpFilterHooked.add(itf)) itf.conf().rpFilter().onWrite(routes::flush);
-            if (a.prefixLength() < 32 && !itf.device().isLoopback())
+            // Linux fib_add_ifaddr: a secondary address (another address of the device has the same subnet and
+            // length) gets no prefix route of its own; the primary's covers it
+            boolean secondary = false;
+            for (Interface.Address x : itf.addresses()) {
+                if (!x.equals(a) && x.prefixLength() == a.prefixLength() && x.network() == a.network()) secondary = true;
+            }
+            if (a.prefixLength() < 32 && !itf.device().isLoopback() && !secondary)
                 routes.add(new Route(a.network(), a.prefixLength(), 0, itf, a.address(), 0));
         });
         ns.onClose(reassembler::clear);
@@ -87,20 +93,57 @@ public final class Ipv4Layer {
     public RouteTable routes() { return routes; }
     public Ipv4Reassembler reassembler() { return reassembler; }
 
-    /** Adds a route: {@code ip route add PREFIX/LEN [via GATEWAY] dev DEV}. */
+    /**
+     * Adds a route: {@code ip route add DEST [via GATEWAY] dev DEV} with metric 0 and no preferred source.
+     * {@code DEST} is {@code default}, {@code ADDR/LEN} or {@code ADDR} (a /32); {@code gateway} may be null.
+     *
+     * @throws IllegalArgumentException as Linux refuses the route: a bad address or length, host bits set
+     *         beyond the length ("invalid prefix for given prefix length"), an unknown device, a gateway not
+     *         on-link through {@code dev} or local to this namespace ("Nexthop has invalid gateway"), or a route
+     *         with the same destination and metric ("File exists", EEXIST)
+     */
     public void addRoute(String cidr, String gateway, String dev) {
-        int slash = cidr.indexOf('/');
-        int prefix = Ipv4.parseAddress(slash < 0 ? cidr : cidr.substring(0, slash));
-        int len = slash < 0 ? 32 : Integer.parseInt(cidr.substring(slash + 1));
+        int[] d = IpRouteFile.parseDestination(cidr);
         int gw = gateway == null ? 0 : Ipv4.parseAddress(gateway);
-        routes.add(new Route(prefix & Ipv4.prefixMask(len), len, gw, ns.requireInterface(dev), 0, 0));
+        addRoute(new Route(d[0], d[1], gw, ns.requireInterface(dev), 0, 0));
+    }
+
+    /**
+     * Adds {@code r} as {@code ip route add} does (Linux fib_check_nh, fib_table_insert with NLM_F_EXCL).
+     *
+     * @throws IllegalArgumentException "Nexthop has invalid gateway" when the gateway is not covered by a
+     *         connected route (one without gateway) of the route's device or is an address of this
+     *         namespace; "File exists" when a route with the same destination and metric exists
+     */
+    public void addRoute(Route r) {
+        synchronized (routes) {
+            checkGateway(r);
+            routes.addExclusive(r);
+        }
+    }
+
+    /** Linux fib_check_nh_v4_gw: the gateway must be a unicast address reachable on-link through the route's device. */
+    private void checkGateway(Route r) {
+        int gw = r.gateway();
+        if (gw == 0) return;
+        boolean onLink = false;
+        if (!ns.isLocalAddress(gw)) {
+            for (Route c : routes.routes()) {
+                if (c.gateway() == 0 && c.itf() == r.itf() && c.matches(gw)) {
+                    onLink = true;
+                    break;
+                }
+            }
+        }
+        if (!onLink) throw new IllegalArgumentException("Nexthop has invalid gateway: " + r);
     }
 
     /**
      * Adds the routes of a file in {@code ip route} syntax ({@link IpRouteFile}), {@code dev} names
-     * resolved among this namespace's interfaces. All or nothing: a bad line (IllegalArgumentException
-     * naming the file and line) or a route that exists (IllegalArgumentException, EEXIST) leaves the
-     * table as it was.
+     * resolved among this namespace's interfaces; each route is added as {@link #addRoute(Route)} adds it,
+     * in file order (a connected route before the routes via gateways on it). All or nothing: a bad line
+     * (IllegalArgumentException naming the file and line), a gateway not on-link ("Nexthop has invalid
+     * gateway") or a route that exists ("File exists", EEXIST) leaves the table as it was.
      *
      * @return the number of routes added
      */
@@ -108,7 +151,7 @@ public final class Ipv4Layer {
         List<Route> rs = IpRouteFile.load(file, ns::interfaceByName);
         for (int i = 0; i < rs.size(); i++) {
             try {
-                routes.add(rs.get(i));
+                addRoute(rs.get(i));
             } catch (IllegalArgumentException e) {
                 for (int j = 0; j < i; j++) routes.remove(rs.get(j));
                 throw new IllegalArgumentException(file + ": " + e.getMessage(), e);

@@ -9,6 +9,19 @@ import io.jnet.wire.Ipv4;
  */
 public record Route(int prefix, int prefixLength, int gateway, Interface itf, int preferredSource, int metric) {
 
+    /**
+     * Host bits of {@code prefix} beyond {@code prefixLength} are cleared, so two routes to the same
+     * network are equal however their prefix was written ({@code ip route add} refuses such a prefix
+     * instead: {@link IpRouteFile#parseDestination}). Throws IllegalArgumentException for a length
+     * outside 0..32, a negative metric or a null interface.
+     */
+    public Route {
+        if (prefixLength < 0 || prefixLength > 32) throw new IllegalArgumentException("bad prefix length " + prefixLength);
+        if (metric < 0) throw new IllegalArgumentException("bad metric " + metric);
+        if (itf == null) throw new IllegalArgumentException("route needs a device");
+        prefix &= Ipv4.prefixMask(prefixLength);
+    }
+
     public boolean matches(int dst) { return (dst & Ipv4.prefixMask(prefixLength)) == (prefix & Ipv4.prefixMask(prefixLength)); }
 
     /** The next hop for {@code dst}: the gateway, or {@code dst} itself on a connected route. */

@@ -265,8 +265,10 @@ public final class RouteTable {
     }
 
     /**
-     * Adds {@code r}. Throws IllegalArgumentException when a route with the same prefix, prefix length,
-     * metric and interface exists (Linux: EEXIST).
+     * Adds {@code r} beside routes of the same prefix, length and metric on other interfaces, as the
+     * kernel appends the connected routes of addresses (Linux fib_magic, NLM_F_APPEND). Throws
+     * IllegalArgumentException when a route with the same prefix, prefix length, metric and interface
+     * exists (Linux: EEXIST).
      */
     public synchronized void add(Route r) {
         int len = r.prefixLength();
@@ -281,7 +283,7 @@ public final class RouteTable {
             Route[] all = shared.get(key);
             if (all == null) all = new Route[] {best};
             for (Route x : all) {
-                if (x.prefix() == r.prefix() && x.metric() == r.metric() && x.itf() == r.itf())
+                if (x.metric() == r.metric() && x.itf() == r.itf())
                     throw new IllegalArgumentException("route exists: " + x);
             }
             int at = 0;
@@ -298,6 +300,23 @@ public final class RouteTable {
             }
         }
         generation++;
+    }
+
+    /**
+     * Adds {@code r} as {@code ip route add} does (NLM_F_CREATE | NLM_F_EXCL): throws
+     * IllegalArgumentException "File exists" (Linux: EEXIST) when any route with the same prefix, prefix
+     * length and metric exists, whatever its interface or gateway.
+     */
+    public synchronized void addExclusive(Route r) {
+        int len = r.prefixLength();
+        Route best = find(r.prefix(), len);
+        if (best != null) {
+            Route[] all = shared.get(key(r.prefix(), len));
+            for (Route x : all == null ? new Route[] {best} : all) {
+                if (x.metric() == r.metric()) throw new IllegalArgumentException("File exists: " + x);
+            }
+        }
+        add(r);
     }
 
     /** Removes the route equal to {@code r}; false (and no change) when there is none. */

@@ -42,6 +42,8 @@ public final class Interface {
 
     void addAddress(Address a) { addresses.add(a); }
 
+    void removeAddress(Address a) { addresses.remove(a); }
+
     /** The first address, used as the source of packets sent out this interface; 0 if none. */
     public int primaryAddress() { return addresses.isEmpty() ? 0 : addresses.get(0).address(); }
 

@@ -138,7 +138,14 @@ public final class NetNamespace implements SocketProvider, AutoCloseable {
 
     public void addAddressListener(AddressListener l) { addressListeners.add(l); }
 
-    /** Adds an IPv4 address in CIDR form ({@code "192.0.2.2/24"}) to device {@code devName}, with its connected route. */
+    /**
+     * Adds an IPv4 address in CIDR form ({@code "192.0.2.2/24"}) to device {@code devName}, with its connected
+     * route. As on Linux, an address in the subnet of one the device already has (same length) is a secondary
+     * address: local, but it adds no second prefix route. All or nothing: when it throws, the address is not added.
+     *
+     * @throws IllegalArgumentException for an unknown device, a bad address or length, or an address the device
+     *         already has with that length ("File exists", EEXIST)
+     */
     public synchronized void addAddress(String devName, String cidr) {
         Interface itf = requireInterface(devName);
         int slash = cidr.indexOf('/');
@@ -152,12 +159,22 @@ public final class NetNamespace implements SocketProvider, AutoCloseable {
         }
         if (len < 0 || len > 32) throw new IllegalArgumentException("bad prefix length: " + cidr);
         Interface.Address a = new Interface.Address(addr, len);
+        for (Interface.Address x : itf.addresses()) {
+            if (x.address() == addr && x.prefixLength() == len) throw new IllegalArgumentException("File exists: " + cidr + " on " + devName);
+        }
         itf.addAddress(a);
         int[] old = localAddresses;
         int[] n = java.util.Arrays.copyOf(old, old.length + 1);
         n[old.length] = addr;
         localAddresses = n;
-        for (AddressListener l : addressListeners) l.addressAdded(itf, a);
+        try {
+            for (AddressListener l : addressListeners) l.addressAdded(itf, a);
+        } catch (RuntimeException e) {
+            // all or nothing: a listener that failed (the connected route) leaves no address behind
+            itf.removeAddress(a);
+            localAddresses = old;
+            throw e;
+        }
     }
 
     /**

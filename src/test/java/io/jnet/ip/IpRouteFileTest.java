@@ -94,7 +94,7 @@ class IpRouteFileTest {
             assertThat(ip.route(a("8.8.8.8")).gateway()).isEqualTo(a("198.51.100.1"));
             // the second line repeats an existing route: the first one is taken back
             Files.writeString(f, "10.0.0.0/8 via 198.51.100.1 dev veth0\n192.0.2.0/24 via 198.51.100.9 dev veth0 metric 5\n");
-            assertThatThrownBy(() -> ip.loadRoutes(f)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("route exists");
+            assertThatThrownBy(() -> ip.loadRoutes(f)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("File exists");
             assertThat(ip.routes().routes()).filteredOn(r -> r.prefixLength() == 8).isEmpty();
             assertThat(ip.routes().size()).isEqualTo(before + 2);
         }
