@@ -29,7 +29,8 @@ import java.util.function.Function;
  * {@code via [inet] ADDR}; {@code dev NAME} (required: resolved through the function given, which
  * returns null for an unknown name); {@code metric}, {@code priority} or {@code preference} N
  * (0..2^31-1); {@code src ADDR}; {@code table main}/{@code 254}; {@code proto}, {@code scope} with a
- * value and the flags {@code onlink}, {@code linkdown}, which are read and ignored. Every other type
+ * value and the flags {@code onlink}, {@code linkdown}, which are read and ignored (a gateway must still be
+ * inside a connected route of its device, or loading fails with "Nexthop has invalid gateway"). Every other type
  * ({@code blackhole}, {@code unreachable}, {@code prohibit}, {@code local}, ...), another table, a
  * prefix with host bits set (iproute2: "Invalid prefix for given prefix length"), an unknown device
  * or keyword throws IllegalArgumentException whose message starts with {@code SOURCE:LINE:}.

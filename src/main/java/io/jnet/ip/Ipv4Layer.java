@@ -128,6 +128,8 @@ public final class Ipv4Layer {
         if (gw == 0) return;
         boolean onLink = false;
         if (!ns.isLocalAddress(gw)) {
+            Route best = routes.lookup(gw); // the usual answer in one lookup, so loading a big table stays linear
+            if (best != null && best.gateway() == 0 && best.itf() == r.itf()) return;
             for (Route c : routes.routes()) {
                 if (c.gateway() == 0 && c.itf() == r.itf() && c.matches(gw)) {
                     onLink = true;
