@@ -480,6 +480,7 @@ public final class PerfCommand implements Callable<Integer> {
                     case KERNEL -> List.of(PathRegistry.KERNEL_TCP);
                 };
             }
+            if (udp == UdpMode.UNCONNECTED) checkGeneratorPaths(paths, tests.getFirst());
             List<String> planNotes = new ArrayList<>();
             List<PerfPlan.Cell> cells = new ArrayList<>();
             for (TestSpec t : tests) {
@@ -508,6 +509,27 @@ public final class PerfCommand implements Callable<Integer> {
         } catch (CommandLine.ParameterException e) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "after '--' only test-specific options (-m -M -r -s -S -D) are allowed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Unconnected UDP runs on jnet:veth alone (the frame generator injects through a jnet veth into the server's
+     * namespace): another jnet path would not measure its own way, and a plan where no path can run it would
+     * run nothing. The kernel next to jnet:veth shows n/a with the reason.
+     *
+     * @throws IllegalArgumentException naming the path that cannot run it
+     */
+    private void checkGeneratorPaths(List<String> paths, TestSpec t) {
+        for (String p : paths) {
+            PathRegistry.Entry e = registry.get(p);
+            String na = e.notApplicableTo(t);
+            if (na == null) continue;
+            if (!e.stack().equals(io.jnet.perf.KernelPaths.STACK)) throw new IllegalArgumentException(p + ": " + na
+                    + (compare != null ? "; name " + PathRegistry.JNET_VETH + " instead" : "; use --path veth"));
+            if (paths.size() == 1) {
+                throw new IllegalArgumentException("--udp unconnected runs on jnet paths only (the frame generator injects "
+                        + "through a jnet veth), not on " + p + ": use --path veth with --stack jnet or both");
+            }
         }
     }
 

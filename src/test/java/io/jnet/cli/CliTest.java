@@ -195,8 +195,26 @@ class CliTest {
     }
 
     @Test
+    void unconnectedUdpRunsOnJnetVethOnly() {
+        assertThat(run("perf", "-t", "UDP_RR", "--udp", "unconnected", "--stack", "kernel", "-l", "0.2", "-i", "3,3"))
+                .isEqualTo(2);
+        assertThat(err()).contains("--udp unconnected runs on jnet paths only").contains("kernel:tcp");
+        assertThat(out()).doesNotContain("measured runs");
+        errBuf.reset();
+        assertThat(run("perf", "-t", "UDP_STREAM", "--udp", "unconnected", "--path", "loopback")).isEqualTo(2);
+        assertThat(err()).contains("jnet:loopback: --udp unconnected measures jnet:veth only").contains("--path veth");
+        errBuf.reset();
+        assertThat(run("perf", "-t", "UDP_STREAM", "--udp", "unconnected", "--compare", "jnet:routed,jnet:veth")).isEqualTo(2);
+        assertThat(err()).contains("jnet:routed: ").contains("do not cross jnet:routed's router");
+        assertThat(plan("-t", "UDP_RR", "--udp", "unconnected", "--path", "veth").paths())
+                .containsExactly("jnet:veth", "kernel:tcp");
+        assertThat(plan("-t", "UDP_RR", "--udp", "unconnected", "--compare", "jnet:veth,kernel:tcp").paths())
+                .containsExactly("jnet:veth", "kernel:tcp");
+    }
+
+    @Test
     void flowsAndUdpModeReachTheSpec() {
-        TestSpec t = plan("-t", "UDP_STREAM", "--udp", "unconnected", "--flows", "1000000").tests().getFirst();
+        TestSpec t = plan("-t", "UDP_STREAM", "--path", "veth", "--udp", "unconnected", "--flows", "1000000").tests().getFirst();
         assertThat(t.flows()).isEqualTo(1_000_000);
         assertThat(t.udp()).isEqualTo(io.jnet.perf.UdpMode.UNCONNECTED);
         assertThat(plan("-t", "TCP_RR").tests().getFirst().flows()).isEqualTo(1);
