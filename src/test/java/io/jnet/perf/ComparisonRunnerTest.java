@@ -268,6 +268,23 @@ class ComparisonRunnerTest {
     }
 
     @Test
+    void theSinglePathReportSaysWhyTheKernelColumnIsNotApplicable() {
+        PathRegistry registry = new PathRegistry()
+                .register(new PathRegistry.Entry("jnet:loopback", "jnet", "fake", true, s -> new InMemoryPath("jnet"), null))
+                .register(new PathRegistry.Entry("kernel:tcp", "kernel", "fake", false, s -> new InMemoryPath("kernel"),
+                        spec -> "no such socket here"));
+        PerfPlan plan = PerfPlan.of(List.of(RR.withDuration(Duration.ofMillis(50))), List.of("jnet:loopback", "kernel:tcp"),
+                "loopback", Iterations.exactly(3), Confidence.DEFAULT);
+        SuiteResult r = new PerfSuite(registry, Progress.NONE).run(plan);
+        Comparison c = r.comparisons().getFirst();
+        assertThat(c.reference()).isNull();
+        assertThat(c.notes()).contains("n/a: kernel: no such socket here");
+        java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+        new TextReport(new java.io.PrintStream(buf, true, java.nio.charset.StandardCharsets.UTF_8), false).print(r);
+        assertThat(buf.toString(java.nio.charset.StandardCharsets.UTF_8)).contains("Note: n/a: kernel: no such socket here");
+    }
+
+    @Test
     void compareModeRunsEverySizeOnEveryPathAndMarksWhatDoesNotApply() throws IOException {
         PathRegistry registry = fakes(s -> new InMemoryPath("jnet"))
                 .register(new PathRegistry.Entry("kernel:unix", "kernel", "fake", false, s -> new InMemoryPath("unix"),
