@@ -126,6 +126,26 @@ public final class PathRegistry {
         }
     }
 
+    /** The sysctl {@value #JNET_ROUTED}'s router sets to 1 after the {@code --sysctl} settings. */
+    public static final String IP_FORWARD_SYSCTL = "net.ipv4.ip_forward";
+
+    /**
+     * A note when {@code sysctls} set {@value #IP_FORWARD_SYSCTL} and {@code ids} hold {@value #JNET_ROUTED}: its
+     * router runs with forwarding on whatever was given (the path measures forwarding), the value given applies
+     * to the client and server namespaces; null otherwise.
+     */
+    public static String routerForwardingNote(List<String> ids, Map<String, String> sysctls) {
+        if (!ids.contains(JNET_ROUTED)) return null;
+        for (Map.Entry<String, String> s : sysctls.entrySet()) {
+            if (canonicalSysctl(s.getKey()).equals(IP_FORWARD_SYSCTL)) {
+                return JNET_ROUTED + "'s router runs with " + IP_FORWARD_SYSCTL + "=1, which defines the path, whatever "
+                        + "--sysctl says; --sysctl " + s.getKey() + "=" + s.getValue()
+                        + " applies to its client and server namespaces";
+            }
+        }
+        return null;
+    }
+
     /** The sysctl's name as Linux lists it ({@code sysctl -a}); the name unchanged when it is not known. */
     private static String canonicalSysctl(String name) {
         try {

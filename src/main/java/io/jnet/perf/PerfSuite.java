@@ -125,6 +125,8 @@ public final class PerfSuite {
                     notes.add("sysctls apply to jnet namespaces only; " + String.join(", ", host) + " run with the host's");
                 }
                 notes.addAll(overrideNotes(entries, plan.sysctls()));
+                String forwarding = PathRegistry.routerForwardingNote(plan.paths(), plan.sysctls());
+                if (forwarding != null) notes.add(forwarding);
             }
             if (setupFailure == null && opened.stream().allMatch(p -> p == null)) setupFailure = String.join("; ", unavailable);
             if (setupFailure != null) {
