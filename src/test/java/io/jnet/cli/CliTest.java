@@ -213,6 +213,14 @@ class CliTest {
     }
 
     @Test
+    void theEstimateSaysFlowSetupComesOnTop() {
+        assertThat(PerfCommand.estimateLine(plan("-t", "TCP_RR", "--path", "veth", "--flows", "100000"), 16, 16))
+                .isEqualTo("estimated total 0:16, plus flow setup: the 100000 flows are opened before each run");
+        assertThat(PerfCommand.estimateLine(plan("-t", "TCP_RR"), 16, 20))
+                .isEqualTo("estimated total 0:16 (up to 0:20 if every test needs 5 pairs)");
+    }
+
+    @Test
     void flowsAndUdpModeReachTheSpec() {
         TestSpec t = plan("-t", "UDP_STREAM", "--path", "veth", "--udp", "unconnected", "--flows", "1000000").tests().getFirst();
         assertThat(t.flows()).isEqualTo(1_000_000);
@@ -584,7 +592,7 @@ class CliTest {
         List<String> rows = out().lines().toList();
         assertThat(rows).hasSize(5);
         assertThat(rows.get(1)).startsWith("TCP_RR,1,kernel:tcp,Trans/s,3,").containsPattern(",(true|false),,,,");
-        assertThat(rows.get(4)).startsWith("TCP_RR,1024,kernel:unix,Trans/s,3,").endsWith(",ok,0");
+        assertThat(rows.get(4)).startsWith("TCP_RR,1024,kernel:unix,Trans/s,3,").contains(",ok,0,1,netperf,");
         assertThat(out()).doesNotContain("pair").doesNotContain("estimated");
         assertThat(err()).contains("estimated total").contains("TCP_RR kernel:unix pair 3/3 size 1024: ");
     }

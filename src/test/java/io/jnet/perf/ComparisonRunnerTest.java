@@ -62,6 +62,19 @@ class ComparisonRunnerTest {
     }
 
     @Test
+    void progressSaysRunWhenOneLaneIsMeasuredAndPairWithTwo() {
+        PerfTest test = (path, spec) -> Fixtures.run(path.stack(), spec.kind(), 100);
+        Recorder alone = new Recorder();
+        new ComparisonRunner(Iterations.exactly(3), Confidence.DEFAULT, Warmup.NONE, alone)
+                .measure(RR, -1, List.of(lane("A", test), new ComparisonRunner.Lane("K", null, "not here")));
+        assertThat(alone.finished).containsExactly("TCP_RR A run 1/3", "TCP_RR A run 2/3", "TCP_RR A run 3/3");
+        Recorder both = new Recorder();
+        new ComparisonRunner(Iterations.exactly(3), Confidence.DEFAULT, Warmup.NONE, both)
+                .measure(RR, -1, List.of(lane("A", test), lane("B", test)));
+        assertThat(both.finished).contains("TCP_RR A pair 1/3", "TCP_RR B pair 3/3").noneMatch(d -> d.contains(" run "));
+    }
+
+    @Test
     void notApplicableLanesDoNotRunAndTheOthersStillRotate() {
         Recorder log = new Recorder();
         PerfTest test = (path, spec) -> Fixtures.run(path.stack(), spec.kind(), 100);
