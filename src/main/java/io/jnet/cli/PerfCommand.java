@@ -187,7 +187,7 @@ public final class PerfCommand implements Callable<Integer> {
             description = "How the UDP tests use sockets: netperf (default: client socket connected, server socket not; "
                     + "one flow), connected (a socket pair per flow, each end connected to the other), unconnected "
                     + "(one server socket, not connected, receiving frames that a generator writes into a veth of the "
-                    + "server's namespace from --flows source pairs in 10.128.0.0/10; jnet paths only).")
+                    + "server's namespace from --flows source pairs in 10.128.0.0/10; jnet:veth only, i.e. --path veth).")
     String udpMode;
 
     @Option(names = "--stack", paramLabel = "both|jnet|kernel", defaultValue = "both",
@@ -287,9 +287,7 @@ public final class PerfCommand implements Callable<Integer> {
         double most = estimator.estimateSeconds(plan, plan.iterations().max());
         ProgressMeter meter = new ProgressMeter(err, progressMode(), expected, System::nanoTime);
         if (!quiet) {
-            err.println("estimated total " + ProgressMeter.duration(expected)
-                    + (most > expected ? " (up to " + ProgressMeter.duration(most) + " if every test needs "
-                            + plan.iterations().max() + " pairs)" : ""));
+            err.println(estimateLine(plan, expected, most));
         }
         for (String note : ignoredOptionNotes(plan)) err.println(note);
         for (String note : clipNotes) err.println(note);
@@ -341,6 +339,18 @@ public final class PerfCommand implements Callable<Integer> {
         }
         out.flush();
         return ok ? Main.EXIT_OK : Main.EXIT_FAILURE;
+    }
+
+    /**
+     * The estimate on stderr: the runs' total, the most with {@code -i max} pairs, and with {@code --flows} above
+     * 1 that opening the flows before each run comes on top (the estimate counts the runs' length only).
+     */
+    static String estimateLine(PerfPlan plan, double expected, double most) {
+        int flows = plan.tests().stream().mapToInt(TestSpec::flows).max().orElse(1);
+        return "estimated total " + ProgressMeter.duration(expected)
+                + (most > expected ? " (up to " + ProgressMeter.duration(most) + " if every test needs "
+                        + plan.iterations().max() + " pairs)" : "")
+                + (flows > 1 ? ", plus flow setup: the " + flows + " flows are opened before each run" : "");
     }
 
     /** Writes the {@code --plot} file(s); false (and a message on stderr) when that fails. */
@@ -480,6 +490,7 @@ public final class PerfCommand implements Callable<Integer> {
                     case KERNEL -> List.of(PathRegistry.KERNEL_TCP);
                 };
             }
+            if (udp == UdpMode.UNCONNECTED) checkGeneratorPaths(paths, tests.getFirst());
             List<String> planNotes = new ArrayList<>();
             List<PerfPlan.Cell> cells = new ArrayList<>();
             for (TestSpec t : tests) {
@@ -508,6 +519,27 @@ public final class PerfCommand implements Callable<Integer> {
         } catch (CommandLine.ParameterException e) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "after '--' only test-specific options (-m -M -r -s -S -D) are allowed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Unconnected UDP runs on jnet:veth alone (the frame generator injects through a jnet veth into the server's
+     * namespace): another jnet path would not measure its own way, and a plan where no path can run it would
+     * run nothing. The kernel next to jnet:veth shows n/a with the reason.
+     *
+     * @throws IllegalArgumentException naming the path that cannot run it
+     */
+    private void checkGeneratorPaths(List<String> paths, TestSpec t) {
+        for (String p : paths) {
+            PathRegistry.Entry e = registry.get(p);
+            String na = e.notApplicableTo(t);
+            if (na == null) continue;
+            if (!e.stack().equals(io.jnet.perf.KernelPaths.STACK)) throw new IllegalArgumentException(p + ": " + na
+                    + (compare != null ? "; name " + PathRegistry.JNET_VETH + " instead" : "; use --path veth"));
+            if (paths.size() == 1) {
+                throw new IllegalArgumentException("--udp unconnected runs on jnet paths only (the frame generator injects "
+                        + "through a jnet veth), not on " + p + ": use --path veth with --stack jnet or both");
+            }
         }
     }
 

@@ -172,7 +172,7 @@ public final class ComparisonRunner {
             throws PerfException {
         String label = pair == 0 ? "warm-up" : "pair " + pair;
         Progress.Run run = new Progress.Run(spec.kind(), size, s.lane.label(), pair, iterations.max(),
-                pair > iterations.min(), spec.durationSeconds());
+                pair > iterations.min(), spec.durationSeconds(), live.size() == 1);
         progress.starting(run);
         RunResult r;
         try {

@@ -120,10 +120,13 @@ public final class CsvReport {
      * The header of the {@code --compare} rows, one per test, size and path:
      * {@code size} is the swept size in bytes ({@link SizeTable#sizeLabel}); {@code ci_half_width} is in the
      * test's unit; {@code ratio_*} are the first path's figure over this path's, per pair (empty on the first
-     * path's row); {@code status} is {@code ok}, {@code not applicable: why}, or the failure; {@code busy_cores} as above.
+     * path's row); {@code status} is {@code ok}, {@code not applicable: why}, or the failure; {@code busy_cores} and
+     * the flow columns ({@code flows} to {@code packets_received}, the path's flows and lookups) as above.
      */
     public static final String COMPARE_HEADER = "test,size,path,unit,runs,median,mean,ci_level,ci_half_width,"
-            + "ci_width_percent,ci_met,ratio_median,ratio_min,ratio_max,values,status,busy_cores";
+            + "ci_width_percent,ci_met,ratio_median,ratio_min,ratio_max,values,status,busy_cores,"
+            + "flows,udp,flows_seen,setup_s,lookups_per_packet,socket_lookups_per_packet,route_lookups_per_packet,"
+            + "demux_hits_per_packet,demux_misses_per_packet,packets_received";
 
     /**
      * The header of a friends comparison ({@link FriendsTable}), one row per test and size with the text
@@ -168,7 +171,8 @@ public final class CsvReport {
                         n(m.ratioMax(k)),
                         s == null ? "" : s.values().stream().map(CsvReport::n).collect(Collectors.joining(";")),
                         escape(status),
-                        Integer.toString(busyCores)));
+                        Integer.toString(busyCores),
+                        flowColumns(m.spec(), FlowSummary.of(s))));
             }
         }
     }

@@ -139,6 +139,7 @@ public final class JsonReport {
                     sb.append('}');
                 }
                 sb.append(",\"not_applicable\":").append(lane.notApplicable() == null ? "null" : quote(lane.notApplicable()));
+                flows(sb, FlowSummary.of(s));
                 sb.append('}');
             }
             sb.append(']');
@@ -246,28 +247,34 @@ public final class JsonReport {
                     .append(",\"messages_received\":").append(d.received())
                     .append(",\"loss_percent\":").append(number(d.lossPercent())).append('}');
         }
-        FlowSummary f = FlowSummary.of(s);
-        if (f != null) {
-            sb.append(",\"flows\":{\"flows\":").append(f.flows())
-                    .append(",\"flows_seen\":").append(f.flowsSeen() < 0 ? "null" : Long.toString(f.flowsSeen()))
-                    .append(",\"setup_s\":").append(number(f.setupSeconds()));
-            LookupCounts lk = f.lookups();
-            if (lk == null || lk.packets() <= 0) {
-                sb.append(",\"lookups\":null}");
-            } else {
-                sb.append(",\"lookups\":{\"packets_received\":").append(lk.packets())
-                        .append(",\"socket_lookups\":").append(lk.socketLookups())
-                        .append(",\"route_lookups\":").append(lk.routeLookups())
-                        .append(",\"early_demux_hits\":").append(lk.hits())
-                        .append(",\"early_demux_misses\":").append(lk.misses())
-                        .append(",\"lookups_per_packet\":").append(number(lk.lookupsPerPacket()))
-                        .append(",\"socket_lookups_per_packet\":").append(number(lk.socketPerPacket()))
-                        .append(",\"route_lookups_per_packet\":").append(number(lk.routePerPacket()))
-                        .append(",\"demux_hits_per_packet\":").append(number(lk.hitsPerPacket()))
-                        .append(",\"demux_misses_per_packet\":").append(number(lk.missesPerPacket())).append("}}");
-            }
-        }
+        flows(sb, FlowSummary.of(s));
         sb.append('}');
+    }
+
+    /**
+     * The series' {@code flows} object ({@link FlowSummary}): flows, flows seen, setup time and the lookup
+     * counts, {@code lookups} null on a stack without counters; nothing when the series has no runs.
+     */
+    private static void flows(StringBuilder sb, FlowSummary f) {
+        if (f == null) return;
+        sb.append(",\"flows\":{\"flows\":").append(f.flows())
+                .append(",\"flows_seen\":").append(f.flowsSeen() < 0 ? "null" : Long.toString(f.flowsSeen()))
+                .append(",\"setup_s\":").append(number(f.setupSeconds()));
+        LookupCounts lk = f.lookups();
+        if (lk == null || lk.packets() <= 0) {
+            sb.append(",\"lookups\":null}");
+        } else {
+            sb.append(",\"lookups\":{\"packets_received\":").append(lk.packets())
+                    .append(",\"socket_lookups\":").append(lk.socketLookups())
+                    .append(",\"route_lookups\":").append(lk.routeLookups())
+                    .append(",\"early_demux_hits\":").append(lk.hits())
+                    .append(",\"early_demux_misses\":").append(lk.misses())
+                    .append(",\"lookups_per_packet\":").append(number(lk.lookupsPerPacket()))
+                    .append(",\"socket_lookups_per_packet\":").append(number(lk.socketPerPacket()))
+                    .append(",\"route_lookups_per_packet\":").append(number(lk.routePerPacket()))
+                    .append(",\"demux_hits_per_packet\":").append(number(lk.hitsPerPacket()))
+                    .append(",\"demux_misses_per_packet\":").append(number(lk.missesPerPacket())).append("}}");
+        }
     }
 
     static StringBuilder field(StringBuilder sb, String name, String value) {

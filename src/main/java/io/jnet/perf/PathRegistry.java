@@ -126,6 +126,26 @@ public final class PathRegistry {
         }
     }
 
+    /** The sysctl {@value #JNET_ROUTED}'s router sets to 1 after the {@code --sysctl} settings. */
+    public static final String IP_FORWARD_SYSCTL = "net.ipv4.ip_forward";
+
+    /**
+     * A note when {@code sysctls} set {@value #IP_FORWARD_SYSCTL} and {@code ids} hold {@value #JNET_ROUTED}: its
+     * router runs with forwarding on whatever was given (the path measures forwarding), the value given applies
+     * to the client and server namespaces; null otherwise.
+     */
+    public static String routerForwardingNote(List<String> ids, Map<String, String> sysctls) {
+        if (!ids.contains(JNET_ROUTED)) return null;
+        for (Map.Entry<String, String> s : sysctls.entrySet()) {
+            if (canonicalSysctl(s.getKey()).equals(IP_FORWARD_SYSCTL)) {
+                return JNET_ROUTED + "'s router runs with " + IP_FORWARD_SYSCTL + "=1, which defines the path, whatever "
+                        + "--sysctl says; --sysctl " + s.getKey() + "=" + s.getValue()
+                        + " applies to its client and server namespaces";
+            }
+        }
+        return null;
+    }
+
     /** The sysctl's name as Linux lists it ({@code sysctl -a}); the name unchanged when it is not known. */
     private static String canonicalSysctl(String name) {
         try {
@@ -176,15 +196,17 @@ public final class PathRegistry {
     public static PathRegistry standard() {
         return new PathRegistry()
                 .register(new Entry(JNET_LOOPBACK, JnetPaths.STACK,
-                        "jnet, one namespace over lo (127.0.0.1)", true, JnetPaths::loopback, null))
+                        "jnet, one namespace over lo (127.0.0.1)", true, JnetPaths::loopback,
+                        spec -> generatorNotApplicable(JNET_LOOPBACK, spec)))
                 .register(new Entry(JNET_FRIENDS, JnetPaths.STACK,
                         "jnet, one namespace over lo (127.0.0.1) with " + TCP_FRIENDS_SYSCTL + "=1 (wins over --sysctl)",
-                        true, JnetPaths::loopback, null, Map.of(TCP_FRIENDS_SYSCTL, "1")))
+                        true, JnetPaths::loopback, spec -> generatorNotApplicable(JNET_FRIENDS, spec),
+                        Map.of(TCP_FRIENDS_SYSCTL, "1")))
                 .register(new Entry(JNET_VETH, JnetPaths.STACK,
                         "jnet, two namespaces joined by a veth pair (10.0.0.1 -> 10.0.0.2)", true, JnetPaths::veth, null))
                 .register(new Entry(JNET_ROUTED, JnetPaths.STACK,
                         "jnet, client - router (ip_forward=1) - server namespaces over two veth pairs (10.0.1.2 -> 10.0.2.2)",
-                        true, JnetPaths::routed, null))
+                        true, JnetPaths::routed, spec -> generatorNotApplicable(JNET_ROUTED, spec)))
                 .register(new Entry(KERNEL_TCP, KernelPaths.STACK,
                         "host kernel TCP/UDP over 127.0.0.1 (JDK SocketChannel)", false, sysctls -> KernelPaths.tcp(),
                         PathRegistry::kernelFlowsNotApplicable))
@@ -220,6 +242,17 @@ public final class PathRegistry {
                     + "limit of " + limit + " (ulimit -n)";
         }
         return null;
+    }
+
+    /**
+     * Unconnected UDP ({@link UdpMode#UNCONNECTED}) on a path other than {@value #JNET_VETH}: the frame generator
+     * writes into a veth of the server's namespace, so its frames never take the path's own way (lo, or the
+     * router of {@value #JNET_ROUTED}); a figure there would be jnet:veth's under another name.
+     */
+    public static String generatorNotApplicable(String id, TestSpec spec) {
+        if (spec.udp() != UdpMode.UNCONNECTED) return null;
+        return "--udp unconnected measures " + JNET_VETH + " only: the frame generator writes into a veth of the "
+                + "server's namespace, so its frames do not cross " + id + (id.equals(JNET_ROUTED) ? "'s router" : "'s lo");
     }
 
     /** This process's file descriptor limit, or -1 when the platform does not say. */

@@ -90,7 +90,12 @@ public final class PerfSuite {
         List<Measurement.LaneResult> lanes = m.lanes();
         Series candidate = hasCandidate ? lanes.getFirst().series() : null;
         Series reference = lanes.size() == 2 ? lanes.get(1).series() : hasCandidate ? null : lanes.getFirst().series();
-        return new Comparison(m.spec(), plan.pathName(), m.confidence(), candidate, reference, m.notes(), m.failure());
+        List<String> notes = new ArrayList<>(m.notes());
+        for (Measurement.LaneResult l : lanes) {
+            // the same reason --compare prints under its table for an n/a cell
+            if (l.notApplicable() != null) notes.add("n/a: " + l.label() + ": " + l.notApplicable());
+        }
+        return new Comparison(m.spec(), plan.pathName(), m.confidence(), candidate, reference, notes, m.failure());
     }
 
     private interface CellDone {
@@ -120,6 +125,8 @@ public final class PerfSuite {
                     notes.add("sysctls apply to jnet namespaces only; " + String.join(", ", host) + " run with the host's");
                 }
                 notes.addAll(overrideNotes(entries, plan.sysctls()));
+                String forwarding = PathRegistry.routerForwardingNote(plan.paths(), plan.sysctls());
+                if (forwarding != null) notes.add(forwarding);
             }
             if (setupFailure == null && opened.stream().allMatch(p -> p == null)) setupFailure = String.join("; ", unavailable);
             if (setupFailure != null) {

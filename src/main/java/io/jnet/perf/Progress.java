@@ -19,12 +19,21 @@ public interface Progress {
      * @param maxPairs the most pairs this test may take ({@code -i max})
      * @param extra    true for a pair beyond {@code -i min}, which the estimate did not count
      * @param seconds  the run's length ({@code -l}, or the warm-up run's)
+     * @param alone    true when this lane is the only one measured, so a "pair" is one run
      */
-    record Run(TestKind kind, int size, String lane, int pair, int maxPairs, boolean extra, double seconds) {
+    record Run(TestKind kind, int size, String lane, int pair, int maxPairs, boolean extra, double seconds, boolean alone) {
 
-        /** E.g. {@code TCP_RR kernel pair 2/5} or {@code TCP_STREAM jnet:loopback warm-up}, with the size when swept. */
+        /** A run of a lane measured with others. */
+        public Run(TestKind kind, int size, String lane, int pair, int maxPairs, boolean extra, double seconds) {
+            this(kind, size, lane, pair, maxPairs, extra, seconds, false);
+        }
+
+        /**
+         * E.g. {@code TCP_RR kernel pair 2/5}, {@code TCP_RR jnet run 2/5} when the lane runs alone, or
+         * {@code TCP_STREAM jnet:loopback warm-up}, with the size when swept.
+         */
         public String describe() {
-            String what = pair == 0 ? "warm-up" : "pair " + pair + "/" + maxPairs;
+            String what = pair == 0 ? "warm-up" : (alone ? "run " : "pair ") + pair + "/" + maxPairs;
             return kind + " " + lane + " " + what + (size >= 0 ? " size " + size : "");
         }
     }

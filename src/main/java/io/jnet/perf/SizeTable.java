@@ -89,7 +89,30 @@ public final class SizeTable {
             if (m.failure() != null) notes.add("FAILED at " + sizeLabel(m).trim() + ": " + m.failure());
             for (String n : m.notes()) notes.add(n);
         }
+        flows(rows, paths);
         printFooter(out, plan, kind, unmet, notes);
+    }
+
+    /**
+     * Below the rows of TCP_RR, UDP_RR and UDP_STREAM: each path's flows and lookups per packet received
+     * ({@link FlowSummary#line}), one line per path, prefixed with the size when the table has several rows.
+     */
+    private void flows(List<Measurement> rows, List<String> paths) {
+        TestKind kind = rows.getFirst().spec().kind();
+        if (kind != TestKind.TCP_RR && !kind.isUdp()) return;
+        List<String> lines = new ArrayList<>();
+        for (Measurement m : rows) {
+            for (int i = 0; i < paths.size(); i++) {
+                FlowSummary f = FlowSummary.of(m.lanes().get(i).series());
+                if (f == null || (f.lookups() == null && f.flows() == 1 && f.flowsSeen() < 0)) continue;
+                String label = rows.size() > 1 ? sizeHeading(kind) + " " + sizeLabel(m).trim() + " " + paths.get(i) : paths.get(i);
+                lines.add(f.line(label));
+            }
+        }
+        if (lines.isEmpty()) return;
+        out.println();
+        out.println("Flows and lookups per packet received (all measured runs):");
+        for (String l : lines) out.println("  " + l);
     }
 
     /** The first line of a test's table: test, unit, pairs per path, run length, TCP_NODELAY. */

@@ -118,7 +118,7 @@ public final class TextReport {
     private static final String STREAM_HEAD = "%-8s %-8s %-8s %-8s %-13s %s";
     private static final String STREAM_ROW = "%-8d %-8d %-8d %-8.2f %-13.2f %s";
     private static final String RR_HEAD = "%-8s %-8s %-8s %-8s %-8s %-13s %s";
-    private static final String RR_ROW = "%-8d %-8d %-8d %-8d %-8.2f %-13.2f %s";
+    private static final String RR_ROW = "%-8s %-8s %-8d %-8d %-8.2f %-13.2f %s";
 
     private void streamTable(TestSpec spec, List<Series> measured) {
         line(STREAM_HEAD, "Recv", "Send", "Send", "", "", "");
@@ -143,10 +143,18 @@ public final class TextReport {
         out.println();
         for (Series s : measured) {
             SocketSizes z = s.sizes();
-            line(RR_ROW, z.localSend(), z.localRecv(), spec.requestSize(), spec.responseSize(),
+            line(RR_ROW, socketSize(z.localSend()), socketSize(z.localRecv()), spec.requestSize(), spec.responseSize(),
                     s.medianElapsedSeconds(), s.median(), s.stack());
-            line(RR_HEAD, z.remoteSend(), z.remoteRecv(), "", "", "", "", "");
+            line(RR_HEAD, socketSize(z.remoteSend()), socketSize(z.remoteRecv()), "", "", "", "", "");
         }
+    }
+
+    /**
+     * A socket buffer size in bytes, or {@code -} for a side without a socket (the frame generator of
+     * {@code --udp unconnected} writes raw frames, {@link SocketSizes} -1).
+     */
+    static String socketSize(int bytes) {
+        return bytes < 0 ? "-" : Integer.toString(bytes);
     }
 
     /** Prints a formatted line without trailing blanks. */

@@ -14,8 +14,8 @@ final class UdpStreamTable {
     private UdpStreamTable() {}
 
     private static final String HEAD = "%-8s %-8s %-8s %-8s %-8s %-13s %s";
-    private static final String SEND_ROW = "%-8d %-8d %-8.2f %-8.0f %-8.0f %-13.2f %s";
-    private static final String RECV_ROW = "%-8d %-8s %-8.2f %-8.0f %-8s %-13.2f";
+    private static final String SEND_ROW = "%-8s %-8d %-8.2f %-8.0f %-8.0f %-13.2f %s";
+    private static final String RECV_ROW = "%-8s %-8s %-8.2f %-8.0f %-8s %-13.2f";
 
     /** Prints the table and the loss line for the stacks in {@code measured}. */
     static void print(PrintStream out, TestSpec spec, List<Series> measured) {
@@ -28,9 +28,9 @@ final class UdpStreamTable {
             DatagramSummary d = DatagramSummary.of(s);
             if (d == null) continue;
             SocketSizes z = s.sizes();
-            line(out, SEND_ROW, z.localSend(), spec.sendSize(), d.sendElapsedMedian(), d.sentMedian(), d.errorsMedian(),
+            line(out, SEND_ROW, TextReport.socketSize(z.localSend()), spec.sendSize(), d.sendElapsedMedian(), d.sentMedian(), d.errorsMedian(),
                     d.sendMedian(), s.stack());
-            line(out, RECV_ROW, z.remoteRecv(), "", s.medianElapsedSeconds(), d.receivedMedian(), "", s.median());
+            line(out, RECV_ROW, TextReport.socketSize(z.remoteRecv()), "", s.medianElapsedSeconds(), d.receivedMedian(), "", s.median());
             if (!loss.isEmpty()) loss.append(", ");
             loss.append(String.format(Locale.ROOT, "%s %d of %d (%s%%)", s.stack(), d.lost(), d.sent(),
                     TextReport.num(d.lossPercent(), 2)));

@@ -195,8 +195,34 @@ class CliTest {
     }
 
     @Test
+    void unconnectedUdpRunsOnJnetVethOnly() {
+        assertThat(run("perf", "-t", "UDP_RR", "--udp", "unconnected", "--stack", "kernel", "-l", "0.2", "-i", "3,3"))
+                .isEqualTo(2);
+        assertThat(err()).contains("--udp unconnected runs on jnet paths only").contains("kernel:tcp");
+        assertThat(out()).doesNotContain("measured runs");
+        errBuf.reset();
+        assertThat(run("perf", "-t", "UDP_STREAM", "--udp", "unconnected", "--path", "loopback")).isEqualTo(2);
+        assertThat(err()).contains("jnet:loopback: --udp unconnected measures jnet:veth only").contains("--path veth");
+        errBuf.reset();
+        assertThat(run("perf", "-t", "UDP_STREAM", "--udp", "unconnected", "--compare", "jnet:routed,jnet:veth")).isEqualTo(2);
+        assertThat(err()).contains("jnet:routed: ").contains("do not cross jnet:routed's router");
+        assertThat(plan("-t", "UDP_RR", "--udp", "unconnected", "--path", "veth").paths())
+                .containsExactly("jnet:veth", "kernel:tcp");
+        assertThat(plan("-t", "UDP_RR", "--udp", "unconnected", "--compare", "jnet:veth,kernel:tcp").paths())
+                .containsExactly("jnet:veth", "kernel:tcp");
+    }
+
+    @Test
+    void theEstimateSaysFlowSetupComesOnTop() {
+        assertThat(PerfCommand.estimateLine(plan("-t", "TCP_RR", "--path", "veth", "--flows", "100000"), 16, 16))
+                .isEqualTo("estimated total 0:16, plus flow setup: the 100000 flows are opened before each run");
+        assertThat(PerfCommand.estimateLine(plan("-t", "TCP_RR"), 16, 20))
+                .isEqualTo("estimated total 0:16 (up to 0:20 if every test needs 5 pairs)");
+    }
+
+    @Test
     void flowsAndUdpModeReachTheSpec() {
-        TestSpec t = plan("-t", "UDP_STREAM", "--udp", "unconnected", "--flows", "1000000").tests().getFirst();
+        TestSpec t = plan("-t", "UDP_STREAM", "--path", "veth", "--udp", "unconnected", "--flows", "1000000").tests().getFirst();
         assertThat(t.flows()).isEqualTo(1_000_000);
         assertThat(t.udp()).isEqualTo(io.jnet.perf.UdpMode.UNCONNECTED);
         assertThat(plan("-t", "TCP_RR").tests().getFirst().flows()).isEqualTo(1);
@@ -566,7 +592,7 @@ class CliTest {
         List<String> rows = out().lines().toList();
         assertThat(rows).hasSize(5);
         assertThat(rows.get(1)).startsWith("TCP_RR,1,kernel:tcp,Trans/s,3,").containsPattern(",(true|false),,,,");
-        assertThat(rows.get(4)).startsWith("TCP_RR,1024,kernel:unix,Trans/s,3,").endsWith(",ok,0");
+        assertThat(rows.get(4)).startsWith("TCP_RR,1024,kernel:unix,Trans/s,3,").contains(",ok,0,1,netperf,");
         assertThat(out()).doesNotContain("pair").doesNotContain("estimated");
         assertThat(err()).contains("estimated total").contains("TCP_RR kernel:unix pair 3/3 size 1024: ");
     }

@@ -167,11 +167,54 @@ class CompareTest {
         assertThat(lines).hasSize(7);
         assertThat(lines.getFirst()).isEqualTo(CsvReport.COMPARE_HEADER);
         assertThat(lines.get(1)).startsWith("TCP_RR,1,jnet:loopback,Trans/s,3,200.0000,200.0000,99,").contains(",false,,,,")
-                .endsWith(",100.0000;200.0000;300.0000,ok,0");
+                .contains(",100.0000;200.0000;300.0000,ok,0,1,netperf,");
         assertThat(lines.get(2)).startsWith("TCP_RR,1,kernel:tcp,Trans/s,3,200.0000,200.0000,99,0.0000,0.0000,true,1.0000,0.5000,1.5000,");
         assertThat(lines.get(3)).contains(",true,0.5000,0.2500,0.7500,");
-        assertThat(lines.get(6)).isEqualTo("TCP_RR,1024,kernel:unix,Trans/s,0,,,,,,false,,,,,not applicable: not here,0");
-        for (String l : lines) assertThat(l.split(",", -1)).hasSize(17);
+        assertThat(lines.get(6)).isEqualTo("TCP_RR,1024,kernel:unix,Trans/s,0,,,,,,false,,,,,not applicable: not here,0,"
+                + "1,netperf,,,,,,,,");
+        for (String l : lines) assertThat(l.split(",", -1)).hasSize(CsvReport.COMPARE_HEADER.split(",").length).hasSize(27);
+    }
+
+    /** A series of UDP_RR runs over {@code flows} flows with the given lookup counts per run (null: none). */
+    private static Series flowSeries(String path, int flows, LookupCounts perRun) {
+        Series plain = Fixtures.series(path, TestKind.UDP_RR, 1000, 1000, 1000);
+        List<RunResult> runs = plain.runs().stream().map(r -> r.withFlows(flows, flows, 0.5).withLookups(perRun)).toList();
+        return new Series(path, path + " path", runs.getFirst(), runs);
+    }
+
+    /** UDP_RR --udp connected --flows 100 on jnet:routed, jnet:veth and the kernel (no counters). */
+    private static CompareResult flowsResult() {
+        TestSpec rr = TestSpec.defaults(TestKind.UDP_RR, ONE_SECOND).withFlows(100, UdpMode.CONNECTED);
+        Measurement m = new Measurement(rr.withMessageSize(1, false), 1, Confidence.DEFAULT, List.of(
+                new Measurement.LaneResult("jnet:routed", flowSeries("jnet:routed", 100, new LookupCounts(400, 200, 600, 0, 0)), null),
+                new Measurement.LaneResult("jnet:veth", flowSeries("jnet:veth", 100, new LookupCounts(200, 0, 0, 200, 0)), null),
+                new Measurement.LaneResult("kernel:tcp", flowSeries("kernel:tcp", 100, null), null)),
+                List.of(), null);
+        PerfPlan plan = new PerfPlan(List.of(new PerfPlan.Cell(m.spec(), 1)), List.of("jnet:routed", "jnet:veth", "kernel:tcp"),
+                "routed", Map.of(), Iterations.exactly(3), Confidence.DEFAULT, Warmup.DEFAULT, true, List.of());
+        return new CompareResult(plan, List.of(m), List.of());
+    }
+
+    @Test
+    void compareReportsCarryEachPathsFlowsAndLookups() {
+        String text = ReportCapture.capture(ps -> new SizeTable(ps).print(flowsResult()));
+        assertThat(text).contains("Flows and lookups per packet received")
+                .contains("jnet:routed: 100 flows (100 seen by the server); per packet received: 2.00 lookups "
+                        + "(socket 0.50, route 1.50), early demux 0.00 hits, 0.00 misses; 1200 packets")
+                .contains("jnet:veth: 100 flows (100 seen by the server); per packet received: 0.00 lookups "
+                        + "(socket 0.00, route 0.00), early demux 1.00 hits, 0.00 misses")
+                .contains("kernel:tcp: 100 flows (100 seen by the server); per packet received: lookups -");
+        List<String> csv = ReportCapture.capture(ps -> new CsvReport(ps).print(flowsResult())).lines().toList();
+        assertThat(csv.getFirst()).isEqualTo(CsvReport.COMPARE_HEADER).endsWith(",flows,udp,flows_seen,setup_s,"
+                + "lookups_per_packet,socket_lookups_per_packet,route_lookups_per_packet,demux_hits_per_packet,"
+                + "demux_misses_per_packet,packets_received");
+        assertThat(csv.get(1)).startsWith("UDP_RR,1,jnet:routed,")
+                .endsWith(",ok,0,100,connected,100,0.5000,2.0000,0.5000,1.5000,0.0000,0.0000,1200");
+        assertThat(csv.get(3)).startsWith("UDP_RR,1,kernel:tcp,").endsWith(",ok,0,100,connected,100,0.5000,,,,,,");
+        String json = ReportCapture.capture(ps -> new JsonReport(ps).print(flowsResult()));
+        assertThat(json).contains("\"path\":\"jnet:routed\"").contains("\"flows\":{\"flows\":100,\"flows_seen\":100,"
+                + "\"setup_s\":0.5,\"lookups\":{\"packets_received\":1200,\"socket_lookups\":600,\"route_lookups\":1800")
+                .contains("\"route_lookups_per_packet\":1.5").contains("\"flows_seen\":100,\"setup_s\":0.5,\"lookups\":null}");
     }
 
     @Test

@@ -62,6 +62,19 @@ class ComparisonRunnerTest {
     }
 
     @Test
+    void progressSaysRunWhenOneLaneIsMeasuredAndPairWithTwo() {
+        PerfTest test = (path, spec) -> Fixtures.run(path.stack(), spec.kind(), 100);
+        Recorder alone = new Recorder();
+        new ComparisonRunner(Iterations.exactly(3), Confidence.DEFAULT, Warmup.NONE, alone)
+                .measure(RR, -1, List.of(lane("A", test), new ComparisonRunner.Lane("K", null, "not here")));
+        assertThat(alone.finished).containsExactly("TCP_RR A run 1/3", "TCP_RR A run 2/3", "TCP_RR A run 3/3");
+        Recorder both = new Recorder();
+        new ComparisonRunner(Iterations.exactly(3), Confidence.DEFAULT, Warmup.NONE, both)
+                .measure(RR, -1, List.of(lane("A", test), lane("B", test)));
+        assertThat(both.finished).contains("TCP_RR A pair 1/3", "TCP_RR B pair 3/3").noneMatch(d -> d.contains(" run "));
+    }
+
+    @Test
     void notApplicableLanesDoNotRunAndTheOthersStillRotate() {
         Recorder log = new Recorder();
         PerfTest test = (path, spec) -> Fixtures.run(path.stack(), spec.kind(), 100);
@@ -265,6 +278,23 @@ class ComparisonRunnerTest {
         }), Progress.NONE).run(plan);
         assertThat(r.succeeded()).isFalse();
         assertThat(r.comparisons().getFirst().failure()).contains("not part of this build");
+    }
+
+    @Test
+    void theSinglePathReportSaysWhyTheKernelColumnIsNotApplicable() {
+        PathRegistry registry = new PathRegistry()
+                .register(new PathRegistry.Entry("jnet:loopback", "jnet", "fake", true, s -> new InMemoryPath("jnet"), null))
+                .register(new PathRegistry.Entry("kernel:tcp", "kernel", "fake", false, s -> new InMemoryPath("kernel"),
+                        spec -> "no such socket here"));
+        PerfPlan plan = PerfPlan.of(List.of(RR.withDuration(Duration.ofMillis(50))), List.of("jnet:loopback", "kernel:tcp"),
+                "loopback", Iterations.exactly(3), Confidence.DEFAULT);
+        SuiteResult r = new PerfSuite(registry, Progress.NONE).run(plan);
+        Comparison c = r.comparisons().getFirst();
+        assertThat(c.reference()).isNull();
+        assertThat(c.notes()).contains("n/a: kernel: no such socket here");
+        java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+        new TextReport(new java.io.PrintStream(buf, true, java.nio.charset.StandardCharsets.UTF_8), false).print(r);
+        assertThat(buf.toString(java.nio.charset.StandardCharsets.UTF_8)).contains("Note: n/a: kernel: no such socket here");
     }
 
     @Test

@@ -162,6 +162,12 @@ class FlowsRunTest {
         }
         assertThat(PathRegistry.standard().get(PathRegistry.JNET_VETH)
                 .notApplicableTo(spec(TestKind.UDP_STREAM, TestSpec.MAX_SOURCES, UdpMode.UNCONNECTED))).isNull();
+        for (String id : List.of(PathRegistry.JNET_LOOPBACK, PathRegistry.JNET_FRIENDS, PathRegistry.JNET_ROUTED)) {
+            PathRegistry.Entry e = PathRegistry.standard().get(id);
+            assertThat(e.notApplicableTo(spec(TestKind.UDP_RR, 10, UdpMode.UNCONNECTED))).as(id)
+                    .contains("measures jnet:veth only").contains(id);
+            assertThat(e.notApplicableTo(spec(TestKind.UDP_RR, 10, UdpMode.CONNECTED))).as(id).isNull();
+        }
     }
 
     @Test

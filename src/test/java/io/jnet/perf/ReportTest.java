@@ -217,6 +217,24 @@ class ReportTest {
     }
 
     @Test
+    void aSideWithoutASocketShowsADashForItsSizes() {
+        SocketSizes generator = new SocketSizes(-1, -1, 212992, 212992);
+        List<RunResult> runs = List.of(new RunResult(TestKind.UDP_RR, "jnet", 1.0, 100, 100, 50, null, generator));
+        TestSpec rr = TestSpec.defaults(TestKind.UDP_RR, ONE_SECOND);
+        Comparison c = new Comparison(rr, "veth", Confidence.DEFAULT, new Series("jnet", "jnet path", null, runs), null,
+                List.of(), null);
+        String text = capture(ps -> new TextReport(ps, false).printTest(c));
+        assertThat(text).containsPattern("\\n- +- +1 +1 +1\\.00 +50\\.00 +jnet\\n212992 +212992\\n")
+                .doesNotContain("-1 ");
+        List<RunResult> stream = List.of(new RunResult(TestKind.UDP_STREAM, "jnet", 1.0, 1472, 1472, 0, null, generator,
+                new DatagramCounts(1, 0, 1, 1.0)));
+        Comparison u = new Comparison(TestSpec.defaults(TestKind.UDP_STREAM, ONE_SECOND), "veth", Confidence.DEFAULT,
+                new Series("jnet", "jnet path", null, stream), null, List.of(), null);
+        assertThat(capture(ps -> new TextReport(ps, false).printTest(u))).containsPattern("\\n- +1472 +1\\.00 ")
+                .containsPattern("\\n212992 +1\\.00 ");
+    }
+
+    @Test
     void jsonEscapesControlCharacters() {
         assertThat(JsonReport.quote("a\"b\\c\nd\u0001")).isEqualTo("\"a\\\"b\\\\c\\nd\\u0001\"");
         assertThat(JsonReport.number(Double.NaN)).isEqualTo("null");

@@ -53,6 +53,21 @@ class RoutedPathTest {
     }
 
     @Test
+    void aSysctlOfIpForwardIsNotedAsOverriddenOnTheRouter() {
+        PathRegistry registry = new PathRegistry()
+                .register(new PathRegistry.Entry(PathRegistry.JNET_ROUTED, "jnet", "fake", true, s -> new InMemoryPath("jnet"), null))
+                .register(new PathRegistry.Entry(PathRegistry.KERNEL_TCP, "kernel", "fake", false, s -> new InMemoryPath("kernel"), null));
+        PerfPlan plan = new PerfPlan(List.of(new PerfPlan.Cell(TestSpec.defaults(TestKind.TCP_RR, Duration.ofMillis(50)), -1)),
+                List.of(PathRegistry.JNET_ROUTED, PathRegistry.KERNEL_TCP), "routed", Map.of("net/ipv4/ip_forward", "0"),
+                Iterations.exactly(3), Confidence.DEFAULT, Warmup.NONE, false, List.of());
+        SuiteResult r = new PerfSuite(registry, Progress.NONE).run(plan);
+        assertThat(r.notes()).anySatisfy(n -> assertThat(n).startsWith("jnet:routed's router runs with net.ipv4.ip_forward=1")
+                .contains("--sysctl net/ipv4/ip_forward=0 applies to its client and server namespaces"));
+        assertThat(PathRegistry.routerForwardingNote(List.of(PathRegistry.JNET_VETH), Map.of("net.ipv4.ip_forward", "0"))).isNull();
+        assertThat(PathRegistry.routerForwardingNote(List.of(PathRegistry.JNET_ROUTED), Map.of("net.ipv4.tcp_sack", "0"))).isNull();
+    }
+
+    @Test
     void tcpBytesGoBothWaysThroughTheRouter() throws Exception {
         long before = forwarded();
         int size = 1 << 20;
