@@ -8,7 +8,8 @@ package io.jnet.buffer;
  * the garbage collector and larger requests than the biggest class are plain heap buffers.
  *
  * <p>Thread-safe: a buffer is typically allocated by a sending thread and released by a reading one.
- * Each class is a small array stack under its own monitor (uncontended locking allocates nothing).
+ * Each class is a small array stack under its own lock (uncontended locking allocates nothing); lock
+ * acquisitions, and those that had to wait, are counted ({@link #lockEntries()}, {@link #contendedLockEntries()}).
  *
  * <p>Contract for users of pooled buffers: after {@link PacketBuffer#release()} the buffer must not be
  * touched again; the pool hands it out anew.
@@ -46,6 +47,20 @@ public final class PacketPool implements PacketAllocator {
         return n;
     }
 
+    @Override
+    public long lockEntries() {
+        long n = 0;
+        for (SizeClass c : classes) n += c.entries;
+        return n;
+    }
+
+    @Override
+    public long contendedLockEntries() {
+        long n = 0;
+        for (SizeClass c : classes) n += c.contended;
+        return n;
+    }
+
     /** Buffers created by the pool so far (a steady value once warm means no allocation). */
     public long created() {
         long n = 0;
@@ -58,6 +73,9 @@ public final class PacketPool implements PacketAllocator {
         final PacketBuffer[] stack;
         int top;
         volatile long created;
+        final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+        /** Lock acquisitions and those that waited; written under the lock, read racily as statistics. */
+        long entries, contended;
 
         SizeClass(int size, int limit) {
             this.size = size;
@@ -66,11 +84,14 @@ public final class PacketPool implements PacketAllocator {
 
         PacketBuffer take(int headroom, int total) {
             PacketBuffer b = null;
-            synchronized (this) {
+            lock();
+            try {
                 if (top > 0) {
                     b = stack[--top];
                     stack[top] = null;
                 }
+            } finally {
+                lock.unlock();
             }
             if (b == null) {
                 b = PacketBuffer.allocate(0, size);
@@ -85,16 +106,38 @@ public final class PacketPool implements PacketAllocator {
         @Override
         public void released(PacketBuffer b) {
             if (DEBUG) {
-                synchronized (this) {
+                lock();
+                try {
                     for (int i = 0; i < top; i++) if (stack[i] == b) new Throwable("double release").printStackTrace();
+                } finally {
+                    lock.unlock();
                 }
                 b.debugReleasedAt = new Throwable("released here");
             }
-            synchronized (this) {
+            lock();
+            try {
                 if (top < stack.length) stack[top++] = b;
+            } finally {
+                lock.unlock();
             }
         }
 
-        synchronized int free() { return top; }
+        /** Takes the lock, counting the acquisition and whether it had to wait. */
+        private void lock() {
+            if (!lock.tryLock()) {
+                lock.lock();
+                contended++;
+            }
+            entries++;
+        }
+
+        int free() {
+            lock.lock();
+            try {
+                return top;
+            } finally {
+                lock.unlock();
+            }
+        }
     }
 }
