@@ -58,7 +58,7 @@ public final class NetNamespace implements SocketProvider, AutoCloseable {
     private final EtherTypeHandler[] handlers = new EtherTypeHandler[4];
     private final int[] handlerTypes = new int[4];
     private volatile int[] localAddresses = new int[0];
-    private volatile PacketAllocator allocator = new io.jnet.buffer.PacketPool();
+    private volatile PacketAllocator allocator = io.jnet.buffer.PacketAllocators.fromProperty();
     private final Loopback loopback;
     private final java.util.random.RandomGenerator random;
     private final Interface loopbackInterface;
