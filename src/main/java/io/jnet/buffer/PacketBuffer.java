@@ -21,11 +21,36 @@ package io.jnet.buffer;
  * the header, like Linux's {@code skb_network_header}.
  *
  * <p>A buffer has an optional owner (the socket whose memory it is charged to) and a release hook
- * called once when {@link #release()} runs; pools and per-socket caches plug in there.
+ * called when its data is freed; pools and per-socket caches plug in there.
  *
- * <p>Not thread-safe: a buffer belongs to one thread at a time, handed over through queues.
+ * <p><b>Shared data</b> (Linux skb_clone): {@link #cloneShared()} makes a second buffer over the same array, with
+ * its own bounds, offsets and metadata, and a reference count on the data (Linux's dataref) that the original
+ * keeps. The data is freed, and the original's release hook runs, when the original and every clone are
+ * released, in any order and on any threads. Shared bytes are read-only: from the original's data start on,
+ * nobody writes them while {@link #dataShared()} holds ({@link #put}, {@link #tryCoalesce} and {@link #linearize}
+ * refuse or copy first; a layer that alters payload bytes takes {@link #unshare()} first, Linux's skb_cow). The
+ * bytes in front of the data at the time of the clone are the clone's headroom: a clone pushes its headers
+ * there (TCP, IP, Ethernet of a transmitted segment), so the original must not use its own headroom while a
+ * clone is alive, and only one clone at a time may push headers; TCP clones a write-queue segment only when it
+ * is not shared already, and copies otherwise. Each buffer carries one spare clone header (Linux's fast clone,
+ * skbuff_fclone_cache), so cloning a buffer that is not shared allocates nothing once warm.
+ *
+ * <p>Not thread-safe: a buffer belongs to one thread at a time, handed over through queues; the data's
+ * reference count is atomic, so an original and its clone may be released on different threads.
  */
 public final class PacketBuffer {
+    private static final java.lang.invoke.VarHandle DATA_REFS;
+    private static final java.lang.invoke.VarHandle CLONE_REFS;
+
+    static {
+        try {
+            var l = java.lang.invoke.MethodHandles.lookup();
+            DATA_REFS = l.findVarHandle(PacketBuffer.class, "dataRefs", int.class);
+            CLONE_REFS = l.findVarHandle(PacketBuffer.class, "cloneRefs", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /** Headroom reserved by default: Ethernet (14) + IPv4 with options (60) + TCP with options (60), rounded. */
     public static final int DEFAULT_HEADROOM = 160;
@@ -39,6 +64,25 @@ public final class PacketBuffer {
     private int truesize;
     private ReleaseHook releaseHook;
     private boolean released;
+    /** The buffer whose data this clone shares, or null for an original (which owns its array). */
+    private PacketBuffer origin;
+    /**
+     * On an original: the original plus its live clones that hold the data (Linux's skb_shared_info dataref);
+     * 1 while nothing shares it. Updated atomically through {@link #DATA_REFS}.
+     */
+    @SuppressWarnings("unused") // through DATA_REFS
+    private volatile int dataRefs = 1;
+    /**
+     * On an original: its live clones ({@link #cloneShared()}), which may have pushed headers into its headroom
+     * (Linux's skb_cloned; the references taken through {@link #shareArray()} are not clones, they read
+     * payload bytes only). Updated atomically through {@link #CLONE_REFS}.
+     */
+    @SuppressWarnings("unused") // through CLONE_REFS
+    private volatile int cloneRefs;
+    /** The spare clone header of an original (Linux's fclone companion), reused while no clone is alive. */
+    private PacketBuffer fclone;
+    /** On an original: its array as a {@link PayloadRegion}, made once and reused ({@link #shareArray()}). */
+    private PayloadRegion arrayRegion;
     /** Device the buffer arrived on, or null for locally generated packets. */
     private Object inputDevice;
     /** Early-demux result or other per-packet socket reference (Linux skb->sk on input). */
@@ -129,6 +173,10 @@ public final class PacketBuffer {
 
     /** Resets an existing buffer for reuse (pools/caches): empties data, clears metadata. */
     public PacketBuffer reset(int headroom) {
+        if (origin != null) throw new IllegalStateException("reset of a clone");
+        if ((int) DATA_REFS.getAcquire(this) > 1 || (int) CLONE_REFS.getAcquire(this) != 0) {
+            throw new IllegalStateException("reset of data a clone shares");
+        }
         if (headroom > array.length) throw new IllegalArgumentException("headroom > capacity");
         dataStart = dataEnd = headroom;
         networkOffset = transportOffset = -1;
@@ -142,6 +190,7 @@ public final class PacketBuffer {
         region = null; // a released buffer has dropped its reference already
         regionOffset = regionLength = 0;
         released = false;
+        DATA_REFS.setRelease(this, 1);
         seq = endSeq = flags = 0;
         when = 0;
         txDelivered = txDeliveredNs = txFirstTxNs = 0;
@@ -151,7 +200,30 @@ public final class PacketBuffer {
         return this;
     }
 
-    public byte[] array() { return array; }
+    /**
+     * The array the data lies in. With {@code -Djnet.pool.debug}, a call on a released buffer throws
+     * {@link IllegalStateException} (use after release).
+     */
+    /**
+     * Makes a buffer that is no longer in use new again for its owner's next use (a per-socket cache): as
+     * {@link #reset(int)}, charged {@code headroom + size} bytes.
+     *
+     * @throws IllegalArgumentException when the array is smaller than {@code headroom + size}
+     * @throws IllegalStateException for a clone, or data that is still shared
+     */
+    public PacketBuffer recycle(int headroom, int size) {
+        if (headroom < 0 || size < 0 || headroom + size > array.length) {
+            throw new IllegalArgumentException("recycle " + headroom + " + " + size + " in " + array.length);
+        }
+        reset(headroom);
+        truesize = headroom + size;
+        return this;
+    }
+
+    public byte[] array() {
+        if (PacketPool.DEBUG && released) throw new IllegalStateException("use after release: " + this, debugReleasedAt);
+        return array;
+    }
     public int capacity() { return array.length; }
     /** Offset of the first data byte in {@link #array()}. */
     public int dataStart() { return dataStart; }
@@ -192,10 +264,12 @@ public final class PacketBuffer {
     /**
      * Appends {@code n} bytes at the tail (Linux skb_put) and returns the offset where they start.
      *
-     * @throws IllegalStateException when there is not that much tailroom, or the data goes on by reference
+     * @throws IllegalStateException when there is not that much tailroom, the data goes on by reference, or the
+     *     data is shared with a clone ({@link #dataShared()})
      */
     public int put(int n) {
         if (region != null) throw new IllegalStateException("put behind data carried by reference");
+        if (dataShared()) throw new IllegalStateException("put into data shared with a clone");
         if (n < 0 || n > tailroom()) throw new IllegalStateException("tailroom " + tailroom() + " < put " + n);
         int at = dataEnd;
         dataEnd += n;
@@ -213,11 +287,12 @@ public final class PacketBuffer {
      * skb_try_coalesce, for a linear buffer). The charge ({@link #truesize()}) stays as it is: the room was
      * allocated, and charged, with this buffer. {@code from} is left untouched; releasing it is the caller's.
      *
-     * @return true when the data was appended, false when it does not fit (nothing changed)
+     * @return true when the data was appended, false when it does not fit or this buffer's data is shared with a
+     *     clone (nothing changed)
      */
     public boolean tryCoalesce(PacketBuffer from) {
         int len = from.length();
-        if (region != null || len > tailroom()) return false;
+        if (region != null || len > tailroom() || dataShared()) return false;
         from.copyData(0, array, dataEnd, len);
         dataEnd += len;
         return true;
@@ -308,10 +383,14 @@ public final class PacketBuffer {
     /**
      * Copies the data carried by reference into the array behind the rest and drops the reference (Linux
      * skb_linearize), for code that reads or alters the data in place. Buffers that TCP builds with such data
-     * have the tailroom for it; others get a larger array (allocated here). No-op for a linear buffer.
+     * have the tailroom for it; others get a larger array (allocated here). A clone whose data is shared gets a
+     * private array first ({@link #unshare()}'s copy). No-op for a linear buffer.
+     *
+     * @throws IllegalStateException for an original whose data a clone shares (its array cannot change under the clone)
      */
     public void linearize() {
         if (region == null) return;
+        if (dataShared()) detach(regionLength);
         int n = regionLength;
         if (array.length - dataEnd < n) array = java.util.Arrays.copyOf(array, dataEnd + n);
         region.read(regionOffset, array, dataEnd, n);
@@ -371,8 +450,10 @@ public final class PacketBuffer {
     Throwable debugReleasedAt;
 
     /**
-     * Releases the buffer: drops its reference on a {@link PayloadRegion}, if any, and runs the release hook
-     * (if any) once. Further releases are no-ops.
+     * Releases the buffer: drops its reference on a {@link PayloadRegion}, if any, and its reference on the data;
+     * the last reference on the data (the original's or a clone's, whichever comes last) runs the original's
+     * release hook, if any, once. Further releases of the same buffer are no-ops (reported with
+     * {@code -Djnet.pool.debug}).
      */
     public void release() {
         if (released) {
@@ -383,8 +464,153 @@ public final class PacketBuffer {
         }
         released = true;
         dropRegion();
-        ReleaseHook h = releaseHook;
-        if (h != null) h.released(this);
+        PacketBuffer o = origin == null ? this : origin;
+        if (o != this) CLONE_REFS.getAndAdd(o, -1);
+        dropDataRef(o);
+    }
+
+    /**
+     * Drops one reference on {@code o}'s data; the last one runs its release hook. Linux skb_release_data: the
+     * last holder needs no atomic, since nobody else can take a reference then.
+     */
+    private static void dropDataRef(PacketBuffer o) {
+        if ((int) DATA_REFS.getAcquire(o) != 1 && (int) DATA_REFS.getAndAdd(o, -1) != 1) return;
+        DATA_REFS.setOpaque(o, 0);
+        ReleaseHook h = o.releaseHook;
+        if (h != null) h.released(o);
+    }
+
+    /**
+     * The array of this buffer's data as a {@link PayloadRegion}, with one reference on it for the caller (which
+     * {@link PayloadRegion#release()} drops) that holds the data as a reference does: another buffer can carry a
+     * run of these bytes by reference ({@link #attachPayload}, offsets are indexes into {@link #array()}) without
+     * a copy, as Linux's skb_split moves page fragments. The region is made once per array and reused, so this
+     * allocates nothing once warm. The bytes are then shared ({@link #dataShared()}): read-only.
+     */
+    public PayloadRegion shareArray() {
+        if (released) throw new IllegalStateException("share of a released buffer");
+        PacketBuffer o = origin == null ? this : origin;
+        PayloadRegion r = o.arrayRegion;
+        if (r == null || !r.wraps(o.array)) {
+            r = PayloadRegion.ofArray(o.array, () -> dropDataRef(o));
+            o.arrayRegion = r;
+        } else if (!r.retainOrRevive()) {
+            return r; // retained: an earlier share is alive and holds the data reference already
+        }
+        DATA_REFS.getAndAdd(o, 1); // the region's first reference holds one on the data
+        return r;
+    }
+
+    /**
+     * True while this buffer's data is held by another buffer too (an original with a live clone or a run of its
+     * bytes carried by reference elsewhere, or a clone whose original or sibling is alive): its bytes are then
+     * read-only.
+     */
+    public boolean dataShared() {
+        PacketBuffer o = origin == null ? this : origin;
+        return (int) DATA_REFS.getAcquire(o) > 1;
+    }
+
+    /**
+     * True while a clone of this buffer's data ({@link #cloneShared()}) is alive, which may have pushed headers into
+     * the headroom (Linux skb_cloned): a new clone that pushes headers must wait, or the data be copied.
+     */
+    public boolean cloned() {
+        PacketBuffer o = origin == null ? this : origin;
+        return (int) CLONE_REFS.getAcquire(o) > 0;
+    }
+
+    /** True for a buffer made by {@link #cloneShared()}. */
+    public boolean isClone() { return origin != null; }
+
+    /**
+     * A clone (Linux skb_clone): a new buffer over the same data, with this buffer's bounds, header offsets,
+     * checksum state, GSO size and control block, no owner, no queue links; the data carried by reference, if
+     * any, is shared too (one more reference on its region). Allocates nothing when no clone of the data is alive
+     * and this buffer's spare clone header was made before (once warm); otherwise allocates a header.
+     *
+     * @throws IllegalStateException on a released buffer
+     */
+    public PacketBuffer cloneShared() {
+        if (released) throw new IllegalStateException("clone of a released buffer");
+        PacketBuffer o = origin == null ? this : origin;
+        PacketBuffer c;
+        if ((int) CLONE_REFS.getAcquire(o) == 0) { // no clone alive: the spare header is free
+            c = o.fclone;
+            if (c == null) {
+                c = new PacketBuffer(array, 0);
+                o.fclone = c;
+            }
+        } else {
+            c = new PacketBuffer(array, 0);
+        }
+        CLONE_REFS.getAndAdd(o, 1);
+        DATA_REFS.getAndAdd(o, 1);
+        c.origin = o;
+        c.array = array;
+        c.dataStart = dataStart;
+        c.dataEnd = dataEnd;
+        c.networkOffset = networkOffset;
+        c.transportOffset = transportOffset;
+        c.owner = null;
+        c.truesize = truesize;
+        c.releaseHook = null;
+        c.released = false;
+        c.inputDevice = inputDevice;
+        c.socket = null;
+        c.friend = friend;
+        c.checksumUnnecessary = checksumUnnecessary;
+        c.checksumPartial = checksumPartial;
+        c.gsoSize = gsoSize;
+        c.region = null;
+        c.regionOffset = c.regionLength = 0;
+        if (region != null) {
+            region.retain();
+            c.region = region;
+            c.regionOffset = regionOffset;
+            c.regionLength = regionLength;
+        }
+        c.seq = seq;
+        c.endSeq = endSeq;
+        c.flags = flags;
+        c.when = when;
+        c.txDelivered = txDelivered;
+        c.txDeliveredNs = txDeliveredNs;
+        c.txFirstTxNs = txFirstTxNs;
+        c.next = null;
+        c.treeLeft = c.treeRight = c.treeParent = null;
+        c.treePriority = 0;
+        return c;
+    }
+
+    /**
+     * This buffer with data of its own (Linux skb_unshare / skb_cow): itself when nothing shares its data, or else a
+     * {@link #copy()} with this buffer's owner, after which this buffer is released. For a layer about to alter
+     * bytes of the data.
+     */
+    public PacketBuffer unshare() {
+        if (!dataShared()) return this;
+        PacketBuffer b = copy();
+        b.owner = owner;
+        b.inputDevice = inputDevice;
+        b.socket = socket;
+        b.friend = friend;
+        b.seq = seq;
+        b.endSeq = endSeq;
+        b.flags = flags;
+        b.when = when;
+        release();
+        return b;
+    }
+
+    /**
+     * Gives a clone whose data is shared a private copy of its array, {@code extra} bytes longer. It stays a clone
+     * of its original and keeps its reference on the data until it is released: its header may be the original's
+     * spare one, which must not be handed out again while this buffer lives.
+     */
+    private void detach(int extra) {
+        if (origin == null) throw new IllegalStateException("cannot move the data of an original that a clone shares");
+        array = java.util.Arrays.copyOf(array, dataEnd + extra);
     }
 
     public boolean isReleased() { return released; }

@@ -39,6 +39,10 @@ public final class PayloadRegion {
     /** The mapping, read only through absolute methods: its position and limit never change. */
     private final ByteBuffer bytes;
     private final Runnable onFault;
+    /** For a region over a heap array ({@link #ofArray}): run when the last reference is dropped; else null. */
+    private final Runnable onFree;
+    /** The heap array a region made by {@link #ofArray} reads, else null. */
+    private final byte[] heapArray;
     @SuppressWarnings("unused") // through REFS
     private volatile int refs = 1;
 
@@ -51,6 +55,37 @@ public final class PayloadRegion {
         this.arena = arena;
         this.bytes = bytes.duplicate().clear();
         this.onFault = onFault;
+        this.onFree = null;
+        this.heapArray = null;
+    }
+
+    private PayloadRegion(byte[] array, Runnable onFree) {
+        this.arena = null;
+        this.bytes = ByteBuffer.wrap(array).asReadOnlyBuffer();
+        this.onFault = () -> { };
+        this.onFree = onFree;
+        this.heapArray = array;
+    }
+
+    /**
+     * A region over a heap array (a packet buffer's, {@link PacketBuffer#shareArray()}) with one reference held by
+     * the caller; {@code onFree} runs when the last reference is dropped. Unlike a mapping's region it can be
+     * taken again after that ({@link #retainOrRevive()}), for the next holder of the same array.
+     */
+    static PayloadRegion ofArray(byte[] array, Runnable onFree) { return new PayloadRegion(array, onFree); }
+
+    /** True for a region made by {@link #ofArray} over {@code array}. */
+    boolean wraps(byte[] array) { return heapArray == array; }
+
+    /**
+     * For a region over a heap array: takes one more reference, or the first one again when the last was
+     * dropped before. Returns true when it was the first (the region was free).
+     */
+    boolean retainOrRevive() {
+        while (true) {
+            int r = (int) REFS.getVolatile(this);
+            if (REFS.compareAndSet(this, r, r + 1)) return r == 0;
+        }
     }
 
     /** Size of the region in bytes. */
@@ -68,7 +103,10 @@ public final class PayloadRegion {
     /** Drops one reference; the last one closes the arena (unmaps). */
     public void release() {
         int r = (int) REFS.getAndAdd(this, -1);
-        if (r == 1) arena.close();
+        if (r == 1) {
+            if (arena != null) arena.close();
+            else onFree.run();
+        }
         else if (r <= 0) throw new IllegalStateException("payload region released too often");
     }
 
