@@ -44,6 +44,14 @@ public enum MibCounter {
     // jnet's own, TCP friends (net.ipv4.tcp_friends): connections paired at the handshake, bytes moved straight into
     // a friend's receive queue, and handshakes that stayed plain TCP because lo carries a sniffer or an impairment
     TcpExtJnetFriendsPaired, TcpExtJnetFriendsBytes, TcpExtJnetFriendsFallback,
+    // jnet's own, copies on the send side (Linux counts none): payload bytes copied from the user's buffer into the
+    // write queue, payload bytes copied within the stack (into a frame when a segment cannot go down as a clone of
+    // its write-queue segment, or into the new part when a segment is split), and segments sent as clones (no copy)
+    TcpExtJnetSndUserCopiedBytes, TcpExtJnetSndCopiedBytes, TcpExtJnetSndClonedSegs,
+    // jnet's own, the per-socket buffer caches (net.ipv4.tcp_tx_skb_cache, tcp_rx_skb_cache; Linux counts none): writes
+    // that took the socket's parked write buffer, buffers a reader parked that the receive path freed, and parked
+    // buffers freed when the connection ended or TCP was under memory pressure
+    TcpExtJnetTxSkbCacheHits, TcpExtJnetRxSkbCacheFrees, TcpExtJnetSkbCachePurges,
     // jnet's own, early demux (net.ipv4.ip_early_demux, tcp_early_demux, udp_early_demux; Linux counts none of these):
     // lookups in a connection table (TCP's established hash, UDP's port table; at early demux, in the protocol's
     // receive, for ICMP errors), input routing decisions made for received packets (skipped when early demux found

@@ -50,6 +50,8 @@ public final class Sysctls {
 
     // TCP
     public final Sysctl tcpRmem = regAsc("net.ipv4.tcp_rmem", "bytes", "receive buffer min, default, max (autotuning range)", 1, Integer.MAX_VALUE / 2, 4096, 131072, 6291456);
+    public final Sysctl tcpTxSkbCache = reg("net.ipv4.tcp_tx_skb_cache", "boolean", "keep one acknowledged write-queue buffer per socket for its next write (Linux 5.1 to 5.14)", 0, 1, 0);
+    public final Sysctl tcpRxSkbCache = reg("net.ipv4.tcp_rx_skb_cache", "boolean", "keep the buffer a reader consumed on its socket until the receive path frees it with the next segment (Linux 5.1 to 5.14)", 0, 1, 0);
     public final Sysctl tcpFriends = reg("net.ipv4.tcp_friends", "boolean", "pair new loopback connections whose two ends are sockets of this namespace: data goes straight to the peer's receive queue", 0, 1, 0);
     public final Sysctl tcpWmem = regAsc("net.ipv4.tcp_wmem", "bytes", "send buffer min, default, max", 1, Integer.MAX_VALUE / 2, 4096, 16384, 4194304);
     public final Sysctl tcpTimestamps = reg("net.ipv4.tcp_timestamps", "enum", "RFC 7323 timestamps: 0 off, 1 on with random offset, 2 on without offset", 0, 2, 1);

@@ -113,6 +113,8 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     final PacketQueue receiveQueue = new PacketQueue();
     /** Out-of-order segments, in sequence order, disjoint (Linux out_of_order_queue). */
     final OfoQueue oooQueue = new OfoQueue();
+    /** The socket's parked buffers (net.ipv4.tcp_tx_skb_cache, tcp_rx_skb_cache). */
+    final SkbCache skbCache = new SkbCache();
     int sndbuf;
     int rcvbuf;
     /**

@@ -40,6 +40,7 @@ final class TcpInput {
     static void process(TcpConnection c, PacketBuffer pkt) {
         try {
             c.dataPath.sync(c); // rcvNxt covers what a friend has put in the receive pipe before its FIN or RST
+            c.skbCache.receivedSegment(c);
 
             if (!processSegment(c, pkt)) pkt.release();
         } catch (RuntimeException e) {
@@ -438,7 +439,7 @@ final class TcpInput {
                 else if (seg.when != 0 && rttSampleNs == -1) rttSampleNs = now - seg.when;
                 if (seg == c.sendHead) c.sendHead = seg.next;
                 c.writeQueue.poll();
-                seg.release();
+                c.skbCache.freeAcked(c, seg);
             } else if (Tcp.seqLt(seg.seq, ack)) {
                 int n = Math.min(ack - seg.seq, seg.length());
                 int before = TcpOutput.segmentCount(c, seg);
@@ -741,7 +742,7 @@ final class TcpInput {
             copied += n;
             if (n == p.length()) {
                 c.receiveQueue.poll();
-                p.release();
+                c.skbCache.eat(c, p);
             } else {
                 p.pull(n);
                 p.seq += n;

@@ -24,6 +24,12 @@ final class TcpOutput {
     static final int LOST = 0x200;
     /** Marks a retransmission in flight (Linux TCPCB_SACKED_RETRANS); a timeout clears it. */
     static final int RETRANS_OUT = 0x400;
+    /**
+     * Headroom of a write-queue segment (Linux MAX_TCP_HEADER): room for the TCP header with options and
+     * everything below it, so a clone of the segment goes down the stack with its headers pushed in front of the
+     * shared payload.
+     */
+    static final int TX_HEADROOM = PacketBuffer.DEFAULT_HEADROOM + Tcp.MAX_HEADER_LENGTH;
     /** TCP_TIMEWAIT_LEN. */
     static final long TIMEWAIT_NS = TimeWaitSock.TIMEWAIT_LEN_NS;
 
@@ -126,12 +132,13 @@ final class TcpOutput {
         while (copied < len) {
             PacketBuffer tail = c.writeQueue.peekLast();
             if (tail != null && tail.when == 0 && (tail.flags & Tcp.FIN) == 0 && tail.payloadRegion() == null
-                    && tail.tailroom() > 0 && tail.length() < mss) {
+                    && tail.tailroom() > 0 && tail.length() < mss && !tail.dataShared()) {
                 int n = Math.min(len - copied, Math.min(tail.tailroom(), mss - tail.length()));
                 int at = tail.put(n);
                 if (region != null) region.read(off + copied, tail.array(), at, n);
                 else if (bb != null) bb.get(tail.array(), at, n);
                 else System.arraycopy(b, (int) off + copied, tail.array(), at, n);
+                c.tcp.mib.add(MibCounter.TcpExtJnetSndUserCopiedBytes, n);
                 tail.endSeq += n;
                 c.writeSeq += n;
                 copied += n;
@@ -141,7 +148,7 @@ final class TcpOutput {
             if (c.writeQueue.isEmpty()) c.chrono.start(TcpChrono.BUSY, c.tcp.ns.clock().nanoTime());
             int want = len - copied;
             int cap = Math.min(mss, Math.max(want, Math.min(mss, 2048)));
-            PacketBuffer nb = c.tcp.ns.allocator().allocate(0, cap);
+            PacketBuffer nb = c.skbCache.allocTx(c, TX_HEADROOM, cap);
             nb.setOwner(c);
             nb.seq = c.writeSeq;
             nb.endSeq = c.writeSeq;
@@ -178,7 +185,7 @@ final class TcpOutput {
             if (sendSpace(c) <= 0) break;
             if (c.writeQueue.isEmpty()) c.chrono.start(TcpChrono.BUSY, c.tcp.ns.clock().nanoTime());
             int n = Math.min(len - queued, goal);
-            PacketBuffer nb = c.tcp.ns.allocator().allocate(0, 0);
+            PacketBuffer nb = c.tcp.ns.allocator().allocate(TX_HEADROOM, 0);
             nb.attachPayload(region, offset + queued, n, true);
             nb.setOwner(c);
             nb.seq = c.writeSeq;
@@ -270,16 +277,30 @@ final class TcpOutput {
         return Math.min(RttEstimator.MAX_RTO_US, rto << Math.min(c.persistBackoff, 20)) * 1000;
     }
 
-    /** Splits a not-yet-sent or retransmitted segment so that its first part holds {@code n} payload bytes. */
+    /**
+     * Splits a not-yet-sent or retransmitted segment so that its first part holds {@code n} payload bytes (Linux
+     * tcp_fragment). The new second part carries its bytes by reference, nothing is copied: bytes of the
+     * segment's array through {@link PacketBuffer#shareArray()}, bytes it carries by reference itself through the
+     * same region (as skb_split moves page fragments). Only a segment with bytes of both kinds after the split
+     * point, which TCP does not build, would have its array bytes copied.
+     */
     static void split(TcpConnection c, PacketBuffer seg, int n) {
         int len = seg.length();
-        int rest = len - n;
         int head = seg.headLength();
-        // bytes in the array are copied; bytes carried by reference stay so, the tail taking its own reference
-        int copy = Math.max(0, head - n);
-        PacketBuffer tail = c.tcp.ns.allocator().allocate(0, Math.max(copy, 1));
+        int fromArray = Math.max(0, head - n); // the second part's bytes that lie in the array
+        boolean byRef = fromArray == 0 || seg.payloadRegion() == null;
+        PacketBuffer tail = c.tcp.ns.allocator().allocate(TX_HEADROOM, byRef ? 0 : fromArray);
         tail.setOwner(c);
-        if (copy > 0) seg.copyData(n, tail.array(), tail.put(copy), copy);
+        if (fromArray > 0) {
+            if (byRef) {
+                io.jnet.buffer.PayloadRegion r = seg.shareArray();
+                tail.attachPayload(r, seg.dataStart() + n, fromArray, true);
+                r.release(); // the tail holds its own reference now
+            } else {
+                seg.copyData(n, tail.array(), tail.put(fromArray), fromArray);
+                c.tcp.mib.add(MibCounter.TcpExtJnetSndCopiedBytes, fromArray);
+            }
+        }
         if (seg.payloadRegion() != null) {
             long skip = Math.max(0, n - head);
             tail.attachPayload(seg.payloadRegion(), seg.payloadOffset() + skip, (int) (seg.payloadLength() - skip), true);
@@ -354,10 +375,17 @@ final class TcpOutput {
     /**
      * Builds and sends one segment with the first {@code plen} data bytes of {@code data} (null when
      * {@code plen} is 0). {@code window} &lt; 0 selects the window now (scaled); otherwise it is the raw field
-     * value (SYN segments). Bytes that {@code data} carries by reference go into the frame by reference when the
-     * device takes that ({@link io.jnet.link.NetDevice#scatterGather()}); it is copied otherwise. The frame is
-     * allocated, and charged, with room for all of its data either way, so that it can be made linear in place.
-     * A segment with ACK set acknowledges RCV.NXT as it stands after the data path's {@link TcpDataPath#sync}.
+     * value (SYN segments).
+     *
+     * <p>The payload goes down without a copy when it can (Linux tcp_transmit_skb's skb_clone): the frame is a
+     * clone of {@code data} with the headers pushed into its headroom, when no earlier clone of {@code data} is
+     * alive (a first transmission's, still queued somewhere when the segment is retransmitted) and the device takes what
+     * {@code data} carries by reference, if anything ({@link io.jnet.link.NetDevice#scatterGather()}); the bytes
+     * are freed when the ACK and the device or receiver are both done with them. Otherwise a new frame gets a
+     * copy (counted in TcpExtJnetSndCopiedBytes), except for bytes carried by reference that the device takes as
+     * they are; that frame is allocated, and charged, with room for all of its data, so that it can be made linear
+     * in place. A segment with ACK set acknowledges RCV.NXT as it stands after the data path's
+     * {@link TcpDataPath#sync}.
      */
     static void emit(TcpConnection c, PacketBuffer data, int plen, int seq, int flags, int window, TcpOptions o) {
         c.dataPath.sync(c); // the ACK field must cover what a friend has put in the receive pipe
@@ -367,15 +395,31 @@ final class TcpOutput {
         io.jnet.ip.Route r = c.tcp.ip.route(c.remoteAddr, c.dst);
         io.jnet.link.NetDevice dev = r == null ? null : r.itf().device();
         boolean offload = dev != null && dev.checksumOffload();
-        PacketBuffer f = c.tcp.ns.allocator().allocate(PacketBuffer.DEFAULT_HEADROOM, hl + plen);
+        boolean sg = offload && dev.scatterGather();
+        PacketBuffer f;
+        int off;
+        if (plen > 0 && data.headroom() >= hl + PacketBuffer.DEFAULT_HEADROOM && !data.isClone() && !data.cloned()
+                && (data.payloadRegion() == null || sg)) {
+            f = data.cloneShared();
+            if (plen < f.length()) f.trim(plen);
+            f.setChecksumPartial(false);
+            f.setChecksumUnnecessary(false);
+            f.setGsoSize(0);
+            off = f.push(hl);
+            c.tcp.mib.inc(MibCounter.TcpExtJnetSndClonedSegs);
+        } else {
+            f = c.tcp.ns.allocator().allocate(PacketBuffer.DEFAULT_HEADROOM, hl + plen);
+            int byRef = plen > 0 && sg && data.payloadRegion() != null ? Math.min(plen, data.payloadLength()) : 0;
+            int copy = plen - byRef; // a segment's bytes in the array come first, those by reference after them
+            off = f.put(hl + copy);
+            if (copy > 0) {
+                data.copyData(0, f.array(), off + hl, copy);
+                c.tcp.mib.add(MibCounter.TcpExtJnetSndCopiedBytes, copy);
+            }
+            if (byRef > 0) f.attachPayload(data.payloadRegion(), data.payloadOffset(), byRef, false);
+        }
         if (c.friendTag != null) f.setFriend(c.friendTag); // TCP friends' handshake metadata (TcpFriends)
-        int byRef = plen > 0 && offload && dev.scatterGather() && data.payloadRegion() != null
-                ? Math.min(plen, data.payloadLength()) : 0;
-        int copy = plen - byRef; // a segment's bytes in the array come first, those by reference after them
-        int off = f.put(hl + copy);
         byte[] b = f.array();
-        if (copy > 0) data.copyData(0, b, off + hl, copy);
-        if (byRef > 0) f.attachPayload(data.payloadRegion(), data.payloadOffset(), byRef, false);
         int wnd = window >= 0 ? window : selectWindow(c);
         Tcp.writeHeader(b, off, c.localPort, c.remotePort, seq, ack, hl, flags, wnd);
         if (o != null) o.write(b, off + Tcp.MIN_HEADER_LENGTH);
@@ -594,6 +638,7 @@ final class TcpOutput {
             c.portHeld = false;
         }
         c.writeQueue.purge();
+        c.skbCache.purge(c);
         c.sendHead = null;
         c.chrono.stop(TcpChrono.BUSY, true, c.tcp.ns.clock().nanoTime());
         if (c.userClosed) {
@@ -644,6 +689,7 @@ final class TcpOutput {
             c.portHeld = false;
         }
         c.writeQueue.purge();
+        c.skbCache.purge(c);
         c.sendHead = null;
         c.chrono.stop(TcpChrono.BUSY, true, c.tcp.ns.clock().nanoTime());
         if (c.userClosed) {

@@ -345,6 +345,9 @@ public final class TcpProtocol implements IpProtocolHandler {
 
     // ---- TIME-WAIT accounting --------------------------------------------------------------------
 
+    /** True while the namespace's TCP memory is under pressure (net.ipv4.tcp_mem). */
+    boolean underMemoryPressure() { return false; }
+
     synchronized boolean admitTimeWait() {
         if (timeWaitCount >= sysctl.tcpMaxTwBuckets.intValue()) {
             mib.inc(MibCounter.TcpExtTCPTimeWaitOverflow);

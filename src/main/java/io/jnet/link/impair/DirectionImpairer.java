@@ -91,7 +91,7 @@ final class DirectionImpairer {
                 duplicated++;
                 record(now, n, ImpairmentAction.DUP, -1, 0, 0);
             }
-            if (cfg.corrupt() > 0 && random.nextDouble() < cfg.corrupt()) corrupt(frame, n, now);
+            if (cfg.corrupt() > 0 && random.nextDouble() < cfg.corrupt()) frame = corrupt(frame, n, now);
             if (cfg.reorder() > 0 && random.nextDouble() < cfg.reorder()) {
                 long after = cfg.reorderGap() > 0 ? n + cfg.reorderGap() : Long.MAX_VALUE;
                 long at = cfg.reorderDelayNanos() > 0 ? now + cfg.reorderDelayNanos() : Long.MAX_VALUE;
@@ -107,17 +107,23 @@ final class DirectionImpairer {
         rearm();
     }
 
-    /** Flips one byte beyond the Ethernet header (XOR with a random non-zero value) so checksums no longer match. */
-    private void corrupt(PacketBuffer frame, long n, long now) {
+    /**
+     * Flips one byte beyond the Ethernet header (XOR with a random non-zero value) so checksums no longer match,
+     * and returns the frame to pass on: a private copy when the frame's bytes are shared with a clone (a TCP
+     * segment still in its sender's write queue must not change; Linux's skb_cow), else the frame itself.
+     */
+    private PacketBuffer corrupt(PacketBuffer frame, long n, long now) {
         int len = frame.length();
-        if (len <= Ethernet.HEADER_LENGTH) return; // nothing beyond the link header to damage
+        if (len <= Ethernet.HEADER_LENGTH) return frame; // nothing beyond the link header to damage
         int offset = Ethernet.HEADER_LENGTH + random.nextInt(len - Ethernet.HEADER_LENGTH);
         int flip = 1 + random.nextInt(255);
+        frame = frame.unshare();
         frame.linearize(); // the byte may lie in data carried by reference, which is read-only
         frame.array()[frame.dataStart() + offset] ^= (byte) flip;
         frame.setChecksumUnnecessary(false); // the receiver must verify, and will find the damage
         corrupted++;
         record(now, n, ImpairmentAction.CORRUPT, offset, 0, 0);
+        return frame;
     }
 
     /** Sends the frame now, or queues it behind earlier frames for delay, jitter and the link rate. */
