@@ -234,18 +234,49 @@ public final class PacketPool implements PacketAllocator {
         if (debug) b.debugReleasedAt = new Throwable("released here");
     }
 
-    /** Up to M buffers of one class; {@code count} of them in {@code rounds[0 .. count)}. */
-    static final class Magazine {
+    /** Padding in front of a magazine's hot fields (a magazine moves between threads; see {@link Magazine}). */
+    abstract static class MagazinePadBefore {
+        long p00, p01, p02, p03, p04, p05, p06, p07;
+    }
+
+    /** A magazine's fields: {@code count} buffers in {@code rounds[PAD .. PAD + count)}. */
+    abstract static class MagazineFields extends MagazinePadBefore {
+        /** Slots kept unused at each end of the array, 64 bytes or more, so that neighbouring objects do not share its cache lines. */
+        static final int PAD = 16;
         final PacketBuffer[] rounds;
+        final int capacity;
         int count;
 
-        Magazine(int capacity) { rounds = new PacketBuffer[capacity]; }
+        MagazineFields(int capacity) {
+            this.capacity = capacity;
+            this.rounds = new PacketBuffer[capacity + 2 * PAD];
+        }
+    }
 
-        boolean full() { return count == rounds.length; }
+    /**
+     * Up to M buffers of one class. Magazines move between threads (full ones from releasing to allocating
+     * threads, empty ones back), so two magazines allocated side by side may end up written by two threads at
+     * every allocation and release: the count and the array are padded so that they never share a cache line.
+     */
+    static final class Magazine extends MagazineFields {
+        long p10, p11, p12, p13, p14, p15, p16, p17;
+
+        Magazine(int capacity) { super(capacity); }
+
+        boolean full() { return count == capacity; }
+
+        PacketBuffer pop() {
+            int i = PAD + --count;
+            PacketBuffer b = rounds[i];
+            rounds[i] = null;
+            return b;
+        }
+
+        void push(PacketBuffer b) { rounds[PAD + count++] = b; }
 
         /** Drops the buffers to the garbage collector. */
         void clear() {
-            java.util.Arrays.fill(rounds, 0, count, null);
+            java.util.Arrays.fill(rounds, PAD, PAD + count, null);
             count = 0;
         }
     }
@@ -293,7 +324,7 @@ public final class PacketPool implements PacketAllocator {
         final Magazine[] empty;
         int nEmpty;
         /** The magazine of threads without a cache (virtual threads); guarded by the lock. */
-        Magazine shared;
+        Magazine direct;
         final AtomicLong created = new AtomicLong();
         final ReentrantLock lock = new ReentrantLock();
         /** Lock acquisitions and those that waited; written under the lock, read racily as statistics. */
@@ -305,12 +336,12 @@ public final class PacketPool implements PacketAllocator {
             this.rounds = MAGAZINE_ROUNDS[index];
             this.full = new Magazine[CLASS_LIMITS[index] / rounds];
             this.empty = new Magazine[CLASS_LIMITS[index] / rounds];
-            this.shared = new Magazine(rounds);
+            this.direct = new Magazine(rounds);
         }
 
         PacketBuffer take(int headroom, int total) {
             Thread t = Thread.currentThread();
-            PacketBuffer b = t.isVirtual() ? takeShared() : takeCached(caches.get());
+            PacketBuffer b = t.isVirtual() ? takeDirect() : takeCached(caches.get());
             if (b == null) {
                 b = PacketBuffer.allocate(0, size);
                 b.setReleaseHook(this);
@@ -333,7 +364,7 @@ public final class PacketPool implements PacketAllocator {
                     c.previous[i] = m;
                     m = p;
                 } else {
-                    if (nFull == 0 && shared.count == 0) return null; // racy peek: nothing to take, skip the lock
+                    if (nFull == 0 && direct.count == 0) return null; // racy peek: nothing to take, skip the lock
                     Magazine f;
                     lock();
                     try {
@@ -341,9 +372,9 @@ public final class PacketPool implements PacketAllocator {
                             f = full[--nFull];
                             full[nFull] = null;
                             if (nEmpty < empty.length) empty[nEmpty++] = p; // else the empty magazine goes to the GC
-                        } else if (shared.count > 0) {
-                            f = shared; // the virtual threads' (or a dead thread's partial) buffers
-                            shared = p;
+                        } else if (direct.count > 0) {
+                            f = direct; // the virtual threads' (or a dead thread's partial) buffers
+                            direct = p;
                         } else {
                             return null;
                         }
@@ -356,25 +387,21 @@ public final class PacketPool implements PacketAllocator {
                     exchanged();
                 }
             }
-            PacketBuffer b = m.rounds[--m.count];
-            m.rounds[m.count] = null;
-            return b;
+            return m.pop();
         }
 
-        private PacketBuffer takeShared() {
+        private PacketBuffer takeDirect() {
             lock();
             try {
-                Magazine m = shared;
+                Magazine m = direct;
                 if (m.count == 0) {
                     if (nFull == 0) return null;
                     Magazine f = full[--nFull];
                     full[nFull] = null;
                     if (nEmpty < empty.length) empty[nEmpty++] = m;
-                    shared = m = f;
+                    direct = m = f;
                 }
-                PacketBuffer b = m.rounds[--m.count];
-                m.rounds[m.count] = null;
-                return b;
+                return m.pop();
             } finally {
                 lock.unlock();
             }
@@ -384,7 +411,7 @@ public final class PacketPool implements PacketAllocator {
         public void released(PacketBuffer b) {
             Thread t = Thread.currentThread();
             if (t.isVirtual()) {
-                releaseShared(b);
+                releaseDirect(b);
                 return;
             }
             if (doubleRelease(b)) return;
@@ -420,15 +447,15 @@ public final class PacketPool implements PacketAllocator {
                     exchanged();
                 }
             }
-            m.rounds[m.count++] = b;
+            m.push(b);
         }
 
-        private void releaseShared(PacketBuffer b) {
+        private void releaseDirect(PacketBuffer b) {
             lock();
             try {
                 if (doubleRelease(b)) return;
                 markFree(b);
-                Magazine m = shared;
+                Magazine m = direct;
                 if (m.full()) {
                     if (nFull < full.length) {
                         full[nFull++] = m;
@@ -438,12 +465,12 @@ public final class PacketPool implements PacketAllocator {
                         } else {
                             m = new Magazine(rounds);
                         }
-                        shared = m;
+                        direct = m;
                     } else {
                         m.clear();
                     }
                 }
-                m.rounds[m.count++] = b;
+                m.push(b);
             } finally {
                 lock.unlock();
             }
@@ -460,9 +487,8 @@ public final class PacketPool implements PacketAllocator {
                     if (nFull < full.length) full[nFull++] = m;
                 } else {
                     while (m.count > 0) {
-                        PacketBuffer b = m.rounds[--m.count];
-                        m.rounds[m.count] = null;
-                        Magazine s = shared;
+                        PacketBuffer b = m.pop();
+                        Magazine s = direct;
                         if (s.full()) {
                             if (nFull == full.length) break; // beyond the bound: the rest go to the GC
                             full[nFull++] = s;
@@ -472,9 +498,9 @@ public final class PacketPool implements PacketAllocator {
                             } else {
                                 s = new Magazine(rounds);
                             }
-                            shared = s;
+                            direct = s;
                         }
-                        s.rounds[s.count++] = b;
+                        s.push(b);
                     }
                 }
             } finally {
@@ -494,7 +520,7 @@ public final class PacketPool implements PacketAllocator {
         int free() {
             lock.lock();
             try {
-                int n = shared.count;
+                int n = direct.count;
                 for (int i = 0; i < nFull; i++) n += full[i].count;
                 return n;
             } finally {
