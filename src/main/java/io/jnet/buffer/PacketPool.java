@@ -70,8 +70,13 @@ public final class PacketPool implements PacketAllocator {
     private final boolean debug;
     private final SizeClass[] classes;
     private final Depot[] depots;
-    /** Per platform thread: its magazines (magazine design only). */
-    private final ThreadLocal<ThreadCache> caches;
+    /**
+     * Per platform thread: its magazines (magazine design only), weakly: the registry holds them strongly. A
+     * thread's map of thread-locals must not reach the pool through the buffers in the magazines (their release
+     * hooks are the depots), or the thread would keep a pool that is no longer used, and its buffers, for as long
+     * as it lives.
+     */
+    private final ThreadLocal<WeakReference<ThreadCache>> caches;
     /** Caches of all threads that used the pool and whose magazines were not yet reclaimed; guarded by itself. */
     private final List<ThreadCache> registry = new ArrayList<>();
     private final AtomicLong doubleReleases = new AtomicLong();
@@ -91,7 +96,7 @@ public final class PacketPool implements PacketAllocator {
             classes = null;
             depots = new Depot[CLASS_SIZES.length];
             for (int i = 0; i < depots.length; i++) depots[i] = new Depot(i);
-            caches = ThreadLocal.withInitial(this::register);
+            caches = ThreadLocal.withInitial(() -> new WeakReference<>(register()));
         } else {
             classes = new SizeClass[CLASS_SIZES.length];
             for (int i = 0; i < classes.length; i++) classes[i] = new SizeClass(CLASS_SIZES[i], CLASS_LIMITS[i]);
@@ -200,6 +205,16 @@ public final class PacketPool implements PacketAllocator {
             }
         }
         return dead.size();
+    }
+
+    /** The calling platform thread's magazines. */
+    private ThreadCache cache() {
+        ThreadCache c = caches.get().get();
+        if (c == null) { // not expected: the registry holds it while the thread lives
+            c = register();
+            caches.set(new WeakReference<>(c));
+        }
+        return c;
     }
 
     /** Creates and registers the calling thread's cache, reclaiming dead threads' first so the registry stays bounded. */
@@ -341,7 +356,7 @@ public final class PacketPool implements PacketAllocator {
 
         PacketBuffer take(int headroom, int total) {
             Thread t = Thread.currentThread();
-            PacketBuffer b = t.isVirtual() ? takeDirect() : takeCached(caches.get());
+            PacketBuffer b = t.isVirtual() ? takeDirect() : takeCached(cache());
             if (b == null) {
                 b = PacketBuffer.allocate(0, size);
                 b.setReleaseHook(this);
@@ -416,7 +431,7 @@ public final class PacketPool implements PacketAllocator {
             }
             if (doubleRelease(b)) return;
             markFree(b);
-            ThreadCache c = caches.get();
+            ThreadCache c = cache();
             int i = index;
             Magazine m = c.loaded[i];
             if (m.full()) {

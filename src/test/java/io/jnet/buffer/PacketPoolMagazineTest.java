@@ -6,9 +6,11 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -112,6 +114,21 @@ class PacketPoolMagazineTest {
     }
 
     @Test
+    void aPoolNoLongerUsedIsNotKeptByTheThreadsThatUsedIt() {
+        java.lang.ref.WeakReference<PacketPool> ref = useAndDropAPool();
+        for (int i = 0; i < 50 && ref.get() != null; i++) System.gc();
+        assertThat(ref.get()).isNull();
+    }
+
+    private static java.lang.ref.WeakReference<PacketPool> useAndDropAPool() {
+        PacketPool pool = new PacketPool();
+        List<PacketBuffer> held = new ArrayList<>();
+        for (int i = 0; i < 10; i++) held.add(pool.allocate(HEADROOM, SIZE));
+        held.forEach(PacketBuffer::release); // now in this thread's magazines
+        return new java.lang.ref.WeakReference<>(pool);
+    }
+
+    @Test
     void virtualThreadsUseTheDepot() throws Exception {
         PacketPool pool = new PacketPool();
         int threads = 50, each = 1000;
@@ -174,8 +191,8 @@ class PacketPoolMagazineTest {
         AtomicReference<String> failure = new AtomicReference<>();
         int workers = 4, rounds = 2000;
         CountDownLatch start = new CountDownLatch(1);
-        List<BlockingQueue<PacketBuffer>> queues = new ArrayList<>();
-        for (int w = 0; w < workers; w++) queues.add(new ArrayBlockingQueue<>(10_000));
+        List<Queue<PacketBuffer>> queues = new ArrayList<>();
+        for (int w = 0; w < workers; w++) queues.add(new ConcurrentLinkedQueue<>());
         List<Thread> threads = new ArrayList<>();
         for (int w = 0; w < workers; w++) {
             int me = w;
@@ -203,7 +220,7 @@ class PacketPoolMagazineTest {
         start.countDown();
         for (Thread t : threads) t.join();
         assertThat(failure.get()).isNull();
-        for (BlockingQueue<PacketBuffer> q : queues) {
+        for (Queue<PacketBuffer> q : queues) {
             PacketBuffer b;
             while ((b = q.poll()) != null) {
                 assertThat(live.remove(b)).isTrue();
