@@ -448,6 +448,8 @@ public final class PacketBuffer {
 
     /** Where a pooled buffer was last released (pool debugging only). */
     Throwable debugReleasedAt;
+    /** Set while the buffer is free in a {@link PacketPool} (the pool sets and clears it), to catch a second release. */
+    boolean pooled;
 
     /**
      * Releases the buffer: drops its reference on a {@link PayloadRegion}, if any, and its reference on the data;

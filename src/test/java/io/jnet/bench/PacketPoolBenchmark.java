@@ -21,14 +21,17 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.runner.IterationType;
+import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.Control;
+import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.infra.ThreadParams;
 
 /**
- * Today's {@link PacketPool} when a buffer is allocated on one thread and released on another, as on
+ * {@link PacketPool}'s two designs when a buffer is allocated on one thread and released on another, as on
  * the TCP paths (the writer allocates a segment and the ACK path frees it; the receive path allocates
  * and the reader frees). Every buffer is a 1500-byte frame with 128 bytes of headroom, i.e. the
- * pool's 1792-byte size class.
+ * pool's 1792-byte size class (64 rounds per magazine).
  *
  * <p>Groups:
  * <ul>
@@ -43,12 +46,18 @@ import org.openjdk.jmh.infra.ThreadParams;
  *       releasing the buffer on the same thread with nothing in between; score in allocate+release
  *       pairs per microsecond, summed over the T threads.</li>
  * </ul>
- * {@code mode=pool} uses a {@link PacketPool}; {@code mode=plain} uses {@link PacketAllocator#HEAP}
- * (a new buffer and array per call, the garbage collector frees them), the cost the pool saves.
- * Once warm, the pool allocates nothing: {@code -prof gc} shows about 0 B/op for {@code mode=pool}
- * (the ring and the spin/yield waits allocate nothing either). {@code plain} allocates about 1.8 KB per
+ * {@code mode=magazines} uses a {@link PacketPool#PacketPool() PacketPool} (per-thread magazines in front of the
+ * classes' depots, one lock entry per 64 buffers); {@code mode=pool} uses {@link PacketPool#sharedClasses()} (one
+ * lock per class that every allocation and release takes); {@code mode=plain} uses {@link PacketAllocator#HEAP}
+ * (a new buffer and array per call, the garbage collector frees them), the cost the pools save.
+ * Once warm, the pools allocate nothing: {@code -prof gc} shows about 0 B/op for {@code magazines} and {@code pool}
+ * (the ring, the spin/yield waits and the counters allocate nothing either). {@code plain} allocates about 1.8 KB per
  * buffer; in the hand-off groups {@code gc.alloc.rate.norm} divides by the group's ops (producer plus
  * consumer calls), so it shows about 900 B/op there.
+ *
+ * <p>For the pools, the last trial teardown prints the lock entries and contended lock entries
+ * ({@link PacketAllocator#lockEntries()}, {@link PacketAllocator#contendedLockEntries()}) per buffer over the
+ * measurement iterations, as a line starting with {@code locks:}; a buffer is one allocation and one release.
  *
  * <p>Waiting threads spin briefly and then {@link Thread#yield() yield}, so runs with more threads than
  * cores (T = 2 needs four) still progress; on such machines the T = 2 figures include scheduling.
@@ -63,7 +72,7 @@ import org.openjdk.jmh.infra.ThreadParams;
 public class PacketPoolBenchmark {
     static final int HEADROOM = 128;
     static final int SIZE = 1500;
-    /** Slots per ring: T rings of this many in flight stay well below the class's 2048 free buffers. */
+    /** Slots per ring: T rings of this many in flight (plus the threads' magazines) stay well below the class's 2048 free buffers. */
     static final int RING_SLOTS = 256;
     /** Busy-wait rounds before a waiting thread yields. */
     static final int SPINS = 64;
@@ -71,18 +80,64 @@ public class PacketPoolBenchmark {
     /** The allocator, shared by all threads of a run. */
     @State(Scope.Benchmark)
     public static class Allocator {
-        @Param({"pool", "plain"})
+        @Param({"magazines", "pool", "plain"})
         public String mode;
 
         PacketAllocator allocator;
+        /** The threads' buffer counts; registered at set-up, read at iteration teardown when the threads are quiet. */
+        final java.util.List<Buffers> counters = new java.util.concurrent.CopyOnWriteArrayList<>();
+        /** Buffers and lock entries (all, contended) at the start of the iteration, and sums over measurement iterations. */
+        long buffersAtStart, locksAtStart, contendedAtStart;
+        long buffers, locks, contended;
 
         @Setup(Level.Trial)
         public void setup() {
             allocator = switch (mode) {
-                case "pool" -> new PacketPool();
+                case "magazines" -> new PacketPool();
+                case "pool" -> PacketPool.sharedClasses();
                 case "plain" -> PacketAllocator.HEAP;
-                default -> throw new IllegalArgumentException("mode: pool or plain, not " + mode);
+                default -> throw new IllegalArgumentException("mode: magazines, pool or plain, not " + mode);
             };
+        }
+
+        private long buffersSoFar() {
+            long n = 0;
+            for (Buffers b : counters) n += b.count;
+            return n;
+        }
+
+        @Setup(Level.Iteration)
+        public void startIteration() {
+            buffersAtStart = buffersSoFar();
+            locksAtStart = allocator.lockEntries();
+            contendedAtStart = allocator.contendedLockEntries();
+        }
+
+        @TearDown(Level.Iteration)
+        public void endIteration(IterationParams iteration) {
+            if (iteration.getType() != IterationType.MEASUREMENT) return;
+            buffers += buffersSoFar() - buffersAtStart;
+            locks += allocator.lockEntries() - locksAtStart;
+            contended += allocator.contendedLockEntries() - contendedAtStart;
+        }
+
+        @TearDown(Level.Trial)
+        public void report(BenchmarkParams params) {
+            if (allocator == PacketAllocator.HEAP || buffers == 0) return;
+            String group = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
+            System.out.printf("%nlocks: %s mode=%s threads=%d: %.4f lock entries/buffer, %.4f contended/buffer (%d buffers)%n",
+                    group, mode, params.getThreads(), (double) locks / buffers, (double) contended / buffers, buffers);
+        }
+    }
+
+    /** Buffers a thread allocated (producers and same-thread loops), for the lock entries per buffer. */
+    @State(Scope.Thread)
+    public static class Buffers {
+        long count;
+
+        @Setup(Level.Trial)
+        public void register(Allocator a) {
+            a.counters.add(this);
         }
     }
 
@@ -170,9 +225,10 @@ public class PacketPoolBenchmark {
     }
 
     /** Allocates a buffer and hands it to the paired consumer; waits while the ring is full. */
-    private static void produce(Allocator a, Rings rings, ThreadParams params, Control control) {
+    private static void produce(Allocator a, Buffers n, Rings rings, ThreadParams params, Control control) {
         Ring ring = rings.ring(params);
         PacketBuffer b = a.allocator.allocate(HEADROOM, SIZE);
+        n.count++;
         for (int spins = 0; !ring.offer(b); spins++) {
             if (control.stopMeasurement) {
                 b.release();
@@ -196,8 +252,8 @@ public class PacketPoolBenchmark {
     @Benchmark
     @Group("handoffT1")
     @GroupThreads(1)
-    public void produce1(Allocator a, Rings rings, ThreadParams params, Control control) {
-        produce(a, rings, params, control);
+    public void produce1(Allocator a, Buffers n, Rings rings, ThreadParams params, Control control) {
+        produce(a, n, rings, params, control);
     }
 
     @Benchmark
@@ -210,8 +266,8 @@ public class PacketPoolBenchmark {
     @Benchmark
     @Group("handoffT2")
     @GroupThreads(2)
-    public void produce2(Allocator a, Rings rings, ThreadParams params, Control control) {
-        produce(a, rings, params, control);
+    public void produce2(Allocator a, Buffers n, Rings rings, ThreadParams params, Control control) {
+        produce(a, n, rings, params, control);
     }
 
     @Benchmark
@@ -224,8 +280,9 @@ public class PacketPoolBenchmark {
     @Benchmark
     @Group("sameThreadT1")
     @GroupThreads(1)
-    public PacketBuffer sameThread1(Allocator a) {
+    public PacketBuffer sameThread1(Allocator a, Buffers n) {
         PacketBuffer b = a.allocator.allocate(HEADROOM, SIZE);
+        n.count++;
         b.release();
         return b; // escapes to JMH, so plain mode really allocates
     }
@@ -233,8 +290,9 @@ public class PacketPoolBenchmark {
     @Benchmark
     @Group("sameThreadT2")
     @GroupThreads(2)
-    public PacketBuffer sameThread2(Allocator a) {
+    public PacketBuffer sameThread2(Allocator a, Buffers n) {
         PacketBuffer b = a.allocator.allocate(HEADROOM, SIZE);
+        n.count++;
         b.release();
         return b; // escapes to JMH, so plain mode really allocates
     }
