@@ -259,7 +259,22 @@ public final class JsonReport {
         if (f == null) return;
         sb.append(",\"flows\":{\"flows\":").append(f.flows())
                 .append(",\"flows_seen\":").append(f.flowsSeen() < 0 ? "null" : Long.toString(f.flowsSeen()))
-                .append(",\"setup_s\":").append(number(f.setupSeconds()));
+                .append(",\"setup_s\":").append(number(f.setupSeconds()))
+                .append(",\"threads\":").append(f.threads())
+                .append(",\"allocator\":").append(f.allocator() == null ? "null" : quote(f.allocator()));
+        AllocationCounts a = f.allocation();
+        if (a == null) {
+            sb.append(",\"allocation\":null");
+        } else {
+            sb.append(",\"allocation\":{\"transactions\":").append(f.transactions())
+                    .append(",\"allocated_bytes\":").append(a.allocatedBytes() < 0 ? "null" : Long.toString(a.allocatedBytes()))
+                    .append(",\"lock_entries\":").append(a.lockEntries() < 0 ? "null" : Long.toString(a.lockEntries()))
+                    .append(",\"contended_lock_entries\":").append(a.contended() < 0 ? "null" : Long.toString(a.contended()))
+                    .append(",\"bytes_per_transaction\":").append(number(f.bytesPerTransaction()))
+                    .append(",\"lock_entries_per_transaction\":").append(number(f.lockEntriesPerTransaction()))
+                    .append(",\"contended_lock_entries_per_transaction\":").append(number(f.contendedPerTransaction()))
+                    .append('}');
+        }
         LookupCounts lk = f.lookups();
         if (lk == null || lk.packets() <= 0) {
             sb.append(",\"lookups\":null}");
