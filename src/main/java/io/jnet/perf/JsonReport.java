@@ -253,31 +253,19 @@ public final class JsonReport {
 
     /**
      * The series' {@code flows} object ({@link FlowSummary}): flows, flows seen, setup time and the lookup
-     * counts, {@code lookups} null on a stack without counters; nothing when the series has no runs.
+     * counts, {@code lookups} null on a stack without counters; then {@code threads}, {@code allocator} (null on
+     * the kernel) and {@code allocation} (summed over the runs: transactions, heap bytes, allocator lock entries
+     * and contended ones, and each per transaction; null when not counted, lock entries null on the kernel);
+     * nothing when the series has no runs.
      */
     private static void flows(StringBuilder sb, FlowSummary f) {
         if (f == null) return;
         sb.append(",\"flows\":{\"flows\":").append(f.flows())
                 .append(",\"flows_seen\":").append(f.flowsSeen() < 0 ? "null" : Long.toString(f.flowsSeen()))
-                .append(",\"setup_s\":").append(number(f.setupSeconds()))
-                .append(",\"threads\":").append(f.threads())
-                .append(",\"allocator\":").append(f.allocator() == null ? "null" : quote(f.allocator()));
-        AllocationCounts a = f.allocation();
-        if (a == null) {
-            sb.append(",\"allocation\":null");
-        } else {
-            sb.append(",\"allocation\":{\"transactions\":").append(f.transactions())
-                    .append(",\"allocated_bytes\":").append(a.allocatedBytes() < 0 ? "null" : Long.toString(a.allocatedBytes()))
-                    .append(",\"lock_entries\":").append(a.lockEntries() < 0 ? "null" : Long.toString(a.lockEntries()))
-                    .append(",\"contended_lock_entries\":").append(a.contended() < 0 ? "null" : Long.toString(a.contended()))
-                    .append(",\"bytes_per_transaction\":").append(number(f.bytesPerTransaction()))
-                    .append(",\"lock_entries_per_transaction\":").append(number(f.lockEntriesPerTransaction()))
-                    .append(",\"contended_lock_entries_per_transaction\":").append(number(f.contendedPerTransaction()))
-                    .append('}');
-        }
+                .append(",\"setup_s\":").append(number(f.setupSeconds()));
         LookupCounts lk = f.lookups();
         if (lk == null || lk.packets() <= 0) {
-            sb.append(",\"lookups\":null}");
+            sb.append(",\"lookups\":null");
         } else {
             sb.append(",\"lookups\":{\"packets_received\":").append(lk.packets())
                     .append(",\"socket_lookups\":").append(lk.socketLookups())
@@ -288,9 +276,27 @@ public final class JsonReport {
                     .append(",\"socket_lookups_per_packet\":").append(number(lk.socketPerPacket()))
                     .append(",\"route_lookups_per_packet\":").append(number(lk.routePerPacket()))
                     .append(",\"demux_hits_per_packet\":").append(number(lk.hitsPerPacket()))
-                    .append(",\"demux_misses_per_packet\":").append(number(lk.missesPerPacket())).append("}}");
+                    .append(",\"demux_misses_per_packet\":").append(number(lk.missesPerPacket())).append('}');
+        }
+        sb.append(",\"threads\":").append(f.threads())
+                .append(",\"allocator\":").append(f.allocator() == null ? "null" : quote(f.allocator()));
+        AllocationCounts a = f.allocation();
+        if (a == null) {
+            sb.append(",\"allocation\":null}");
+        } else {
+            sb.append(",\"allocation\":{\"transactions\":").append(f.transactions())
+                    .append(",\"allocated_bytes\":").append(count(a.allocatedBytes()))
+                    .append(",\"lock_entries\":").append(count(a.lockEntries()))
+                    .append(",\"contended_lock_entries\":").append(count(a.contended()))
+                    .append(",\"bytes_per_transaction\":").append(number(f.bytesPerTransaction()))
+                    .append(",\"lock_entries_per_transaction\":").append(number(f.lockEntriesPerTransaction()))
+                    .append(",\"contended_lock_entries_per_transaction\":").append(number(f.contendedPerTransaction()))
+                    .append("}}");
         }
     }
+
+    /** A count, or null when it was not counted (negative). */
+    private static String count(long n) { return n < 0 ? "null" : Long.toString(n); }
 
     static StringBuilder field(StringBuilder sb, String name, String value) {
         return sb.append(quote(name)).append(':').append(quote(value));
