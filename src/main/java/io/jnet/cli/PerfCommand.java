@@ -134,7 +134,7 @@ import picocli.CommandLine.Spec;
             "  jnet perf -t TCP_STREAM --compare jnet:loopback,kernel:tcp --sweep -l 0.5 -i 3",
             "  jnet perf -t TCP_RR --busy-cores 1         with one core kept busy",
             "  jnet perf -t TCP_RR --path veth --flows 100000      100,000 connections",
-            "  jnet perf -t TCP_RR --flows 1000 --threads 2 --allocator heap   two client and two server threads",
+            "  jnet perf -t TCP_RR --flows 1000 --threads 2 --allocator heap",
             "  jnet perf -t UDP_STREAM --path veth --udp unconnected --flows 1000000",
             "  jnet perf -t STREAM_RR -- -r 64,64         jnet:unix vs kernel:unix",
             "",
