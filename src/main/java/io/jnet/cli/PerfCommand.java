@@ -134,6 +134,7 @@ import picocli.CommandLine.Spec;
             "  jnet perf -t TCP_STREAM --compare jnet:loopback,kernel:tcp --sweep -l 0.5 -i 3",
             "  jnet perf -t TCP_RR --busy-cores 1         with one core kept busy",
             "  jnet perf -t TCP_RR --path veth --flows 100000      100,000 connections",
+            "  jnet perf -t TCP_RR --flows 1000 --threads 2 --allocator heap",
             "  jnet perf -t UDP_STREAM --path veth --udp unconnected --flows 1000000",
             "  jnet perf -t STREAM_RR -- -r 64,64         jnet:unix vs kernel:unix",
             "",
@@ -182,6 +183,18 @@ public final class PerfCommand implements Callable<Integer> {
                     + "connections or N connected UDP socket pairs (1 to 100000), or N source address/port pairs with "
                     + "--udp unconnected (1 to 1000000). Opened before the timed part. Default ${DEFAULT-VALUE}.")
     int flows;
+
+    @Option(names = "--threads", paramLabel = "T", defaultValue = "1",
+            description = "TCP_RR with --flows N: drive the N connections from T client threads, each round-robin over "
+                    + "its N/T connections, served by T server threads (1 to N). Reports bytes allocated and allocator "
+                    + "lock entries per transaction. Default ${DEFAULT-VALUE}.")
+    int threads;
+
+    @Option(names = "--allocator", paramLabel = "NAME",
+            description = "Packet allocator of the jnet namespaces the run creates, set before any traffic: one of "
+                    + "the names io.jnet.buffer.PacketAllocators knows (pool, heap, ...). Default: what a namespace "
+                    + "gets (the jnet.allocator property, else pool).")
+    String allocator;
 
     @Option(names = "--udp", paramLabel = "netperf|connected|unconnected", defaultValue = "netperf",
             description = "How the UDP tests use sockets: netperf (default: client socket connected, server socket not; "
@@ -423,6 +436,21 @@ public final class PerfCommand implements Callable<Integer> {
                 String bad = TestSpec.flowsProblem(kinds.getFirst(), flows, udp);
                 if (bad != null) throw new IllegalArgumentException(bad);
                 tests.replaceAll(t -> t.withFlows(flows, udp));
+            }
+            if (threads != 1) {
+                if (test == null) {
+                    throw new IllegalArgumentException("--threads applies to one test: give -t TCP_RR with --flows N");
+                }
+                String bad = TestSpec.threadsProblem(kinds.getFirst(), flows, threads);
+                if (bad != null) throw new IllegalArgumentException(bad);
+                tests.replaceAll(t -> t.withThreads(threads));
+            }
+            if (allocator != null) {
+                if (!io.jnet.buffer.PacketAllocators.names().contains(allocator)) {
+                    throw new IllegalArgumentException("--allocator " + allocator + ": one of "
+                            + String.join(", ", io.jnet.buffer.PacketAllocators.names()));
+                }
+                tests.replaceAll(t -> t.withAllocator(allocator));
             }
             Iterations defaults = test == null ? PerfPlan.SUITE_ITERATIONS : PerfPlan.SINGLE_TEST_ITERATIONS;
             Iterations its = iterations == null ? defaults : parseIterations(iterations, defaults);

@@ -25,7 +25,11 @@ import java.util.stream.Collectors;
  * {@code setup_s} (median seconds to open the flows), and per packet received over all measured runs
  * {@code lookups_per_packet} (socket plus input route lookups), {@code socket_lookups_per_packet},
  * {@code route_lookups_per_packet}, {@code demux_hits_per_packet}, {@code demux_misses_per_packet}, then
- * {@code packets_received}; the lookup columns are empty on the kernel, which has no such counters.
+ * {@code packets_received}; the lookup columns are empty on the kernel, which has no such counters. Then
+ * {@code threads} ({@code --threads}), {@code allocator} (the jnet namespaces' packet allocator, empty on the
+ * kernel), and per transaction over all measured runs of TCP_RR over flows {@code bytes_per_transaction} (heap
+ * bytes the JVM allocated), {@code lock_entries_per_transaction} and
+ * {@code contended_lock_entries_per_transaction} (the packet allocators' lock entries; empty on the kernel).
  * A test that failed before any run gives one row with an empty stack.
  */
 public final class CsvReport {
@@ -35,7 +39,8 @@ public final class CsvReport {
             + "p50_us,p99_us,ratio_median,ratio_min,ratio_max,values,status,"
             + "send_median,messages_sent,send_errors,messages_received,busy_cores,"
             + "flows,udp,flows_seen,setup_s,lookups_per_packet,socket_lookups_per_packet,route_lookups_per_packet,"
-            + "demux_hits_per_packet,demux_misses_per_packet,packets_received";
+            + "demux_hits_per_packet,demux_misses_per_packet,packets_received,"
+            + "threads,allocator,bytes_per_transaction,lock_entries_per_transaction,contended_lock_entries_per_transaction";
 
     private final PrintStream out;
     private final int busyCores;
@@ -60,7 +65,8 @@ public final class CsvReport {
                 out.println(String.join(",", c.spec().kind().name(), c.path(), "", "",
                         escape(c.spec().kind().unit().label()), "0", "", "", "", "", "", "false", "", "", "", "", "", "", escape(status),
                         "", "", "", "", Integer.toString(busyCores), Integer.toString(c.spec().flows()), c.spec().udp().label(),
-                        "", "", "", "", "", "", "", ""));
+                        "", "", "", "", "", "", "", "", Integer.toString(c.spec().threads()),
+                        c.spec().allocator() == null ? "" : escape(c.spec().allocator()), "", "", ""));
                 continue;
             }
             for (Series s : c.measured()) {
@@ -113,7 +119,13 @@ public final class CsvReport {
                 counted ? n(l.routePerPacket()) : "",
                 counted ? n(l.hitsPerPacket()) : "",
                 counted ? n(l.missesPerPacket()) : "",
-                counted ? Long.toString(l.packets()) : "");
+                counted ? Long.toString(l.packets()) : "",
+                Integer.toString(spec.threads()),
+                f != null && f.allocator() != null ? escape(f.allocator())
+                        : spec.allocator() == null ? "" : escape(spec.allocator()),
+                f == null || Double.isNaN(f.bytesPerTransaction()) ? "" : n(f.bytesPerTransaction()),
+                f == null || Double.isNaN(f.lockEntriesPerTransaction()) ? "" : n(f.lockEntriesPerTransaction()),
+                f == null || Double.isNaN(f.contendedPerTransaction()) ? "" : n(f.contendedPerTransaction()));
     }
 
     /**
@@ -126,7 +138,8 @@ public final class CsvReport {
     public static final String COMPARE_HEADER = "test,size,path,unit,runs,median,mean,ci_level,ci_half_width,"
             + "ci_width_percent,ci_met,ratio_median,ratio_min,ratio_max,values,status,busy_cores,"
             + "flows,udp,flows_seen,setup_s,lookups_per_packet,socket_lookups_per_packet,route_lookups_per_packet,"
-            + "demux_hits_per_packet,demux_misses_per_packet,packets_received";
+            + "demux_hits_per_packet,demux_misses_per_packet,packets_received,"
+            + "threads,allocator,bytes_per_transaction,lock_entries_per_transaction,contended_lock_entries_per_transaction";
 
     /**
      * The header of a friends comparison ({@link FriendsTable}), one row per test and size with the text

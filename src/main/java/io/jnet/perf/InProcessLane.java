@@ -23,9 +23,10 @@ public final class InProcessLane implements LaneRunner {
         this.tests = Objects.requireNonNull(tests, "tests");
     }
 
-    /** See {@link PerfTest#run}. */
+    /** See {@link PerfTest#run}; first gives the path the spec's allocator ({@link PerfPath#useAllocator}). */
     @Override
     public RunResult run(TestSpec spec) throws PerfException {
+        path.useAllocator(spec.allocator());
         return tests.apply(spec.kind()).run(path, spec);
     }
 

@@ -199,6 +199,8 @@ public final class JnetPaths {
         /** Address numbers added so far (0 is the primary). */
         private int addresses = 1;
         private VethPair generatorLink;
+        /** The allocator kind last set by {@link #useAllocator}, or null while the namespaces keep their own. */
+        private String allocator;
 
         Path(NetNamespace clientNs, NetNamespace serverNs, InetAddress serverAddress, String description,
                 List<NetNamespace> owned, InetAddress clientPrimary, String clientDev, String serverDev) {
@@ -252,6 +254,35 @@ public final class JnetPaths {
                     throw new IllegalStateException(e);
                 }
             }
+        }
+
+        @Override
+        public synchronized void useAllocator(String name) {
+            if (name == null || name.equals(allocator)) return;
+            for (NetNamespace ns : owned) ns.setAllocator(io.jnet.buffer.PacketAllocators.create(name));
+            allocator = name;
+        }
+
+        @Override
+        public synchronized String allocatorName() {
+            return allocator != null ? allocator
+                    : System.getProperty(io.jnet.buffer.PacketAllocators.PROPERTY, io.jnet.buffer.PacketAllocators.DEFAULT);
+        }
+
+        @Override
+        public AllocationCounts allocationCounts() {
+            long bytes = AllocationCounts.jvmAllocatedBytes();
+            java.util.Set<io.jnet.buffer.PacketAllocator> seen =
+                    java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            long entries = 0;
+            long contended = 0;
+            for (NetNamespace ns : owned) {
+                io.jnet.buffer.PacketAllocator a = ns.allocator();
+                if (!seen.add(a)) continue;
+                entries += a.lockEntries();
+                contended += a.contendedLockEntries();
+            }
+            return new AllocationCounts(bytes, entries, contended);
         }
 
         @Override

@@ -253,7 +253,10 @@ public final class JsonReport {
 
     /**
      * The series' {@code flows} object ({@link FlowSummary}): flows, flows seen, setup time and the lookup
-     * counts, {@code lookups} null on a stack without counters; nothing when the series has no runs.
+     * counts, {@code lookups} null on a stack without counters; then {@code threads}, {@code allocator} (null on
+     * the kernel) and {@code allocation} (summed over the runs: transactions, heap bytes, allocator lock entries
+     * and contended ones, and each per transaction; null when not counted, lock entries null on the kernel);
+     * nothing when the series has no runs.
      */
     private static void flows(StringBuilder sb, FlowSummary f) {
         if (f == null) return;
@@ -262,7 +265,7 @@ public final class JsonReport {
                 .append(",\"setup_s\":").append(number(f.setupSeconds()));
         LookupCounts lk = f.lookups();
         if (lk == null || lk.packets() <= 0) {
-            sb.append(",\"lookups\":null}");
+            sb.append(",\"lookups\":null");
         } else {
             sb.append(",\"lookups\":{\"packets_received\":").append(lk.packets())
                     .append(",\"socket_lookups\":").append(lk.socketLookups())
@@ -273,9 +276,27 @@ public final class JsonReport {
                     .append(",\"socket_lookups_per_packet\":").append(number(lk.socketPerPacket()))
                     .append(",\"route_lookups_per_packet\":").append(number(lk.routePerPacket()))
                     .append(",\"demux_hits_per_packet\":").append(number(lk.hitsPerPacket()))
-                    .append(",\"demux_misses_per_packet\":").append(number(lk.missesPerPacket())).append("}}");
+                    .append(",\"demux_misses_per_packet\":").append(number(lk.missesPerPacket())).append('}');
+        }
+        sb.append(",\"threads\":").append(f.threads())
+                .append(",\"allocator\":").append(f.allocator() == null ? "null" : quote(f.allocator()));
+        AllocationCounts a = f.allocation();
+        if (a == null) {
+            sb.append(",\"allocation\":null}");
+        } else {
+            sb.append(",\"allocation\":{\"transactions\":").append(f.transactions())
+                    .append(",\"allocated_bytes\":").append(count(a.allocatedBytes()))
+                    .append(",\"lock_entries\":").append(count(a.lockEntries()))
+                    .append(",\"contended_lock_entries\":").append(count(a.contended()))
+                    .append(",\"bytes_per_transaction\":").append(number(f.bytesPerTransaction()))
+                    .append(",\"lock_entries_per_transaction\":").append(number(f.lockEntriesPerTransaction()))
+                    .append(",\"contended_lock_entries_per_transaction\":").append(number(f.contendedPerTransaction()))
+                    .append("}}");
         }
     }
+
+    /** A count, or null when it was not counted (negative). */
+    private static String count(long n) { return n < 0 ? "null" : Long.toString(n); }
 
     static StringBuilder field(StringBuilder sb, String name, String value) {
         return sb.append(quote(name)).append(':').append(quote(value));

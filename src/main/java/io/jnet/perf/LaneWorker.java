@@ -126,6 +126,7 @@ public final class LaneWorker {
 
     private static LaneProtocol.Reply runOnce(Function<TestKind, PerfTest> tests, PerfPath path, TestSpec spec) {
         try {
+            path.useAllocator(spec.allocator());
             return new LaneProtocol.Ran(tests.apply(spec.kind()).run(path, spec));
         } catch (StackUnavailableException e) {
             return new LaneProtocol.Failed(true, e.getMessage());

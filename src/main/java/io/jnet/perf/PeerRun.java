@@ -32,9 +32,22 @@ final class PeerRun {
     private static final Duration ABORT_GRACE = Duration.ofSeconds(5);
 
     private final List<AutoCloseable> resources = new ArrayList<>();
-    private final CyclicBarrier start = new CyclicBarrier(2);
+    private final CyclicBarrier start;
     private final List<Thread> threads = new ArrayList<>(2);
     private boolean aborted;
+
+    /** A run of one server and one client. */
+    PeerRun() {
+        this(1, null);
+    }
+
+    /**
+     * A run of {@code pairs} servers and as many clients ({@link #runAll}); {@code atStart}, when not null, runs
+     * once all of them are at the start barrier and before any is released (the moment the timed part starts).
+     */
+    PeerRun(int pairs, Runnable atStart) {
+        start = new CyclicBarrier(2 * pairs, atStart);
+    }
 
     /**
      * Registers a socket to close on abort; if the run is already aborted, closes it at once and fails.
@@ -78,15 +91,38 @@ final class PeerRun {
      * @throws PerfException naming the side that failed first and its error, or the timeout
      */
     <S, C> Outcome<S, C> run(Side<S> server, Side<C> client, Duration limit) throws PerfException {
+        Outcome<List<S>, List<C>> all = runAll(List.of(server), List.of(client), limit);
+        return new Outcome<>(all.server().getFirst(), all.client().getFirst());
+    }
+
+    /**
+     * As {@link #run}, with several servers and as many clients, each in a thread of its own
+     * ({@code perf-server-i}, {@code perf-client-i} when there are several); the run was made with
+     * {@link #PeerRun(int, Runnable)} for that many pairs.
+     *
+     * @return what each side returned, in the order given
+     */
+    <S, C> Outcome<List<S>, List<C>> runAll(List<Side<S>> servers, List<Side<C>> clients, Duration limit)
+            throws PerfException {
         LinkedBlockingQueue<FutureTask<?>> finished = new LinkedBlockingQueue<>();
-        FutureTask<S> serverTask = task(server, finished);
-        FutureTask<C> clientTask = task(client, finished);
-        threads.add(Thread.ofPlatform().name("perf-server").daemon(true).start(serverTask));
-        threads.add(Thread.ofPlatform().name("perf-client").daemon(true).start(clientTask));
+        List<FutureTask<S>> serverTasks = new ArrayList<>();
+        List<FutureTask<C>> clientTasks = new ArrayList<>();
+        boolean several = servers.size() > 1;
+        for (int i = 0; i < servers.size(); i++) {
+            FutureTask<S> t = task(servers.get(i), finished);
+            serverTasks.add(t);
+            threads.add(Thread.ofPlatform().name(several ? "perf-server-" + i : "perf-server").daemon(true).start(t));
+        }
+        for (int i = 0; i < clients.size(); i++) {
+            FutureTask<C> t = task(clients.get(i), finished);
+            clientTasks.add(t);
+            threads.add(Thread.ofPlatform().name(several ? "perf-client-" + i : "perf-client").daemon(true).start(t));
+        }
+        int sides = serverTasks.size() + clientTasks.size();
         PerfException failure = null;
         long deadline = System.nanoTime() + limit.toNanos();
         try {
-            for (int done = 0; done < 2; done++) {
+            for (int done = 0; done < sides; done++) {
                 long wait = deadline - System.nanoTime();
                 FutureTask<?> t = wait > 0 ? finished.poll(wait, TimeUnit.NANOSECONDS) : null;
                 if (t == null) {
@@ -100,7 +136,10 @@ final class PeerRun {
                     failure.addSuppressed(new PerfException("a side is stuck after the abort"));
                     break;
                 }
-                PerfException err = errorOf(t, t == serverTask ? "server" : "client");
+                int si = serverTasks.indexOf(t);
+                String side = si >= 0 ? (several ? "server " + si : "server")
+                        : (several ? "client " + clientTasks.indexOf(t) : "client");
+                PerfException err = errorOf(t, side);
                 if (err != null && failure == null) {
                     failure = err;
                     abort();
@@ -116,7 +155,11 @@ final class PeerRun {
         }
         if (failure != null) throw failure;
         try {
-            return new Outcome<>(serverTask.get(), clientTask.get());
+            List<S> s = new ArrayList<>(serverTasks.size());
+            for (FutureTask<S> t : serverTasks) s.add(t.get());
+            List<C> c = new ArrayList<>(clientTasks.size());
+            for (FutureTask<C> t : clientTasks) c.add(t.get());
+            return new Outcome<>(s, c);
         } catch (ExecutionException | InterruptedException e) {
             throw new PerfException("unexpected: " + e, e);
         }

@@ -70,6 +70,28 @@ public interface PerfPath extends AutoCloseable {
     default LookupCounts lookupCounts() { return null; }
 
     /**
+     * This JVM's allocated heap bytes so far ({@link AllocationCounts#jvmAllocatedBytes()}) and the packet
+     * allocators' lock entries of the path's namespaces, each distinct allocator counted once; the default
+     * (a stack without packet allocators) has the bytes only, lock entries -1.
+     */
+    default AllocationCounts allocationCounts() {
+        return new AllocationCounts(AllocationCounts.jvmAllocatedBytes(), -1, -1);
+    }
+
+    /**
+     * Gives the path's namespaces a new packet allocator of the kind {@code name}
+     * ({@link io.jnet.buffer.PacketAllocators#create}) before a run's traffic, unless they already have one of
+     * that kind from an earlier call; null leaves them as they are. The default (a stack without packet
+     * allocators) ignores it.
+     *
+     * @throws IllegalArgumentException for a name {@link io.jnet.buffer.PacketAllocators} does not know
+     */
+    default void useAllocator(String name) {}
+
+    /** The name of the packet allocator the path's namespaces use, or null on a stack without them (the default). */
+    default String allocatorName() { return null; }
+
+    /**
      * As {@link #connect(PerfListener, SocketSettings)} for flow number {@code flow} of a run over many flows
      * ({@code --flows}): a path whose one client address runs out of ephemeral ports binds later flows to
      * further addresses of its own.

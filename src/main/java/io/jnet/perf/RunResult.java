@@ -22,11 +22,24 @@ import org.HdrHistogram.Histogram;
  * @param flowsSeen      how many of them the server saw traffic on (distinct sockets or sources), or -1 when
  *                       not counted
  * @param setupSeconds   time to open the flows before the timed part (connections, socket pairs), in seconds
+ * @param threads        client threads (and as many server threads) the flows were spread over ({@code --threads})
+ * @param allocation     heap bytes and allocator lock entries over the timed part, or null when not counted
+ *                       (tests other than TCP_RR over flows)
+ * @param allocator      the packet allocator of the path's namespaces ({@code --allocator}), or null on a stack
+ *                       without one or when not recorded
  */
 public record RunResult(TestKind kind, String stack, double elapsedSeconds, long bytesSent, long bytesReceived,
         long transactions, Histogram latencyNanos, SocketSizes sizes, DatagramCounts datagrams, LookupCounts lookups,
-        int flows, long flowsSeen, double setupSeconds)
+        int flows, long flowsSeen, double setupSeconds, int threads, AllocationCounts allocation, String allocator)
         implements java.io.Serializable {
+
+    /** A result on one thread without allocation counts. */
+    public RunResult(TestKind kind, String stack, double elapsedSeconds, long bytesSent, long bytesReceived,
+            long transactions, Histogram latencyNanos, SocketSizes sizes, DatagramCounts datagrams, LookupCounts lookups,
+            int flows, long flowsSeen, double setupSeconds) {
+        this(kind, stack, elapsedSeconds, bytesSent, bytesReceived, transactions, latencyNanos, sizes, datagrams, lookups,
+                flows, flowsSeen, setupSeconds, 1, null, null);
+    }
 
     /** A one-flow result without lookup counts. */
     public RunResult(TestKind kind, String stack, double elapsedSeconds, long bytesSent, long bytesReceived,
@@ -38,13 +51,19 @@ public record RunResult(TestKind kind, String stack, double elapsedSeconds, long
     /** This result with the lookup counts of its timed part (null: none). */
     public RunResult withLookups(LookupCounts l) {
         return new RunResult(kind, stack, elapsedSeconds, bytesSent, bytesReceived, transactions, latencyNanos, sizes,
-                datagrams, l, flows, flowsSeen, setupSeconds);
+                datagrams, l, flows, flowsSeen, setupSeconds, threads, allocation, allocator);
     }
 
     /** This result with its flow figures. */
     public RunResult withFlows(int n, long seen, double setup) {
         return new RunResult(kind, stack, elapsedSeconds, bytesSent, bytesReceived, transactions, latencyNanos, sizes,
-                datagrams, lookups, n, seen, setup);
+                datagrams, lookups, n, seen, setup, threads, allocation, allocator);
+    }
+
+    /** This result with its thread count, the allocation counts of its timed part (null: none) and allocator name. */
+    public RunResult withThreads(int t, AllocationCounts a, String allocatorName) {
+        return new RunResult(kind, stack, elapsedSeconds, bytesSent, bytesReceived, transactions, latencyNanos, sizes,
+                datagrams, lookups, flows, flowsSeen, setupSeconds, t, a, allocatorName);
     }
 
     /** A result without datagram counts (every test but UDP_STREAM). */

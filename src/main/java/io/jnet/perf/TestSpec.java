@@ -20,10 +20,22 @@ import java.util.Objects;
  *                     many connections, the UDP tests that many socket pairs ({@link UdpMode#CONNECTED}) or
  *                     source address/port pairs ({@link UdpMode#UNCONNECTED}), used round-robin
  * @param udp          how the UDP tests use their sockets ({@code --udp}); {@link UdpMode#NETPERF} for TCP tests
+ * @param threads      client threads, and as many server threads, the flows are spread over ({@code --threads},
+ *                     default 1; above 1 only for TCP_RR, at most {@code flows})
+ * @param allocator    the packet allocator the jnet namespaces of the path use ({@code --allocator}, a name of
+ *                     {@link io.jnet.buffer.PacketAllocators#names()}), or null for what a namespace gets
+ *                     ({@code jnet.allocator})
  */
 public record TestSpec(TestKind kind, Duration duration, int sendSize, int recvSize, int requestSize,
-        int responseSize, SocketSettings local, SocketSettings remote, int flows, UdpMode udp)
+        int responseSize, SocketSettings local, SocketSettings remote, int flows, UdpMode udp, int threads,
+        String allocator)
         implements java.io.Serializable {
+
+    /** A spec on one thread with the namespaces' own allocator. */
+    public TestSpec(TestKind kind, Duration duration, int sendSize, int recvSize, int requestSize,
+            int responseSize, SocketSettings local, SocketSettings remote, int flows, UdpMode udp) {
+        this(kind, duration, sendSize, recvSize, requestSize, responseSize, local, remote, flows, udp, 1, null);
+    }
 
     /** Most flows of TCP_RR and of connected UDP (each a connection or a socket pair: 2 sockets per flow). */
     public static final int MAX_FLOWS = 100_000;
@@ -68,7 +80,41 @@ public record TestSpec(TestKind kind, Duration duration, int sendSize, int recvS
         }
         Objects.requireNonNull(udp, "udp");
         String bad = flowsProblem(kind, flows, udp);
+        if (bad == null) bad = threadsProblem(kind, flows, threads);
         if (bad != null) throw new IllegalArgumentException(bad);
+        if (allocator != null && !io.jnet.buffer.PacketAllocators.names().contains(allocator)) {
+            throw new IllegalArgumentException("--allocator: one of " + io.jnet.buffer.PacketAllocators.names()
+                    + ", not '" + allocator + "'");
+        }
+    }
+
+    /**
+     * Why {@code --threads threads} does not fit {@code kind} over {@code flows} flows, or null when it does: at
+     * least 1; above 1 only for TCP_RR (each client thread drives its share of the connections, each server
+     * thread serves the same share); at most {@code flows}, so that every thread has a connection.
+     */
+    public static String threadsProblem(TestKind kind, int flows, int threads) {
+        if (threads < 1) return "--threads must be at least 1: " + threads;
+        if (threads == 1) return null;
+        if (kind != TestKind.TCP_RR) {
+            return "--threads " + threads + ": only TCP_RR spreads its flows over several threads, not " + kind;
+        }
+        if (threads > flows) {
+            return "--threads " + threads + " is above --flows " + flows + ": every thread needs a connection of its own";
+        }
+        return null;
+    }
+
+    /** This spec over {@code t} client and server threads; checked as the constructor does. */
+    public TestSpec withThreads(int t) {
+        return new TestSpec(kind, duration, sendSize, recvSize, requestSize, responseSize, local, remote, flows, udp, t,
+                allocator);
+    }
+
+    /** This spec with the allocator named {@code name} (null: the namespaces' own); checked as the constructor does. */
+    public TestSpec withAllocator(String name) {
+        return new TestSpec(kind, duration, sendSize, recvSize, requestSize, responseSize, local, remote, flows, udp,
+                threads, name);
     }
 
     /**
@@ -101,11 +147,12 @@ public record TestSpec(TestKind kind, Duration duration, int sendSize, int recvS
 
     /** This spec spread over {@code n} flows in UDP mode {@code mode}; checked as the constructor does. */
     public TestSpec withFlows(int n, UdpMode mode) {
-        return new TestSpec(kind, duration, sendSize, recvSize, requestSize, responseSize, local, remote, n, mode);
+        return new TestSpec(kind, duration, sendSize, recvSize, requestSize, responseSize, local, remote, n, mode,
+                threads, allocator);
     }
 
     /** True when the test uses more than netperf's one flow or a UDP mode of its own (flows reported). */
-    public boolean manyFlows() { return flows > 1 || udp != UdpMode.NETPERF; }
+    public boolean manyFlows() { return flows > 1 || threads > 1 || udp != UdpMode.NETPERF; }
 
     private static void requireDatagram(TestKind kind, String what, int v) {
         if (v > MAX_DATAGRAM) {
@@ -136,7 +183,7 @@ public record TestSpec(TestKind kind, Duration duration, int sendSize, int recvS
      */
     public TestSpec withKind(TestKind k) {
         return new TestSpec(k, duration, sendSize, recvSize, requestSize, responseSize, local, remote, flows,
-                k.isUdp() ? udp : UdpMode.NETPERF);
+                k.isUdp() ? udp : UdpMode.NETPERF, k == TestKind.TCP_RR ? threads : 1, allocator);
     }
 
     /**
@@ -147,7 +194,7 @@ public record TestSpec(TestKind kind, Duration duration, int sendSize, int recvS
     public TestSpec forKind(TestKind k) {
         if (!k.isUdp()) return withKind(k);
         return new TestSpec(k, duration, Math.min(sendSize, MAX_DATAGRAM), recvSize, Math.min(requestSize, MAX_DATAGRAM),
-                Math.min(responseSize, MAX_DATAGRAM), local, remote, flows, udp);
+                Math.min(responseSize, MAX_DATAGRAM), local, remote, flows, udp, 1, allocator);
     }
 
     /**
@@ -161,14 +208,15 @@ public record TestSpec(TestKind kind, Duration duration, int sendSize, int recvS
     public TestSpec withMessageSize(int size, boolean keepRecvSize) {
         if (kind.isStream()) {
             return new TestSpec(kind, duration, size, keepRecvSize ? recvSize : size, requestSize, responseSize, local,
-                    remote, flows, udp);
+                    remote, flows, udp, threads, allocator);
         }
-        return new TestSpec(kind, duration, sendSize, recvSize, size, size, local, remote, flows, udp);
+        return new TestSpec(kind, duration, sendSize, recvSize, size, size, local, remote, flows, udp, threads, allocator);
     }
 
     /** This spec with another duration. */
     public TestSpec withDuration(Duration d) {
-        return new TestSpec(kind, d, sendSize, recvSize, requestSize, responseSize, local, remote, flows, udp);
+        return new TestSpec(kind, d, sendSize, recvSize, requestSize, responseSize, local, remote, flows, udp, threads,
+                allocator);
     }
 
     /** Length in seconds, for reports. */

@@ -213,6 +213,48 @@ class CliTest {
     }
 
     @Test
+    void badThreadsAndAllocatorsAreUsageErrors() {
+        assertThat(run("perf", "-t", "TCP_RR", "--flows", "8", "--threads", "0")).isEqualTo(2);
+        assertThat(err()).contains("--threads must be at least 1: 0");
+        errBuf.reset();
+        assertThat(run("perf", "-t", "TCP_RR", "--flows", "2", "--threads", "3")).isEqualTo(2);
+        assertThat(err()).contains("--threads 3 is above --flows 2");
+        errBuf.reset();
+        assertThat(run("perf", "-t", "TCP_RR", "--threads", "2")).isEqualTo(2);
+        assertThat(err()).contains("above --flows 1");
+        errBuf.reset();
+        assertThat(run("perf", "-t", "UDP_RR", "--udp", "connected", "--flows", "4", "--threads", "2")).isEqualTo(2);
+        assertThat(err()).contains("only TCP_RR spreads its flows over several threads, not UDP_RR");
+        errBuf.reset();
+        assertThat(run("perf", "--threads", "2")).isEqualTo(2);
+        assertThat(err()).contains("--threads applies to one test");
+        errBuf.reset();
+        assertThat(run("perf", "-t", "TCP_RR", "--allocator", "slab")).isEqualTo(2);
+        assertThat(err()).contains("--allocator slab: one of " + String.join(", ", io.jnet.buffer.PacketAllocators.names()));
+    }
+
+    @Test
+    void threadsAndAllocatorReachTheSpec() {
+        TestSpec t = plan("-t", "TCP_RR", "--path", "veth", "--flows", "8", "--threads", "2", "--allocator", "heap")
+                .tests().getFirst();
+        assertThat(t.flows()).isEqualTo(8);
+        assertThat(t.threads()).isEqualTo(2);
+        assertThat(t.allocator()).isEqualTo("heap");
+        TestSpec d = plan("-t", "TCP_RR").tests().getFirst();
+        assertThat(d.threads()).isEqualTo(1);
+        assertThat(d.allocator()).isNull();
+    }
+
+    @Test
+    void tcpRrOverThreadsReportsAllocationPerTransaction() {
+        int rc = run("perf", "-t", "TCP_RR", "--flows", "8", "--threads", "2", "--allocator", "heap", "-l", "0.1",
+                "-i", "3", "--stack", "jnet", "--path", "veth");
+        assertThat(rc).as(err()).isZero();
+        assertThat(out()).contains("jnet: 8 flows over 2 client and 2 server threads (8 seen by the server)")
+                .contains("0.00 allocator lock entries (0.0000 contended), allocator heap");
+    }
+
+    @Test
     void theEstimateSaysFlowSetupComesOnTop() {
         assertThat(PerfCommand.estimateLine(plan("-t", "TCP_RR", "--path", "veth", "--flows", "100000"), 16, 16))
                 .isEqualTo("estimated total 0:16, plus flow setup: the 100000 flows are opened before each run");

@@ -171,8 +171,8 @@ class CompareTest {
         assertThat(lines.get(2)).startsWith("TCP_RR,1,kernel:tcp,Trans/s,3,200.0000,200.0000,99,0.0000,0.0000,true,1.0000,0.5000,1.5000,");
         assertThat(lines.get(3)).contains(",true,0.5000,0.2500,0.7500,");
         assertThat(lines.get(6)).isEqualTo("TCP_RR,1024,kernel:unix,Trans/s,0,,,,,,false,,,,,not applicable: not here,0,"
-                + "1,netperf,,,,,,,,");
-        for (String l : lines) assertThat(l.split(",", -1)).hasSize(CsvReport.COMPARE_HEADER.split(",").length).hasSize(27);
+                + "1,netperf,,,,,,,,,1,,,,");
+        for (String l : lines) assertThat(l.split(",", -1)).hasSize(CsvReport.COMPARE_HEADER.split(",").length).hasSize(32);
     }
 
     /** A series of UDP_RR runs over {@code flows} flows with the given lookup counts per run (null: none). */
@@ -207,14 +207,16 @@ class CompareTest {
         List<String> csv = ReportCapture.capture(ps -> new CsvReport(ps).print(flowsResult())).lines().toList();
         assertThat(csv.getFirst()).isEqualTo(CsvReport.COMPARE_HEADER).endsWith(",flows,udp,flows_seen,setup_s,"
                 + "lookups_per_packet,socket_lookups_per_packet,route_lookups_per_packet,demux_hits_per_packet,"
-                + "demux_misses_per_packet,packets_received");
+                + "demux_misses_per_packet,packets_received,threads,allocator,bytes_per_transaction,"
+                + "lock_entries_per_transaction,contended_lock_entries_per_transaction");
         assertThat(csv.get(1)).startsWith("UDP_RR,1,jnet:routed,")
-                .endsWith(",ok,0,100,connected,100,0.5000,2.0000,0.5000,1.5000,0.0000,0.0000,1200");
-        assertThat(csv.get(3)).startsWith("UDP_RR,1,kernel:tcp,").endsWith(",ok,0,100,connected,100,0.5000,,,,,,");
+                .endsWith(",ok,0,100,connected,100,0.5000,2.0000,0.5000,1.5000,0.0000,0.0000,1200,1,,,,");
+        assertThat(csv.get(3)).startsWith("UDP_RR,1,kernel:tcp,").endsWith(",ok,0,100,connected,100,0.5000,,,,,,,1,,,,");
         String json = ReportCapture.capture(ps -> new JsonReport(ps).print(flowsResult()));
         assertThat(json).contains("\"path\":\"jnet:routed\"").contains("\"flows\":{\"flows\":100,\"flows_seen\":100,"
                 + "\"setup_s\":0.5,\"lookups\":{\"packets_received\":1200,\"socket_lookups\":600,\"route_lookups\":1800")
-                .contains("\"route_lookups_per_packet\":1.5").contains("\"flows_seen\":100,\"setup_s\":0.5,\"lookups\":null}");
+                .contains("\"route_lookups_per_packet\":1.5").contains("\"flows_seen\":100,\"setup_s\":0.5,\"lookups\":null,\"threads\":1,\"allocator\":null,"
+                        + "\"allocation\":null}");
     }
 
     @Test

@@ -25,12 +25,16 @@ class FlowsRunTest {
     private static PerfPath veth;
     private static PerfPath vethDemuxOff;
     private static PerfPath kernel;
+    private static PerfPath loopback;
+    private static PerfPath friends;
 
     @BeforeAll
     static void open() throws Exception {
         veth = JnetPaths.veth(Map.of());
         vethDemuxOff = JnetPaths.veth(Map.of("net.ipv4.ip_early_demux", "0"));
         kernel = KernelPaths.tcp();
+        loopback = PathRegistry.standard().get(PathRegistry.JNET_LOOPBACK).open(Map.of());
+        friends = PathRegistry.standard().get(PathRegistry.JNET_FRIENDS).open(Map.of());
     }
 
     @AfterAll
@@ -38,6 +42,124 @@ class FlowsRunTest {
         veth.close();
         vethDemuxOff.close();
         kernel.close();
+        loopback.close();
+        friends.close();
+    }
+
+    /** Runs {@code spec} as a lane does: the spec's allocator first, then the test. */
+    private static RunResult runInLane(PerfPath path, TestSpec spec) throws PerfException {
+        path.useAllocator(spec.allocator());
+        return run(path, spec);
+    }
+
+    @Test
+    void threadsShareTheFlowsAndEachThreadServesItsOwn() {
+        assertThat(FlowsRequestResponseTest.flowsOf(0, 2, 8)).containsExactly(0, 2, 4, 6);
+        assertThat(FlowsRequestResponseTest.flowsOf(1, 2, 8)).containsExactly(1, 3, 5, 7);
+        assertThat(FlowsRequestResponseTest.flowsOf(0, 3, 8)).containsExactly(0, 3, 6);
+        assertThat(FlowsRequestResponseTest.flowsOf(2, 3, 8)).containsExactly(2, 5);
+        assertThat(FlowsRequestResponseTest.flowsOf(0, 1, 3)).containsExactly(0, 1, 2);
+    }
+
+    @Test
+    void tcpRrOverTwoThreadsUsesEveryFlowAndCountsAllocationOnEveryJnetPath() throws Exception {
+        for (Map.Entry<String, PerfPath> e : Map.of("loopback", loopback, "veth", veth, "friends", friends).entrySet()) {
+            String what = e.getKey();
+            PerfPath path = e.getValue();
+            TestSpec pool = spec(TestKind.TCP_RR, 8, UdpMode.NETPERF).withThreads(2).withAllocator("pool");
+            RunResult r = runInLane(path, pool);
+            assertThat(r.transactions()).as(what + ": transactions").isGreaterThan(8);
+            assertThat(r.flowsSeen()).as(what + ": flows the servers answered on").isEqualTo(8);
+            assertThat(r.threads()).isEqualTo(2);
+            assertThat(r.allocator()).isEqualTo("pool");
+            assertThat(r.latencyNanos().getTotalCount()).isEqualTo(r.transactions());
+            assertThat(r.allocation()).as(what).isNotNull();
+            assertThat(r.allocation().bytesPer(r.transactions())).as(what + ": bytes per transaction").isNotNaN()
+                    .isGreaterThanOrEqualTo(0);
+            if (path == friends) {
+                // paired friends hand the bytes to the peer's receive queue: no packet buffer per transaction
+                assertThat(r.allocation().lockEntriesPer(r.transactions())).as(what).isGreaterThanOrEqualTo(0);
+            } else {
+                assertThat(r.allocation().lockEntriesPer(r.transactions()))
+                        .as(what + ": pool lock entries per transaction").isGreaterThan(0);
+            }
+            assertThat(r.allocation().contended()).as(what).isBetween(0L, r.allocation().lockEntries());
+            assertThat(JnetPaths.namespaces(path)).allSatisfy(ns ->
+                    assertThat(ns.allocator()).isInstanceOf(io.jnet.buffer.PacketPool.class));
+
+            RunResult heap = runInLane(path, pool.withAllocator("heap"));
+            assertThat(heap.transactions()).as(what).isGreaterThan(8);
+            assertThat(heap.flowsSeen()).isEqualTo(8);
+            assertThat(heap.allocator()).isEqualTo("heap");
+            assertThat(heap.allocation().lockEntries()).as(what + ": the heap allocator takes no lock").isZero();
+            assertThat(heap.allocation().contended()).isZero();
+            assertThat(heap.allocation().bytesPer(heap.transactions())).as(what).isGreaterThanOrEqualTo(0);
+            assertThat(JnetPaths.namespaces(path)).allSatisfy(ns ->
+                    assertThat(ns.allocator()).isSameAs(io.jnet.buffer.PacketAllocator.HEAP));
+        }
+    }
+
+    @Test
+    void oneThreadIsTheFlowsTestAsBefore() throws Exception {
+        RunResult r = run(veth, spec(TestKind.TCP_RR, 3, UdpMode.NETPERF));
+        assertThat(r.threads()).isEqualTo(1);
+        assertThat(r.flowsSeen()).isEqualTo(3);
+        assertThat(r.allocation()).isNotNull();
+        assertThat(r.allocation().lockEntries()).isGreaterThanOrEqualTo(0);
+    }
+
+    @Test
+    void theKernelRunsTcpRrOverThreadsWithoutAllocatorCounts() throws Exception {
+        RunResult r = run(kernel, spec(TestKind.TCP_RR, 8, UdpMode.NETPERF).withThreads(2));
+        assertThat(r.transactions()).isGreaterThan(8);
+        assertThat(r.flowsSeen()).isEqualTo(8);
+        assertThat(r.allocator()).isNull();
+        assertThat(r.allocation().bytesPer(r.transactions())).isGreaterThanOrEqualTo(0);
+        assertThat(r.allocation().lockEntriesPer(r.transactions())).isNaN();
+        FlowSummary f = FlowSummary.of(new Series("kernel", "", null, List.of(r)));
+        assertThat(f.line("kernel")).contains("8 flows over 2 client and 2 server threads")
+                .contains("bytes allocated, allocator lock entries -");
+    }
+
+    @Test
+    void badThreadCountsAreRefused() {
+        assertThat(TestSpec.threadsProblem(TestKind.TCP_RR, 8, 0)).isEqualTo("--threads must be at least 1: 0");
+        assertThat(TestSpec.threadsProblem(TestKind.TCP_RR, 8, 9)).contains("above --flows 8");
+        assertThat(TestSpec.threadsProblem(TestKind.UDP_RR, 8, 2)).contains("only TCP_RR").contains("not UDP_RR");
+        assertThat(TestSpec.threadsProblem(TestKind.TCP_RR, 8, 8)).isNull();
+        assertThat(TestSpec.threadsProblem(TestKind.TCP_STREAM, 1, 1)).isNull();
+        assertThatThrownBy(() -> spec(TestKind.TCP_RR, 2, UdpMode.NETPERF).withThreads(3))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("every thread needs a connection");
+        assertThatThrownBy(() -> spec(TestKind.TCP_RR, 2, UdpMode.NETPERF).withAllocator("slab"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not 'slab'");
+    }
+
+    @Test
+    void reportsCarryThreadsAndAllocationPerTransaction() throws Exception {
+        TestSpec spec = spec(TestKind.TCP_RR, 8, UdpMode.NETPERF).withThreads(2).withAllocator("pool");
+        Comparison c = new ComparisonRunner(Iterations.exactly(3), Confidence.DEFAULT, new Warmup(0), Progress.NONE)
+                .run(spec, "loopback", loopback, null, null);
+        assertThat(c.failure()).isNull();
+        SuiteResult suite = new SuiteResult(PerfPlan.of(List.of(spec), List.of("jnet:loopback"), "loopback",
+                Iterations.exactly(3), Confidence.DEFAULT), List.of(c), List.of());
+        String text = ReportCapture.capture(ps -> new TextReport(ps, false).print(suite));
+        assertThat(text).contains("jnet: 8 flows over 2 client and 2 server threads (8 seen by the server)")
+                .containsPattern("per transaction: \\d+ bytes allocated, \\d+\\.\\d\\d allocator lock entries "
+                        + "\\(\\d+\\.\\d{4} contended\\), allocator pool");
+        List<String> csv = ReportCapture.capture(ps -> new CsvReport(ps).print(suite)).lines().toList();
+        assertThat(csv.getFirst()).endsWith(",packets_received,threads,allocator,bytes_per_transaction,"
+                + "lock_entries_per_transaction,contended_lock_entries_per_transaction");
+        String[] row = csv.get(1).split(",", -1);
+        String[] head = csv.getFirst().split(",", -1);
+        assertThat(row).hasSameSizeAs(head);
+        assertThat(row[head.length - 5]).isEqualTo("2");
+        assertThat(row[head.length - 4]).isEqualTo("pool");
+        assertThat(Double.parseDouble(row[head.length - 3])).isGreaterThanOrEqualTo(0);
+        assertThat(Double.parseDouble(row[head.length - 2])).isGreaterThan(0);
+        assertThat(Double.parseDouble(row[head.length - 1])).isGreaterThanOrEqualTo(0);
+        String json = ReportCapture.capture(ps -> new JsonReport(ps).print(suite));
+        assertThat(json).contains("\"threads\":2,\"allocator\":\"pool\",\"allocation\":{\"transactions\":")
+                .contains("\"bytes_per_transaction\":").contains("\"lock_entries_per_transaction\":");
     }
 
     private static TestSpec spec(TestKind kind, int flows, UdpMode udp) {
@@ -200,10 +322,10 @@ class FlowsRunTest {
                 .contains("kernel: 3 flows (3 seen by the server); per packet received: lookups -")
                 .contains("flows opened in");
         List<String> csv = ReportCapture.capture(ps -> new CsvReport(ps).print(suite)).lines().toList();
-        assertThat(csv.getFirst()).endsWith(",flows,udp,flows_seen,setup_s,lookups_per_packet,socket_lookups_per_packet,"
-                + "route_lookups_per_packet,demux_hits_per_packet,demux_misses_per_packet,packets_received");
+        assertThat(csv.getFirst()).contains(",flows,udp,flows_seen,setup_s,lookups_per_packet,socket_lookups_per_packet,"
+                + "route_lookups_per_packet,demux_hits_per_packet,demux_misses_per_packet,packets_received,");
         assertThat(csv.get(1)).contains(",3,connected,3,").contains(",1.000");
-        assertThat(csv.get(2)).contains(",3,connected,3,").endsWith(",,,,,,");
+        assertThat(csv.get(2)).contains(",3,connected,3,").endsWith(",,,,,,1,,,,");
         String json = ReportCapture.capture(ps -> new JsonReport(ps).print(suite));
         assertThat(json).contains("\"flows\":3,\"udp\":\"connected\"").contains("\"socket_lookups_per_packet\":1")
                 .contains("\"lookups\":null");
