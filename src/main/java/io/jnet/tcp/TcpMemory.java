@@ -5,6 +5,7 @@ import io.jnet.stack.Mib;
 import io.jnet.stack.MibCounter;
 import io.jnet.stack.Sysctl;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The TCP memory of one namespace, in pages of {@link #PAGE_SIZE} bytes, against {@code net.ipv4.tcp_mem}
@@ -16,8 +17,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * and out-of-order queues' truesize, Linux sk_rmem_alloc) are charged here through the connection's forward
  * allocation ({@link #schedule}, {@link #reclaim}; Linux sk_forward_alloc): a connection takes whole pages from
  * the shared count when its queues outgrow what it holds, and gives back whole pages once a page or more of
- * what it holds is unused, so the shared atomic counter is touched only when a connection's holding changes by
- * a page or more.
+ * what it holds is unused. Those changes go first to a reserve of the calling thread's stripe (Linux keeps one per
+ * CPU, per_cpu_fw_alloc, flushed at net.core.mem_pcpu_rsv = 256 pages): the shared count moves only when a
+ * stripe's reserve reaches {@link #reserve()} pages either way, so busy connections on many threads do not pull
+ * one cache line between their cores for every segment. As in Linux, the limits are checked against the shared
+ * count alone; the reserve is kept below a sixty-fourth of tcp_mem[0] over all stripes, and is 0 (every change
+ * goes to the shared count) when tcp_mem[0] is below 64 pages per stripe.
  *
  * <p>Memory pressure is entered when the count rises above tcp_mem[1] (TcpExtTCPMemoryPressures counts each
  * entry) and left when it falls below tcp_mem[0] (TcpExtTCPMemoryPressuresChrono accumulates the milliseconds
@@ -45,6 +50,13 @@ public final class TcpMemory {
     private final Mib mib;
     private final Clock clock;
     private final AtomicLong allocated = new AtomicLong();
+    /** Stripes of per-thread reserves: twice the processors, a power of two, 2 to 16 (as {@link Mib}). */
+    private static final int STRIPES =
+            Math.min(16, Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors())) * 2);
+    /** Linux's sysctl_mem_pcpu_rsv default: 1 MiB in pages. */
+    static final int MAX_RESERVE = 256;
+    /** Per stripe, pages charged or returned not yet moved to {@link #allocated}; one 64-byte line apart. */
+    private final AtomicLongArray local = new AtomicLongArray(STRIPES * 8);
     /** When pressure was entered (clock ms + 1, never 0), 0 when not under pressure (Linux tcp_memory_pressure). */
     private final AtomicLong pressureSince = new AtomicLong();
 
@@ -55,10 +67,43 @@ public final class TcpMemory {
         this.mib = mib;
         this.clock = clock;
         mib.addLive(MibCounter.TcpExtTCPMemoryPressuresChrono, this::pressureMillisSoFar);
+        tcpMem.onWrite(this::flushReserves); // the reserve's size follows tcp_mem[0]: start from the exact count
     }
 
-    /** Pages charged to TCP in this namespace now (Linux tcp_memory_allocated; /proc/net/sockstat "TCP: mem"). */
-    public long allocatedPages() { return allocated.get(); }
+    /** Moves every stripe's reserve to the shared count. */
+    private void flushReserves() {
+        for (int s = 0; s < STRIPES; s++) {
+            long l = local.getAndSet(s << 3, 0);
+            if (l != 0) allocated.addAndGet(l);
+        }
+    }
+
+    /**
+     * Pages charged to TCP in this namespace now (Linux tcp_memory_allocated; /proc/net/sockstat "TCP: mem"),
+     * the stripes' reserves included (exact when no charge is under way; Linux's sockstat leaves its per-CPU
+     * reserves out).
+     */
+    public long allocatedPages() {
+        long sum = allocated.get();
+        for (int s = 0; s < STRIPES; s++) sum += local.get(s << 3);
+        return sum;
+    }
+
+    /**
+     * Pages a stripe's reserve holds at most before it moves to the shared count: min(256, tcp_mem[0] / (64 *
+     * stripes)), so that all reserves together stay below a sixty-fourth of tcp_mem[0].
+     */
+    int reserve() { return Math.min(MAX_RESERVE, tcpMem.intValue(0) / (64 * STRIPES)); }
+
+    /** Linux sk_memory_allocated_add / _sub through the calling thread's stripe; returns the shared count. */
+    private long add(long amt) {
+        int rsv = reserve();
+        if (rsv == 0) return allocated.addAndGet(amt);
+        int slot = ((int) Thread.currentThread().threadId() & (STRIPES - 1)) << 3;
+        long l = local.addAndGet(slot, amt);
+        if (l < rsv && l > -rsv) return allocated.get();
+        return allocated.addAndGet(local.getAndSet(slot, 0));
+    }
 
     /** True while under memory pressure (Linux tcp_under_memory_pressure / tcp_memory_pressure). */
     public boolean underPressure() { return pressureSince.get() != 0; }
@@ -95,7 +140,7 @@ public final class TcpMemory {
         long need = c.memQueued() + size - ((long) c.memPages << PAGE_SHIFT);
         if (need <= 0) return;
         long amt = pages(need);
-        long now = allocated.addAndGet(amt);
+        long now = add(amt);
         if (now > tcpMem.intValue(1)) enterPressure();
         c.memPages += (int) amt;
     }
@@ -122,7 +167,7 @@ public final class TcpMemory {
 
     /** Linux __sk_mem_raise_allocated for {@code amt} pages. */
     private boolean raise(TcpConnection c, long amt, int kind) {
-        long now = allocated.addAndGet(amt);
+        long now = add(amt);
         if (now <= tcpMem.intValue(0)) {
             leavePressure();
             return true;
@@ -142,13 +187,13 @@ public final class TcpMemory {
             }
         }
         if (kind == SEND) moderateSndbuf(c);
-        allocated.addAndGet(-amt);
+        add(-amt);
         return false;
     }
 
     /** Linux __sk_mem_reduce_allocated. */
     private void reduce(long amt) {
-        long now = allocated.addAndGet(-amt);
+        long now = add(-amt);
         if (now < tcpMem.intValue(0)) leavePressure();
     }
 

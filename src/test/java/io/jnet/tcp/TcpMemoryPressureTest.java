@@ -78,6 +78,56 @@ class TcpMemoryPressureTest {
     }
 
     /**
+     * Pressure is entered above tcp_mem[1] (counted once) and left below tcp_mem[0]; the chrono counter reads
+     * the time under pressure while it lasts and keeps it after.
+     */
+    @Test
+    void pressureStateAndChronoFollowTheCount() throws Exception {
+        VirtualClock clock = new VirtualClock();
+        try (NetNamespace ns = NetNamespace.create("tcpmem-state", clock)) {
+            TcpMemory mem = ns.extension(TcpProtocol.class).memory();
+            ns.sysctl().set("net.ipv4.tcp_mem", "4 8 16");
+            TcpConnection c = (TcpConnection) TcpSocket.open(ns);
+            mem.forceSchedule(c, 8 * TcpMemory.PAGE_SIZE);
+            assertThat(mem.allocatedPages()).isEqualTo(8);
+            assertThat(mem.underPressure()).as("at tcp_mem[1], not above").isFalse();
+            mem.forceSchedule(c, 8 * TcpMemory.PAGE_SIZE + 1); // one byte more than the 8 pages held: a ninth page
+            assertThat(c.memPages).isEqualTo(9);
+            assertThat(mem.underPressure()).isTrue();
+            assertThat(ns.mib().get(MibCounter.TcpExtTCPMemoryPressures)).isEqualTo(1);
+            clock.advanceMillis(30);
+            assertThat(ns.mib().get(MibCounter.TcpExtTCPMemoryPressuresChrono)).as("read during pressure").isEqualTo(30);
+            mem.enterPressure();
+            assertThat(ns.mib().get(MibCounter.TcpExtTCPMemoryPressures)).as("once per entry").isEqualTo(1);
+            mem.reclaim(c); // nothing queued: every page goes back, the count falls below tcp_mem[0]
+            assertThat(c.memPages).isZero();
+            assertThat(mem.allocatedPages()).isZero();
+            assertThat(mem.underPressure()).isFalse();
+            clock.advanceMillis(30);
+            assertThat(ns.mib().get(MibCounter.TcpExtTCPMemoryPressuresChrono)).as("kept after").isEqualTo(30);
+            c.close();
+        }
+    }
+
+    /** With a large tcp_mem, charges go through the stripes' reserves, and allocatedPages() still reads them exactly. */
+    @Test
+    void stripeReservesKeepTheCountExact() throws Exception {
+        try (NetNamespace ns = NetNamespace.create("tcpmem-rsv")) {
+            TcpMemory mem = ns.extension(TcpProtocol.class).memory();
+            ns.sysctl().set("net.ipv4.tcp_mem", "1048576 1048576 2097152");
+            assertThat(mem.reserve()).isEqualTo(TcpMemory.MAX_RESERVE);
+            TcpConnection c = (TcpConnection) TcpSocket.open(ns);
+            for (int i = 1; i <= 300; i++) {
+                mem.forceSchedule(c, (long) i * TcpMemory.PAGE_SIZE);
+                assertThat(mem.allocatedPages()).isEqualTo(i);
+                mem.reclaim(c);
+                assertThat(mem.allocatedPages()).isZero();
+            }
+            c.close();
+        }
+    }
+
+    /**
      * The writer's send buffer grows while memory is plentiful; then tcp_mem is lowered and the reader pauses:
      * the writer's queue and the reader's queue push the count over tcp_mem[1] (pressure entered once), the send
      * buffer is moderated, the receive queue is pruned; when the reader drains, pressure ends (chrono counted),
@@ -169,6 +219,69 @@ class TcpMemoryPressureTest {
             for (int i = 0; i < 100; i++) clock.advanceMillis(1);
             assertThat(mem.allocatedPages()).isZero();
             assertThat(mem.underPressure()).isFalse();
+            assertThat(ns.internalErrors()).as("internal errors: %s", ns.lastInternalError()).isZero();
+        }
+    }
+
+    /**
+     * While one connection holds the namespace over tcp_mem[2], another connection's receiver keeps its first
+     * segment but drops the next (TcpExtTCPRcvQDrop) without acknowledging it; the sender retransmits, and once
+     * the memory is freed the data arrives once, in order.
+     */
+    @Test
+    void segmentsDroppedOverTheHardLimitAreRetransmitted() throws Exception {
+        VirtualClock clock = new VirtualClock();
+        try (NetNamespace ns = NetNamespace.create("tcpmem-drop", clock)) {
+            TcpMemory mem = ns.extension(TcpProtocol.class).memory();
+            ns.sysctl().set("net.ipv4.tcp_mem", "4 8 16");
+            TcpServerSocket srv = TcpServerSocket.open(ns);
+            srv.bind(new InetSocketAddress("127.0.0.1", PORT));
+            srv.listen(4);
+            TcpConnection[] a = new TcpConnection[2], b = new TcpConnection[2];
+            for (TcpConnection[] p : new TcpConnection[][] {a, b}) {
+                TcpSocket client = TcpSocket.open(ns);
+                VirtualNet.startConnect(client, new InetSocketAddress("127.0.0.1", PORT));
+                assertThat(client.finishConnect()).isTrue();
+                p[0] = (TcpConnection) client;
+                p[1] = (TcpConnection) srv.accept();
+                p[1].setBlocking(false);
+            }
+            // a fills the memory: its reader does not read
+            byte[] big = pattern(1 << 20, 6);
+            byte[] bigGot = new byte[big.length];
+            int[] sa = pump(clock, a[0], a[1], big, bigGot, 0, 0, false, 20);
+            assertThat(mem.allocatedPages()).as("over the hard limit").isGreaterThan(16);
+            // b's first write lands in its empty receive queue; the second finds the memory refused
+            byte[] small = pattern(20_000, 7);
+            byte[] smallGot = new byte[small.length];
+            assertThat(b[0].write(small, 0, 10_000)).isEqualTo(10_000);
+            clock.advanceMillis(1);
+            assertThat(b[1].rmemAlloc()).as("first segment kept").isPositive();
+            long drops = ns.mib().get(MibCounter.TcpExtTCPRcvQDrop);
+            assertThat(b[0].write(small, 10_000, 10_000)).isEqualTo(10_000);
+            clock.advanceMillis(1);
+            assertThat(ns.mib().get(MibCounter.TcpExtTCPRcvQDrop)).as("second segment dropped").isGreaterThan(drops);
+            assertThat(b[0].outq()).as("not acknowledged").isEqualTo(10_000);
+            for (int i = 0; i < 1000; i++) clock.advanceMillis(1);
+            assertThat(ns.mib().get(MibCounter.TcpRetransSegs)).as("retransmitted").isPositive();
+            // a drains and goes away: the memory comes back and b's retransmission is taken
+            sa = pump(clock, a[0], a[1], big, bigGot, sa[0], sa[1], true, 10_000);
+            assertThat(Arrays.equals(big, bigGot)).isTrue();
+            a[0].close();
+            a[1].close();
+            int got = 0;
+            for (int i = 0; i < 5000 && got < small.length; i++) {
+                got += Math.max(0, b[1].read(smallGot, got, small.length - got));
+                if (got < small.length) clock.advanceMillis(1);
+            }
+            System.out.printf("drops: counters %s%n", counters(ns));
+            assertThat(got).isEqualTo(small.length);
+            assertThat(Arrays.equals(small, smallGot)).as("every byte once, in order").isTrue();
+            b[0].close();
+            b[1].close();
+            srv.close();
+            for (int i = 0; i < 100; i++) clock.advanceMillis(1);
+            assertThat(mem.allocatedPages()).isZero();
             assertThat(ns.internalErrors()).as("internal errors: %s", ns.lastInternalError()).isZero();
         }
     }
