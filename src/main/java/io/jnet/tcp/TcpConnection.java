@@ -128,7 +128,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
      */
     int memPages;
     /** The last write stopped because TCP memory was refused (Linux sk_wmem_schedule failed), not the send buffer. */
-    boolean memLimited;
+    volatile boolean memLimited;
     /**
      * Most window to offer, in bytes (Linux rcv_ssthresh as far as memory pressure limits it): clamped to four
      * advertised MSS under TCP memory pressure (tcp_adjust_rcv_ssthresh), grown again by two MSS per data segment

@@ -26,15 +26,20 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *
  * <p>Memory pressure is entered when the count rises above tcp_mem[1] (TcpExtTCPMemoryPressures counts each
  * entry) and left when it falls below tcp_mem[0] (TcpExtTCPMemoryPressuresChrono accumulates the milliseconds
- * spent under pressure; read while under pressure, it includes the time so far). Above tcp_mem[2] (the hard
- * limit) no connection gets more pages, except the minimum Linux guarantees each (one send queue of
- * tcp_wmem[0], a receive queue of tcp_rmem[0]). {@link #underPressure()} is what buffer owners check to shrink
- * themselves (send buffer moderation, window clamping, receive queue pruning, no autotuning).
+ * spent under pressure; read while under pressure, it includes the time so far). Above tcp_mem[0] a connection
+ * still gets pages while its send queue is below tcp_wmem[0] or its receive queues below tcp_rmem[0], and, under
+ * pressure, while it holds less than tcp_mem[2] divided by the number of connections; above tcp_mem[2] (the hard
+ * limit) it gets none, except the forced charges that keep every connection moving (the first segment of an
+ * empty send queue, an in-order segment for an empty receive queue, a FIN), as Linux's sk_forced_mem_schedule.
+ * {@link #underPressure()} is what buffer owners check to shrink themselves (send buffer moderation, window
+ * clamping, receive queue pruning, no autotuning).
  *
  * <p>net.ipv4.tcp_mem's default is Linux's tcp_init_mem with the JVM's maximum heap standing for the machine's
  * free buffer pages ({@link io.jnet.stack.Sysctls#defaultTcpMem()}).
  *
- * <p>Thread-safe: the count is an atomic, the pressure state a compare-and-set on the time it was entered.
+ * <p>Thread-safe: the count and the stripes' reserves are atomics, the pressure state a compare-and-set on the
+ * time it was entered; a connection's own holding ({@link TcpConnection#memPages}) is guarded by its socket lock,
+ * under which {@link #schedule}, {@link #forceSchedule} and {@link #reclaim} are called.
  */
 public final class TcpMemory {
     /** Bytes per page (Linux PAGE_SIZE on x86-64), the unit of net.ipv4.tcp_mem and of the count. */

@@ -121,7 +121,7 @@ final class TcpOutput {
      * fitted.
      */
     static int appendToWriteQueue(TcpConnection c, byte[] b, long off, int len, ByteBuffer bb, PayloadRegion region) {
-        c.memLimited = false;
+        if (c.memLimited) c.memLimited = false;
         int copied = 0;
         int mss = sizeGoal(c);
         while (copied < len) {
@@ -166,7 +166,7 @@ final class TcpOutput {
      * bytes fitted in the send buffer.
      */
     static int appendRegionToWriteQueue(TcpConnection c, PayloadRegion region, long offset, int len) {
-        c.memLimited = false;
+        if (c.memLimited) c.memLimited = false;
         int queued = 0;
         int goal = sizeGoal(c);
         while (queued < len) {

@@ -224,6 +224,53 @@ class TcpMemoryPressureTest {
     }
 
     /**
+     * A blocking writer stopped by the hard limit waits (sk_stream_wait_memory) instead of spinning or failing,
+     * and finishes once the reader drains; real time, two threads.
+     */
+    @Test
+    void blockingWriterWaitsForMemoryAndFinishes() throws Exception {
+        try (NetNamespace ns = NetNamespace.create("tcpmem-blocking")) {
+            TcpMemory mem = ns.extension(TcpProtocol.class).memory();
+            ns.sysctl().set("net.ipv4.tcp_mem", "16 64 64");
+            TcpConnection[] p = pair(ns);
+            TcpConnection w = p[0], r = p[1];
+            w.setBlocking(true);
+            w.setOption(SocketOption.SO_SNDBUF, 4 << 20);
+            byte[] data = pattern(2 << 20, 8);
+            byte[] got = new byte[data.length];
+            java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+            Thread writer = new Thread(() -> {
+                try {
+                    int off = 0;
+                    while (off < data.length) off += w.write(data, off, data.length - off);
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+            }, "tcpmem-writer");
+            writer.start();
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (!w.memLimited && System.nanoTime() < deadline) Thread.onSpinWait();
+            assertThat(w.memLimited).as("writer stopped by TCP memory").isTrue();
+            assertThat(writer.isAlive()).as("writer waits").isTrue();
+            int received = 0;
+            while (received < data.length && System.nanoTime() < deadline) {
+                received += Math.max(0, r.read(got, received, data.length - received));
+            }
+            writer.join(10_000);
+            assertThat(failure.get()).isNull();
+            assertThat(writer.isAlive()).isFalse();
+            assertThat(received).isEqualTo(data.length);
+            assertThat(Arrays.equals(data, got)).as("every byte once, in order").isTrue();
+            w.close();
+            r.close();
+            assertThat(ns.internalErrors()).as("internal errors: %s", ns.lastInternalError()).isZero();
+            long end = System.nanoTime() + 5_000_000_000L;
+            while (mem.allocatedPages() != 0 && System.nanoTime() < end) Thread.onSpinWait();
+            assertThat(mem.allocatedPages()).isZero();
+        }
+    }
+
+    /**
      * While one connection holds the namespace over tcp_mem[2], another connection's receiver keeps its first
      * segment but drops the next (TcpExtTCPRcvQDrop) without acknowledging it; the sender retransmits, and once
      * the memory is freed the data arrives once, in order.
