@@ -37,8 +37,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * <p>net.ipv4.tcp_mem's default is Linux's tcp_init_mem with the JVM's maximum heap standing for the machine's
  * free buffer pages ({@link io.jnet.stack.Sysctls#defaultTcpMem()}).
  *
- * <p>Thread-safe: the count and the stripes' reserves are atomics, the pressure state a compare-and-set on the
- * time it was entered; a connection's own holding ({@link TcpConnection#memPages}) is guarded by its socket lock,
+ * <p>Thread-safe: the count and the stripes' reserves are atomics; the pressure state (the time it was entered)
+ * changes under this object's lock, which readers of the chrono counter take too; a connection's own holding ({@link TcpConnection#memPages}) is guarded by its socket lock,
  * under which {@link #schedule}, {@link #forceSchedule} and {@link #reclaim} are called.
  */
 public final class TcpMemory {
@@ -63,7 +63,7 @@ public final class TcpMemory {
     /** Per stripe, pages charged or returned not yet moved to {@link #allocated}; one 64-byte line apart. */
     private final AtomicLongArray local = new AtomicLongArray(STRIPES * 8);
     /** When pressure was entered (clock ms + 1, never 0), 0 when not under pressure (Linux tcp_memory_pressure). */
-    private final AtomicLong pressureSince = new AtomicLong();
+    private volatile long pressureSince;
 
     TcpMemory(Sysctl tcpMem, Sysctl tcpWmem, Sysctl tcpRmem, Mib mib, Clock clock) {
         this.tcpMem = tcpMem;
@@ -111,7 +111,7 @@ public final class TcpMemory {
     }
 
     /** True while under memory pressure (Linux tcp_under_memory_pressure / tcp_memory_pressure). */
-    public boolean underPressure() { return pressureSince.get() != 0; }
+    public boolean underPressure() { return pressureSince != 0; }
 
     /** True when the count is at or above tcp_mem[0], where Linux stops growing buffers (tcp_should_expand_sndbuf). */
     boolean aboveMin() { return allocated.get() >= tcpMem.intValue(0); }
@@ -204,20 +204,29 @@ public final class TcpMemory {
 
     /** Linux tcp_enter_memory_pressure: TcpExtTCPMemoryPressures once per entry. */
     void enterPressure() {
-        if (pressureSince.get() != 0) return;
-        if (pressureSince.compareAndSet(0, clock.nanoTime() / 1_000_000L + 1)) mib.inc(MibCounter.TcpExtTCPMemoryPressures);
+        if (pressureSince != 0) return;
+        synchronized (this) {
+            if (pressureSince != 0) return;
+            pressureSince = clock.nanoTime() / 1_000_000L + 1;
+            mib.inc(MibCounter.TcpExtTCPMemoryPressures);
+        }
     }
 
     /** Linux tcp_leave_memory_pressure: adds the milliseconds spent to TcpExtTCPMemoryPressuresChrono. */
     void leavePressure() {
-        if (pressureSince.get() == 0) return;
-        long since = pressureSince.getAndSet(0);
-        if (since != 0) mib.add(MibCounter.TcpExtTCPMemoryPressuresChrono, clock.nanoTime() / 1_000_000L + 1 - since);
+        if (pressureSince == 0) return;
+        synchronized (this) {
+            long since = pressureSince;
+            if (since == 0) return;
+            // counted before the state clears, under the lock a reader takes: a reading never goes down
+            mib.add(MibCounter.TcpExtTCPMemoryPressuresChrono, Math.max(0, clock.nanoTime() / 1_000_000L + 1 - since));
+            pressureSince = 0;
+        }
     }
 
     /** The milliseconds of the pressure still going on (0 when none), for readers of the chrono counter. */
-    private long pressureMillisSoFar() {
-        long since = pressureSince.get();
+    private synchronized long pressureMillisSoFar() {
+        long since = pressureSince;
         return since == 0 ? 0 : Math.max(0, clock.nanoTime() / 1_000_000L + 1 - since);
     }
 
