@@ -24,6 +24,8 @@ public final class Mib {
     private static final int STRIPES =
             Math.min(16, Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors())) * 2);
     private final AtomicLongArray values = new AtomicLongArray(STRIPE * STRIPES);
+    /** Per counter, a part of its value still accruing (a duration going on), or null: see {@link #addLive}. */
+    private final java.util.function.LongSupplier[] live = new java.util.function.LongSupplier[ALL.length];
 
     /** The slot of {@code c} in the calling thread's stripe. */
     private static int slot(MibCounter c) {
@@ -37,9 +39,18 @@ public final class Mib {
 
     public void dec(MibCounter c) { values.getAndDecrement(slot(c)); }
 
-    /** The counter's value: the sum of its stripes. */
+    /**
+     * Adds {@code source} to what {@link #get} reads for {@code c}: the part of a duration counter still accruing
+     * (TcpExtTCPMemoryPressuresChrono while under pressure), which is added to the counter itself when it ends.
+     */
+    public void addLive(MibCounter c, java.util.function.LongSupplier source) {
+        live[c.ordinal()] = java.util.Objects.requireNonNull(source);
+    }
+
+    /** The counter's value: the sum of its stripes (plus what is still accruing, see {@link #addLive}). */
     public long get(MibCounter c) {
-        long sum = 0;
+        java.util.function.LongSupplier l = live[c.ordinal()];
+        long sum = l == null ? 0 : l.getAsLong();
         for (int s = 0, i = c.ordinal(); s < STRIPES; s++, i += STRIPE) sum += values.get(i);
         return sum;
     }

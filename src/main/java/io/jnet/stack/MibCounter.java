@@ -36,6 +36,9 @@ public enum MibCounter {
     TcpExtTCPBacklogCoalesce, TcpExtTCPRcvCoalesce, TcpExtTCPAckCompressed, TcpExtTCPWinProbe,
     TcpExtTCPTimeWaitOverflow, TcpExtTCPRetransFail, TcpExtLockDroppedIcmps, TcpExtTCPSpuriousRtxHostQueues,
     TcpExtTCPACKSkippedSeq, TcpExtTCPACKSkippedPAWS,
+    // TCP memory pressure (net.ipv4.tcp_mem; io.jnet.tcp.TcpMemory): entries into pressure, and milliseconds spent
+    // under it (Linux adds the time when pressure ends; jnet's reading includes a pressure still going on)
+    TcpExtTCPMemoryPressures, TcpExtTCPMemoryPressuresChrono,
     // packets dropped by the reverse path filter (rp_filter; Linux LINUX_MIB_IPRPFILTER, printed in TcpExt)
     TcpExtIPReversePathFilter,
     // jnet's own, no Linux counter: reads of a sendfile mapping that faulted because the file shrank after the

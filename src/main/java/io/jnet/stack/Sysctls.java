@@ -53,6 +53,13 @@ public final class Sysctls {
     public final Sysctl tcpTxSkbCache = reg("net.ipv4.tcp_tx_skb_cache", "boolean", "keep one acknowledged write-queue buffer per socket for its next write (Linux 5.1 to 5.14)", 0, 1, 0);
     public final Sysctl tcpRxSkbCache = reg("net.ipv4.tcp_rx_skb_cache", "boolean", "keep the buffer a reader consumed on its socket until the receive path frees it with the next segment (Linux 5.1 to 5.14)", 0, 1, 0);
     public final Sysctl tcpFriends = reg("net.ipv4.tcp_friends", "boolean", "pair new loopback connections whose two ends are sockets of this namespace: data goes straight to the peer's receive queue", 0, 1, 0);
+    /**
+     * net.ipv4.tcp_mem, pages of 4096 bytes: min (below it, memory pressure ends), pressure (above it, pressure
+     * begins), max (hard limit: no socket gets more beyond its minimum buffers); see io.jnet.tcp.TcpMemory. The
+     * default is Linux's tcp_init_mem with the JVM's maximum heap standing for the machine's free buffer pages:
+     * limit = heap pages / 16 (at least 128), min = limit / 4 * 3, pressure = limit, max = min * 2.
+     */
+    public final Sysctl tcpMem = reg("net.ipv4.tcp_mem", "pages", "TCP memory of the namespace in 4096-byte pages: min (pressure ends below), pressure (begins above), max (hard limit); default as Linux tcp_init_mem with the JVM max heap as the free buffer pages (limit = heap pages/16, at least 128; min = limit/4*3, pressure = limit, max = min*2)", 1, Integer.MAX_VALUE, defaultTcpMem());
     public final Sysctl tcpWmem = regAsc("net.ipv4.tcp_wmem", "bytes", "send buffer min, default, max", 1, Integer.MAX_VALUE / 2, 4096, 16384, 4194304);
     public final Sysctl tcpTimestamps = reg("net.ipv4.tcp_timestamps", "enum", "RFC 7323 timestamps: 0 off, 1 on with random offset, 2 on without offset", 0, 2, 1);
     public final Sysctl tcpWindowScaling = reg("net.ipv4.tcp_window_scaling", "boolean", "RFC 7323 window scaling", 0, 1, 1);
@@ -140,6 +147,18 @@ public final class Sysctls {
         DeviceConf d = new DeviceConf(dev, fwd, rp, redir);
         devices.add(d);
         return d;
+    }
+
+    /**
+     * The default of net.ipv4.tcp_mem in pages of 4096 bytes, as Linux's tcp_init_mem with the JVM's maximum heap
+     * ({@link Runtime#maxMemory()}) standing for the machine's free buffer pages (nr_free_buffer_pages):
+     * limit = heap pages / 16, at least 128; min = limit / 4 * 3, pressure = limit, max = min * 2.
+     */
+    public static int[] defaultTcpMem() {
+        long heapPages = Runtime.getRuntime().maxMemory() >> 12;
+        long limit = Math.min(Math.max(heapPages / 16, 128), Integer.MAX_VALUE / 2);
+        int min = (int) (limit / 4 * 3);
+        return new int[] {min, (int) limit, min * 2};
     }
 
     private Sysctl reg(String name, String unit, String desc, long min, long max, int... def) {

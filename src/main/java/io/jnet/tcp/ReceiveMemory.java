@@ -14,6 +14,9 @@ import io.jnet.wire.Tcp;
  * out-of-order data is dropped from the highest sequence down (tcp_prune_ofo_queue), so that in-order data
  * always finds room before out-of-order data keeps it.
  *
+ * <p>Every queued segment is also charged to the namespace's TCP memory ({@link TcpMemory}, net.ipv4.tcp_mem):
+ * under its pressure the window stops growing and the queues are pruned when their pages are refused.
+ *
  * <p>Runs under the socket lock. Counters: TcpExtPruneCalled, TcpExtTCPRcvCollapsed, TcpExtOfoPruned,
  * TcpExtRcvPruned.
  */
@@ -35,26 +38,46 @@ final class ReceiveMemory {
     }
 
     /**
-     * Makes room for {@code in}, a segment about to be queued (Linux tcp_try_rmem_schedule).
+     * Makes room for {@code in}, a segment about to be queued (Linux tcp_try_rmem_schedule): within the
+     * receive buffer and with its pages granted by the namespace's TCP memory ({@link TcpMemory}, Linux
+     * sk_rmem_schedule), or after {@link #pruneQueue}; when TCP memory still refuses the pages, both queues are
+     * collapsed (jnet: before Linux's next step, so that a bloated queue gives memory back before data goes)
+     * and then out-of-order data is pruned until they are granted.
      *
-     * @return true when it may be queued; false when the queues stay over the buffer (TcpExtRcvPruned)
+     * @return true when it may be queued; false when the queues stay over the buffer (TcpExtRcvPruned) or TCP
+     *     memory refuses the pages
      */
     static boolean schedule(TcpConnection c, PacketBuffer in) {
-        return canIngest(c) || pruneQueue(c, in);
+        TcpMemory mem = c.tcp.memory;
+        int size = in.truesize();
+        if (canIngest(c) && mem.schedule(c, size, TcpMemory.RECV)) return true;
+        if (!pruneQueue(c, in)) return false;
+        if (mem.schedule(c, size, TcpMemory.RECV)) return true;
+        collapseOfoQueue(c);
+        collapseReceiveQueue(c);
+        mem.reclaim(c);
+        while (!mem.schedule(c, size, TcpMemory.RECV)) {
+            if (!pruneOfoQueue(c, in)) return false;
+        }
+        return true;
     }
 
     /**
-     * Linux tcp_prune_queue: grow the buffer where allowed, collapse both queues, then prune the
-     * out-of-order queue above {@code in}. Returns true when the queues are within the buffer again.
+     * Linux tcp_prune_queue: grow the buffer where allowed (or, under TCP memory pressure, stop the window's
+     * growth), collapse both queues, then prune the out-of-order queue above {@code in}. Returns true when the
+     * queues are within the buffer again.
      */
     static boolean pruneQueue(TcpConnection c, PacketBuffer in) {
         c.tcp.mib.inc(MibCounter.TcpExtPruneCalled);
-        clampWindow(c);
+        if (c.rmemAlloc() >= c.rcvbuf) clampWindow(c);
+        else if (c.tcp.memory.underPressure()) adjustRcvSsthresh(c);
         if (canIngest(c)) return true;
         collapseOfoQueue(c);
         collapseReceiveQueue(c);
+        c.tcp.memory.reclaim(c);
         if (canIngest(c)) return true;
         pruneOfoQueue(c, in);
+        c.tcp.memory.reclaim(c);
         if (canIngest(c)) return true;
         c.tcp.mib.inc(MibCounter.TcpExtRcvPruned);
         return false;
@@ -62,14 +85,33 @@ final class ReceiveMemory {
 
     /**
      * Linux tcp_clamp_window: the queues outgrew the buffer, so their segments carry more overhead than the
-     * window allowed for. Unless SO_RCVBUF fixed it, the buffer grows to what is charged, up to
-     * net.ipv4.tcp_rmem[2] (Linux also requires no global TCP memory pressure; jnet keeps no global account).
-     * Quick ACKs stop.
+     * window allowed for. Unless SO_RCVBUF fixed it, TCP memory is under pressure or at net.ipv4.tcp_mem[0], the
+     * buffer grows to what is charged, up to net.ipv4.tcp_rmem[2]; otherwise the window stops growing beyond
+     * two MSS (rcv_ssthresh). Quick ACKs stop.
      */
     static void clampWindow(TcpConnection c) {
         c.quickAcks = 0;
         int max = c.tcp.sysctl.tcpRmem.intValue(2);
-        if (c.rcvbuf < max && !c.rcvbufLocked) c.rcvbuf = (int) Math.max(c.rcvbuf, Math.min(c.rmemAlloc(), max));
+        TcpMemory mem = c.tcp.memory;
+        if (c.rcvbuf < max && !c.rcvbufLocked && !mem.underPressure() && !mem.aboveMin()) {
+            c.rcvbuf = (int) Math.max(c.rcvbuf, Math.min(c.rmemAlloc(), max));
+        }
+        if (c.rmemAlloc() > c.rcvbuf) c.rcvSsthresh = (int) Math.min(c.rcvSsthresh, 2L * c.advMss);
+    }
+
+    /** Linux tcp_adjust_rcv_ssthresh (TCP memory pressure): the window offered stops at four MSS. */
+    static void adjustRcvSsthresh(TcpConnection c) {
+        c.rcvSsthresh = (int) Math.min(c.rcvSsthresh, 4L * c.advMss);
+    }
+
+    /**
+     * Linux tcp_grow_window, as far as jnet keeps rcv_ssthresh: after a data segment, a clamped window grows by
+     * two MSS unless TCP memory is under pressure, and is unclamped once it covers the receive buffer.
+     */
+    static void growRcvSsthresh(TcpConnection c) {
+        if (c.tcp.memory.underPressure()) return;
+        long next = (long) c.rcvSsthresh + 2L * c.advMss;
+        c.rcvSsthresh = next >= c.rcvbuf ? Integer.MAX_VALUE : (int) next;
     }
 
     /**

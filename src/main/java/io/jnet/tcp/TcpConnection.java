@@ -124,6 +124,19 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     volatile boolean sndNoSpace;
     boolean sndbufLocked;
     boolean rcvbufLocked;
+    /**
+     * Pages of the namespace's TCP memory this connection holds (its queues plus its forward allocation, Linux
+     * sk_forward_alloc rounded to whole pages); see {@link TcpMemory}. Guarded by the socket lock.
+     */
+    int memPages;
+    /** The last write stopped because TCP memory was refused (Linux sk_wmem_schedule failed), not the send buffer. */
+    volatile boolean memLimited;
+    /**
+     * Most window to offer, in bytes (Linux rcv_ssthresh as far as memory pressure limits it): clamped to four
+     * advertised MSS under TCP memory pressure (tcp_adjust_rcv_ssthresh), grown again by two MSS per data segment
+     * once pressure ended (tcp_grow_window); {@link Integer#MAX_VALUE} when unclamped.
+     */
+    int rcvSsthresh = Integer.MAX_VALUE;
     /** Receive-buffer autotuning state (Linux rcvq_space): bytes copied since rcvqTime. */
     long rcvqSpace;
     long rcvqCopied;
@@ -470,7 +483,17 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
                 }
                 return copied;
             }
-            if (path.sendSpace(this) <= 0 && !waitEvent(deadline)) {
+            if (memLimited) {
+                // TCP memory refused more (sk_stream_wait_memory's vm_wait): no ACK need come to free it, so
+                // wait at most 2 to 200 ms, chosen at random as Linux, then try again
+                long now = tcp.ns.clock().nanoTime();
+                if (deadline != 0 && now >= deadline) {
+                    if (copied > 0) return copied;
+                    throw new ErrnoException(Errno.EAGAIN, "write timed out (SO_SNDTIMEO)");
+                }
+                long vmWait = now + (2 + tcp.ns.randomInt(199)) * 1_000_000L;
+                waitEvent(deadline == 0 ? vmWait : Math.min(deadline, vmWait));
+            } else if (path.sendSpace(this) <= 0 && !waitEvent(deadline)) {
                 if (copied > 0) return copied;
                 throw new ErrnoException(Errno.EAGAIN, "write timed out (SO_SNDTIMEO)");
             }
@@ -816,6 +839,9 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
 
     /** Memory charged to the receive queues (bytes of truesize). */
     long rmemAlloc() { return receiveQueue.bytes() + oooQueue.bytes(); }
+
+    /** Memory charged to this connection's queues, bytes of truesize (Linux sk_wmem_queued + sk_rmem_alloc). */
+    long memQueued() { return writeQueue.bytes() + receiveQueue.bytes() + oooQueue.bytes(); }
 
     /** Called by a TIME-WAIT remnant this connection replaces (tcp_tw_reuse). */
     void reuseFromTimeWait(int writeSeq, int tsRecent, long tsRecentStamp) {

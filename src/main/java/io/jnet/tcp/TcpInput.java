@@ -495,6 +495,7 @@ final class TcpInput {
         // retransmission timer (RFC 6298 5.2/5.3)
         if (c.sndUna == c.sndMax) c.rtoTimer.cancel();
         else c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
+        c.tcp.memory.reclaim(c); // what the acknowledged segments freed (sk_wmem_free_skb, sk_mem_reclaim)
         TcpSocketOptions.expandSndbuf(c);
         if (c.writeQueue.isEmpty()) c.chrono.stop(TcpChrono.BUSY, true, now);
         if (TcpOutput.sendSpace(c) > 0) c.chrono.stop(TcpChrono.SNDBUF_LIMITED, c.writeQueue.isEmpty(), now);
@@ -563,6 +564,7 @@ final class TcpInput {
             }
             measureRcvMss(c, len);
             eventDataRecv(c);
+            if (c.rcvSsthresh != Integer.MAX_VALUE) ReceiveMemory.growRcvSsthresh(c);
         }
         boolean fin = (flags & Tcp.FIN) != 0;
         if (seq == c.rcvNxt) {
@@ -580,6 +582,8 @@ final class TcpInput {
                         return false;
                     }
                     kept = queueRcv(c, pkt);
+                    tcp.memory.forceSchedule(c, 0); // taken even when refused: nothing else is queued
+
                     c.rcvNxt += len;
                 }
                 c.bytesReceived += len;
@@ -748,14 +752,19 @@ final class TcpInput {
                 p.seq += n;
             }
         }
+        if (copied > 0) c.tcp.memory.reclaim(c);
         rcvSpaceAdjust(c, copied);
         return copied;
     }
 
-    /** Receive-buffer autotuning (Linux tcp_rcv_space_adjust): grow rcvbuf when the reader keeps up. */
+    /**
+     * Receive-buffer autotuning (Linux tcp_rcv_space_adjust): grow rcvbuf when the reader keeps up; not while TCP
+     * memory is under pressure.
+     */
     static void rcvSpaceAdjust(TcpConnection c, int copied) {
         c.rcvqCopied += copied;
         if (c.rcvbufLocked || !c.tcp.sysctl.tcpModerateRcvbuf.enabled()) return;
+        if (c.tcp.memory.underPressure()) return; // no autotuning under TCP memory pressure
         long now = c.tcp.ns.clock().nanoTime();
         long rttNs = Math.max(c.rtt.srttUs * 1000, 1_000_000L);
         if (now - c.rcvqTime < rttNs) return;

@@ -127,6 +127,7 @@ final class TcpOutput {
      * fitted.
      */
     static int appendToWriteQueue(TcpConnection c, byte[] b, long off, int len, ByteBuffer bb, PayloadRegion region) {
+        if (c.memLimited) c.memLimited = false;
         int copied = 0;
         int mss = sizeGoal(c);
         while (copied < len) {
@@ -149,6 +150,10 @@ final class TcpOutput {
             int want = len - copied;
             int cap = Math.min(mss, Math.max(want, Math.min(mss, 2048)));
             PacketBuffer nb = c.skbCache.allocTx(c, TX_HEADROOM, cap);
+            if (!scheduleSend(c, nb.truesize())) {
+                nb.release();
+                break;
+            }
             nb.setOwner(c);
             nb.seq = c.writeSeq;
             nb.endSeq = c.writeSeq;
@@ -168,6 +173,7 @@ final class TcpOutput {
      * bytes fitted in the send buffer.
      */
     static int appendRegionToWriteQueue(TcpConnection c, PayloadRegion region, long offset, int len) {
+        if (c.memLimited) c.memLimited = false;
         int queued = 0;
         int goal = sizeGoal(c);
         while (queued < len) {
@@ -176,6 +182,7 @@ final class TcpOutput {
                     && tail.payloadRegion() == region && tail.headLength() == 0
                     && tail.payloadOffset() + tail.payloadLength() == offset + queued) {
                 int n = Math.min(len - queued, goal - tail.length());
+                if (!scheduleSend(c, n)) break;
                 c.writeQueue.extendTail(n);
                 tail.endSeq += n;
                 c.writeSeq += n;
@@ -186,6 +193,10 @@ final class TcpOutput {
             if (c.writeQueue.isEmpty()) c.chrono.start(TcpChrono.BUSY, c.tcp.ns.clock().nanoTime());
             int n = Math.min(len - queued, goal);
             PacketBuffer nb = c.tcp.ns.allocator().allocate(TX_HEADROOM, 0);
+            if (!scheduleSend(c, (long) nb.truesize() + n)) {
+                nb.release();
+                break;
+            }
             nb.attachPayload(region, offset + queued, n, true);
             nb.setOwner(c);
             nb.seq = c.writeSeq;
@@ -198,6 +209,21 @@ final class TcpOutput {
             if (c.sendHead == null) c.sendHead = nb;
         }
         return queued;
+    }
+
+    /**
+     * Charges {@code size} more bytes of send queue to TCP memory (Linux sk_wmem_schedule; the first segment of an
+     * empty queue is always charged, as tcp_stream_alloc_skb's forced schedule). A refusal sets
+     * {@link TcpConnection#memLimited}, so the writer waits for memory rather than for ACKs.
+     */
+    static boolean scheduleSend(TcpConnection c, long size) {
+        if (c.writeQueue.isEmpty()) {
+            c.tcp.memory.forceSchedule(c, size);
+            return true;
+        }
+        if (c.tcp.memory.schedule(c, size, TcpMemory.SEND)) return true;
+        c.memLimited = true;
+        return false;
     }
 
     /** Sends what may be sent now (tcp_push). {@code last}: the write call is complete (PSH). */
@@ -316,6 +342,7 @@ final class TcpOutput {
         seg.endSeq = seg.seq + n;
         seg.flags &= ~(Tcp.FIN | Tcp.PSH);
         c.writeQueue.insertAfter(seg, tail);
+        c.tcp.memory.forceSchedule(c, 0); // the split's new buffer (tcp_fragment charges it, sk_mem_charge)
     }
 
     /** Sends one data segment of the write queue (first transmission or retransmission). */
@@ -474,7 +501,9 @@ final class TcpOutput {
     static long candidateWindow(TcpConnection c) {
         if (c.rcvShutdown && c.userClosed) return 0;
         long free = Math.max(0, (long) c.rcvbuf - c.rmemAlloc());
-        long win = free >> 1;
+        // __tcp_select_window: under TCP memory pressure, a buffer less than half free stops the window's growth
+        if (free < c.rcvbuf >> 1 && c.tcp.memory.underPressure()) ReceiveMemory.adjustRcvSsthresh(c);
+        long win = Math.min(free >> 1, c.rcvSsthresh);
         win = Math.min(win, 65535L << c.rcvWscale);
         if (win < swsThreshold(c)) win = 0;
         return win;
@@ -575,6 +604,7 @@ final class TcpOutput {
             f.flags = Tcp.FIN;
             f.when = 0;
             c.writeQueue.add(f);
+            c.tcp.memory.forceSchedule(c, 0); // tcp_send_fin: sk_forced_mem_schedule
             if (c.sendHead == null) c.sendHead = f;
         }
         c.writeSeq++;
@@ -646,6 +676,7 @@ final class TcpOutput {
             c.dataPath.release(c);
         }
         c.oooQueue.purge();
+        c.tcp.memory.reclaim(c);
         if (c.parent != null && !c.accepted) c.parent.childGone(c);
         c.wakeUp();
     }
@@ -697,6 +728,7 @@ final class TcpOutput {
             c.dataPath.release(c);
         }
         c.oooQueue.purge();
+        c.tcp.memory.reclaim(c);
         c.wakeUp();
     }
 }

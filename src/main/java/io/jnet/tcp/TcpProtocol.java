@@ -38,6 +38,8 @@ public final class TcpProtocol implements IpProtocolHandler {
     private final Map<Integer, List<Binder>> bindings = new HashMap<>();
     private final int[] portPerturb = new int[256];
     private final TcpReset reset;
+    /** The namespace's TCP memory (net.ipv4.tcp_mem): pages charged, memory pressure. */
+    final TcpMemory memory;
     /** Counts a read of a sendfile mapping that faulted because its file shrank ({@link SendFileWindow}). */
     final Runnable sendfileFault;
     private int timeWaitCount;
@@ -59,6 +61,7 @@ public final class TcpProtocol implements IpProtocolHandler {
         this.sendfileFault = () -> mib.inc(MibCounter.TcpExtJnetSendfileFaults);
         this.sysctl = ns.sysctl();
         this.reset = new TcpReset(this);
+        this.memory = new TcpMemory(sysctl.tcpMem, sysctl.tcpWmem, sysctl.tcpRmem, mib, ns.clock());
         this.secret = new SecretHash(ns::randomLong);
         ip.registerProtocol(Ipv4.PROTO_TCP, this);
         ns.registerSocketFactory(io.jnet.socket.TcpSocket.class, () -> new TcpConnection(this));
@@ -162,6 +165,12 @@ public final class TcpProtocol implements IpProtocolHandler {
     }
 
     TcpReset reset() { return reset; }
+
+    /**
+     * The namespace's TCP memory: {@link TcpMemory#allocatedPages()} (what /proc/net/sockstat prints as
+     * "TCP: ... mem N") and {@link TcpMemory#underPressure()}, which per-socket caches check to purge themselves.
+     */
+    public TcpMemory memory() { return memory; }
 
     // ---- listeners -------------------------------------------------------------------------------
 
@@ -346,7 +355,7 @@ public final class TcpProtocol implements IpProtocolHandler {
     // ---- TIME-WAIT accounting --------------------------------------------------------------------
 
     /** True while the namespace's TCP memory is under pressure (net.ipv4.tcp_mem). */
-    boolean underMemoryPressure() { return false; }
+    boolean underMemoryPressure() { return memory.underPressure(); }
 
     synchronized boolean admitTimeWait() {
         if (timeWaitCount >= sysctl.tcpMaxTwBuckets.intValue()) {

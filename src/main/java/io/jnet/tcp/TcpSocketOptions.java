@@ -80,10 +80,13 @@ final class TcpSocketOptions {
 
     /**
      * Send-buffer autotuning (Linux tcp_sndbuf_expand): room for two congestion windows of segments
-     * (at least the initial window), within net.ipv4.tcp_wmem, unless SO_SNDBUF fixed it.
+     * (at least the initial window), within net.ipv4.tcp_wmem, unless SO_SNDBUF fixed it; not under TCP memory
+     * pressure or with net.ipv4.tcp_mem[0] reached ({@link TcpMemory}).
      */
     static void expandSndbuf(TcpConnection c) {
         if (c.sndbufLocked) return;
+        // tcp_should_expand_sndbuf: not under TCP memory pressure, nor with tcp_mem[0] reached
+        if (c.tcp.memory.underPressure() || c.tcp.memory.aboveMin()) return;
         int goal = TcpOutput.sizeGoal(c);
         long perSeg = goal + 320L;
         long segs = Math.max(RenoCongestion.INIT_CWND_SEGMENTS, c.cc.cwnd / Math.max(1, goal));
