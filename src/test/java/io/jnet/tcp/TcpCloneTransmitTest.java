@@ -141,7 +141,7 @@ class TcpCloneTransmitTest {
     private static void write(TcpSocket s, byte[] data) {
         try {
             for (int off = 0; off < data.length; ) {
-                int n = Math.min(100_000, data.length - off); // writes of odd sizes: partial segments too
+                int n = Math.min(65536, data.length - off); // TCP_STREAM -m 65536
                 s.write(data, off, n);
                 off += n;
             }
