@@ -44,6 +44,13 @@ public class LoopbackPathBenchmark {
     @Param({"loopback", "veth", "friends"})
     public String path;
 
+    /**
+     * The per-socket buffer caches: off, tx (net.ipv4.tcp_tx_skb_cache=1), rx (tcp_rx_skb_cache=1) or both;
+     * e.g. {@code -p skbCache=off,tx,rx,both}.
+     */
+    @Param({"off"})
+    public String skbCache;
+
     private NetNamespace a;
     private NetNamespace b;
     private TcpSocket client;
@@ -72,6 +79,10 @@ public class LoopbackPathBenchmark {
             a.addAddress("veth0", "10.0.0.1/24");
             b.addAddress("veth1", "10.0.0.2/24");
             addr = "10.0.0.2";
+        }
+        for (NetNamespace ns : new NetNamespace[] {a, b}) {
+            ns.sysctl().set("net.ipv4.tcp_tx_skb_cache", skbCache.equals("tx") || skbCache.equals("both") ? "1" : "0");
+            ns.sysctl().set("net.ipv4.tcp_rx_skb_cache", skbCache.equals("rx") || skbCache.equals("both") ? "1" : "0");
         }
         TcpServerSocket srv = TcpServerSocket.open(b);
         srv.bind(new InetSocketAddress(addr, 5001));

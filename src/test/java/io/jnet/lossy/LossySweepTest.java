@@ -44,6 +44,18 @@ class LossySweepTest {
         }
     }
 
+    /**
+     * Every case again with both per-socket buffer caches on (net.ipv4.tcp_tx_skb_cache, tcp_rx_skb_cache):
+     * byte-exact within the same bound.
+     */
+    @ParameterizedTest(name = "skb caches on: {0}")
+    @MethodSource("cases")
+    void transfersByteExactWithTheBufferCachesOn(LossyCase c) throws Exception {
+        TransferResult r = VirtualTransfer.runWith(c, "net.ipv4.tcp_tx_skb_cache", "net.ipv4.tcp_rx_skb_cache");
+        assertThat(r.elapsedMs()).as("virtual ms of %s", c).isLessThanOrEqualTo(r.boundMs());
+        if (c.loss() == 0) assertThat(r.dropped()).isZero();
+    }
+
     /** The same case twice gives the same run: the virtual time, the retransmissions and the impairments. */
     @Test
     void sameSeedSameRun() throws Exception {

@@ -49,6 +49,15 @@ final class VirtualTransfer {
      * timestamps of the virtual clock from the Unix epoch.
      */
     static TransferResult run(LossyCase c, long bound, Path pcap) throws IOException {
+        return run(c, bound, pcap, new String[0]);
+    }
+
+    /** As {@link #run(LossyCase)} with the boolean sysctls {@code switchedOn} set to 1 in both namespaces. */
+    static TransferResult runWith(LossyCase c, String... switchedOn) throws IOException {
+        return run(c, TransferBound.millis(c), null, switchedOn);
+    }
+
+    private static TransferResult run(LossyCase c, long bound, Path pcap, String[] switchedOn) throws IOException {
         long realStart = System.nanoTime();
         VirtualClock clock = new VirtualClock();
         try (NetNamespace a = NetNamespace.create("a", clock); NetNamespace b = NetNamespace.create("b", clock)) {
@@ -60,6 +69,7 @@ final class VirtualTransfer {
             for (NetNamespace ns : new NetNamespace[] {a, b}) {
                 ns.sysctl().wmemMax.set(MEM_MAX);
                 ns.sysctl().rmemMax.set(MEM_MAX);
+                for (String sysctl : switchedOn) ns.sysctl().set(sysctl, "1");
             }
             if (pcap != null) {
                 PcapWriter w = PcapWriter.create(pcap);

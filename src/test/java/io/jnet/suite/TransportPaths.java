@@ -87,7 +87,31 @@ public final class TransportPaths {
      */
     public static final TransportPath VETH_NO_EARLY_DEMUX = veth("VETH_NO_EARLY_DEMUX", "suite-nodemux", false);
 
-    private static TransportPath veth(String name, String nsPrefix, boolean earlyDemux) {
+    /**
+     * Veth with both per-socket buffer caches on ({@code net.ipv4.tcp_tx_skb_cache} and {@code tcp_rx_skb_cache}):
+     * written segments may reuse an acknowledged buffer and consumed buffers wait on their socket, and every case
+     * must behave exactly as with them off.
+     */
+    public static final TransportPath VETH_SKB_CACHE = veth("VETH_SKB_CACHE", "suite-skbcache", true,
+            "net.ipv4.tcp_tx_skb_cache", "net.ipv4.tcp_rx_skb_cache");
+
+    /** Loopback with both per-socket buffer caches on (see {@link #VETH_SKB_CACHE}). */
+    public static final TransportPath LOOPBACK_SKB_CACHE = new TransportPath() {
+        @Override public String name() { return "LOOPBACK_SKB_CACHE"; }
+
+        @Override
+        public Topology open() {
+            NetNamespace ns = NetNamespace.create("suite-lo-skbcache");
+            ns.sysctl().set("net.ipv4.tcp_tx_skb_cache", "1");
+            ns.sysctl().set("net.ipv4.tcp_rx_skb_cache", "1");
+            InetAddress lo = Ipv4.toInet(Ipv4.parseAddress("127.0.0.1"));
+            return new SimpleTopology(ns, ns, lo, lo, true);
+        }
+
+        @Override public String toString() { return name(); }
+    };
+
+    private static TransportPath veth(String name, String nsPrefix, boolean earlyDemux, String... switchedOn) {
         return new TransportPath() {
             @Override public String name() { return name; }
 
@@ -98,6 +122,10 @@ public final class TransportPaths {
                 if (!earlyDemux) {
                     a.sysctl().set("net.ipv4.ip_early_demux", "0");
                     b.sysctl().set("net.ipv4.ip_early_demux", "0");
+                }
+                for (String sysctl : switchedOn) {
+                    a.sysctl().set(sysctl, "1");
+                    b.sysctl().set(sysctl, "1");
                 }
                 VethPair p = VethPair.create("veth0", "veth1");
                 a.attach(p.a());
@@ -155,12 +183,12 @@ public final class TransportPaths {
 
     /**
      * Every path the suite runs over, filtered by
-     * {@code -Djnet.suite.paths=LOOPBACK,LOOPBACK_BUSY_POLL,FRIENDS,FRIENDS_BUSY_POLL,VETH,VETH_NO_EARLY_DEMUX,ROUTED,TAP}.
+     * {@code -Djnet.suite.paths=LOOPBACK,LOOPBACK_BUSY_POLL,LOOPBACK_SKB_CACHE,FRIENDS,FRIENDS_BUSY_POLL,VETH,VETH_NO_EARLY_DEMUX,VETH_SKB_CACHE,ROUTED,TAP}.
      * New paths go in this list.
      */
     public static List<TransportPath> all() {
-        List<TransportPath> paths = new ArrayList<>(List.of(LOOPBACK, LOOPBACK_BUSY_POLL, FRIENDS, FRIENDS_BUSY_POLL, VETH,
-                VETH_NO_EARLY_DEMUX, ROUTED, TAP));
+        List<TransportPath> paths = new ArrayList<>(List.of(LOOPBACK, LOOPBACK_BUSY_POLL, LOOPBACK_SKB_CACHE, FRIENDS,
+                FRIENDS_BUSY_POLL, VETH, VETH_NO_EARLY_DEMUX, VETH_SKB_CACHE, ROUTED, TAP));
         String only = System.getProperty("jnet.suite.paths", "").trim();
         if (!only.isEmpty()) {
             Set<String> names = Arrays.stream(only.split(",")).map(String::trim).collect(Collectors.toSet());
