@@ -4,7 +4,6 @@ import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A recycling {@link PacketAllocator}: buffers come from size classes (512 B, 1792 B for a 1500-byte MTU frame with headroom, 16.5 KiB,
@@ -148,16 +147,16 @@ public final class PacketPool implements PacketAllocator {
     @Override
     public long lockEntries() {
         long n = 0;
-        if (magazines) for (Depot d : depots) n += d.entries;
-        else for (SizeClass c : classes) n += c.entries;
+        if (magazines) for (Depot d : depots) n += d.lock.entries();
+        else for (SizeClass c : classes) n += c.lock.entries();
         return n;
     }
 
     @Override
     public long contendedLockEntries() {
         long n = 0;
-        if (magazines) for (Depot d : depots) n += d.contended;
-        else for (SizeClass c : classes) n += c.contended;
+        if (magazines) for (Depot d : depots) n += d.lock.contended();
+        else for (SizeClass c : classes) n += c.lock.contended();
         return n;
     }
 
@@ -341,9 +340,7 @@ public final class PacketPool implements PacketAllocator {
         /** The magazine of threads without a cache (virtual threads); guarded by the lock. */
         Magazine direct;
         final AtomicLong created = new AtomicLong();
-        final ReentrantLock lock = new ReentrantLock();
-        /** Lock acquisitions and those that waited; written under the lock, read racily as statistics. */
-        long entries, contended;
+        final CountingLock lock = new CountingLock();
 
         Depot(int index) {
             this.index = index;
@@ -381,7 +378,7 @@ public final class PacketPool implements PacketAllocator {
                 } else {
                     if (nFull == 0 && direct.count == 0) return null; // racy peek: nothing to take, skip the lock
                     Magazine f;
-                    lock();
+                    lock.lockCounted();
                     try {
                         if (nFull > 0) {
                             f = full[--nFull];
@@ -406,7 +403,7 @@ public final class PacketPool implements PacketAllocator {
         }
 
         private PacketBuffer takeDirect() {
-            lock();
+            lock.lockCounted();
             try {
                 Magazine m = direct;
                 if (m.count == 0) {
@@ -443,7 +440,7 @@ public final class PacketPool implements PacketAllocator {
                 } else {
                     // both full: previous goes to the depot, loaded becomes previous, an empty one becomes loaded
                     Magazine e = null;
-                    lock();
+                    lock.lockCounted();
                     try {
                         if (nFull < full.length) full[nFull++] = p;
                         else p.clear(); // beyond the bound: its buffers go to the GC, the magazine is reused
@@ -466,7 +463,7 @@ public final class PacketPool implements PacketAllocator {
         }
 
         private void releaseDirect(PacketBuffer b) {
-            lock();
+            lock.lockCounted();
             try {
                 if (doubleRelease(b)) return;
                 markFree(b);
@@ -494,7 +491,7 @@ public final class PacketPool implements PacketAllocator {
         /** Takes a dead thread's magazine: a full one as it is, an empty one to the empties, a partial one buffer by buffer. */
         void absorb(Magazine m) {
             if (m == null) return;
-            lock();
+            lock.lockCounted();
             try {
                 if (m.count == 0) {
                     if (nEmpty < empty.length) empty[nEmpty++] = m;
@@ -523,15 +520,6 @@ public final class PacketPool implements PacketAllocator {
             }
         }
 
-        /** Takes the lock, counting the acquisition and whether it had to wait. */
-        private void lock() {
-            if (!lock.tryLock()) {
-                lock.lock();
-                contended++;
-            }
-            entries++;
-        }
-
         int free() {
             lock.lock();
             try {
@@ -550,9 +538,7 @@ public final class PacketPool implements PacketAllocator {
         final PacketBuffer[] stack;
         int top;
         volatile long created;
-        final ReentrantLock lock = new ReentrantLock();
-        /** Lock acquisitions and those that waited; written under the lock, read racily as statistics. */
-        long entries, contended;
+        final CountingLock lock = new CountingLock();
 
         SizeClass(int size, int limit) {
             this.size = size;
@@ -561,7 +547,7 @@ public final class PacketPool implements PacketAllocator {
 
         PacketBuffer take(int headroom, int total) {
             PacketBuffer b = null;
-            lock();
+            lock.lockCounted();
             try {
                 if (top > 0) {
                     b = stack[--top];
@@ -583,7 +569,7 @@ public final class PacketPool implements PacketAllocator {
 
         @Override
         public void released(PacketBuffer b) {
-            lock();
+            lock.lockCounted();
             try {
                 if (doubleRelease(b)) return;
                 markFree(b);
@@ -591,15 +577,6 @@ public final class PacketPool implements PacketAllocator {
             } finally {
                 lock.unlock();
             }
-        }
-
-        /** Takes the lock, counting the acquisition and whether it had to wait. */
-        private void lock() {
-            if (!lock.tryLock()) {
-                lock.lock();
-                contended++;
-            }
-            entries++;
         }
 
         int free() {
