@@ -205,6 +205,41 @@ class ImpairedDeviceTest {
         assertThat(d.events().get(0).describe()).isEqualTo("ingress frame 1 held 2 frames or 10ms");
     }
 
+    /**
+     * A clone in the delay queue keeps the shared data alive after its original is released; corrupting a clone
+     * leaves the original's bytes alone (the impairment copies first); duplicating copies.
+     */
+    @Test
+    void clonesInTheDelayQueueKeepTheirDataAndCorruptionNeverReachesTheOriginal() {
+        ImpairedDevice d = device("delay=5ms,corrupt=100%,dup=100%,seed=1");
+        int[] freed = new int[1];
+        PacketBuffer o = FakeDevice.frame(1, LEN);
+        o.setReleaseHook(b -> freed[0]++);
+        byte[] before = o.toBytes();
+        PacketBuffer c = o.cloneShared();
+        d.transmit(c);
+        o.release();
+        assertThat(freed[0]).as("the clone's copy for corruption released the clone: data freed once").isEqualTo(1);
+        clock.advanceMillis(5);
+        assertThat(inner.transmitted).hasSize(2);
+        assertThat(inner.transmitted.get(0)).isNotEqualTo(before);
+        PacketBuffer o2 = FakeDevice.frame(2, LEN);
+        byte[] before2 = o2.toBytes();
+        int[] freed2 = new int[1];
+        o2.setReleaseHook(b -> freed2[0]++);
+        ImpairedDevice plain = device("egress.delay=5ms,seed=1");
+        PacketBuffer c2 = o2.cloneShared();
+        plain.transmit(c2);
+        o2.release();
+        assertThat(freed2[0]).as("the clone waits in the delay queue holding the data").isZero();
+        clock.advanceMillis(5);
+        assertThat(inner.transmittedBuffers.getLast()).isSameAs(c2);
+        assertThat(inner.transmitted.getLast()).isEqualTo(before2);
+        c2.release();
+        assertThat(freed2[0]).isEqualTo(1);
+        assertThat(before).isEqualTo(FakeDevice.frame(1, LEN).toBytes());
+    }
+
     @Test
     void delayedFrameAppearsOnlyAfterTheClockAdvanced() {
         ImpairedDevice d = device("delay=5ms,seed=1");
