@@ -39,5 +39,12 @@ public final class PacketAllocators {
     }
 
     /** A new allocator of the kind {@value #PROPERTY} names, {@value #DEFAULT} when it is not set. */
-    public static PacketAllocator fromProperty() { return create(System.getProperty(PROPERTY, DEFAULT)); }
+    public static PacketAllocator fromProperty() {
+        String name = System.getProperty(PROPERTY, DEFAULT);
+        try {
+            return create(name);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("-D" + PROPERTY + ": " + e.getMessage(), e);
+        }
+    }
 }

@@ -110,7 +110,8 @@ public final class NetNamespace implements SocketProvider, AutoCloseable {
 
     /** A random int in [0, bound). */
     public synchronized int randomInt(int bound) { return random.nextInt(bound); }
-    public void setAllocator(PacketAllocator a) { allocator = a; }
+    /** Sets where the namespace's packet buffers come from (for buffers allocated from now on). */
+    public void setAllocator(PacketAllocator a) { allocator = java.util.Objects.requireNonNull(a, "allocator"); }
 
     // ---- devices and addresses -------------------------------------------------------------------
 
@@ -268,7 +269,7 @@ public final class NetNamespace implements SocketProvider, AutoCloseable {
             frame.release();
         } catch (Throwable t) {
             reportInternalError(t);
-            frame.release();
+            if (!frame.isReleased()) frame.release(); // a handler that failed may have released it already
         }
     }
 

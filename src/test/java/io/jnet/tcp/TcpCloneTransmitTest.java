@@ -72,9 +72,11 @@ class TcpCloneTransmitTest {
     }
 
     @Test
-    void vethStreamCopiesEachPayloadByteOnceSplitsIncluded() throws Exception {
+    void vethStreamCopiesEachPayloadByteOnceSplitsAndCapturesIncluded() throws Exception {
         try (NetNamespace a = NetNamespace.create("copy-a"); NetNamespace b = NetNamespace.create("copy-b")) {
             Topology.link(a, b, "veth0", "10.0.0.1/24", "10.0.0.2/24");
+            a.interpose("veth0", d -> sniffer(d, "copy-a.pcap")); // a capture copies for itself, not the stack
+            b.interpose("veth0", d -> sniffer(d, "copy-b.pcap"));
             transfer(a, b, "10.0.0.2", 8 << 20);
             long user = a.mib().get(MibCounter.TcpExtJnetSndUserCopiedBytes);
             long stack = a.mib().get(MibCounter.TcpExtJnetSndCopiedBytes);

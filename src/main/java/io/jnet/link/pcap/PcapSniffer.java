@@ -93,6 +93,20 @@ public final class PcapSniffer extends ForwardingDevice {
     @Override
     public int gsoMaxSize() { return inner.gsoMaxSize(); }
 
+    /**
+     * The wrapped device's: a frame whose transport checksum was left out is captured through a copy that
+     * the finisher completes, so the wire the capture shows is a real one and the stack may still leave it out.
+     */
+    @Override
+    public boolean checksumOffload() { return inner.checksumOffload(); }
+
+    /**
+     * The wrapped device's: the writer reads data carried by reference through its region, so capturing does not
+     * need the frame linear (Linux's packet taps see an skb's fragments as they are).
+     */
+    @Override
+    public boolean scatterGather() { return inner.scatterGather(); }
+
     /** Captures the frame, then passes it (and its ownership) to the wrapped device. */
     @Override
     public void transmit(PacketBuffer frame) {
