@@ -149,12 +149,12 @@ public interface LocalSocket extends ByteStreamSocket {
      * negative), and SO_LINGER, SO_REUSEADDR, SO_KEEPALIVE, which Linux accepts on AF_UNIX sockets and which
      * change nothing (a local close never waits, no port is reused, no probe is sent).
      *
-     * @throws ErrnoException EOPNOTSUPP for TCP_NODELAY (not a SOL_SOCKET option; Linux's unix_setsockopt);
+     * @throws ErrnoException EOPNOTSUPP for TCP_NODELAY and TCP_CORK (not SOL_SOCKET options; Linux's unix_setsockopt);
      *                        EINVAL for a null or negative value
      */
     <T> void setOption(SocketOption<T> option, T value) throws IOException;
 
-    /** getsockopt(2) of the options {@link #setOption} takes; EOPNOTSUPP for TCP_NODELAY. */
+    /** getsockopt(2) of the options {@link #setOption} takes; EOPNOTSUPP for TCP_NODELAY and TCP_CORK. */
     <T> T getOption(SocketOption<T> option) throws IOException;
 
     /** getsockname(2): the bound name; an accepted socket has its listener's; null when unnamed. */

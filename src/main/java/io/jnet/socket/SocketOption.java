@@ -26,6 +26,14 @@ public final class SocketOption<T> {
     /** Disable Nagle's algorithm (TCP_NODELAY). */
     public static final SocketOption<Boolean> TCP_NODELAY = new SocketOption<>("TCP_NODELAY", Boolean.class);
     /**
+     * Cork the output (TCP_CORK, Linux option number 3): partial segments (less than the MSS) are held, full ones
+     * still go, also with TCP_NODELAY set. Clearing it sends what is queued (as Nagle allows; with TCP_NODELAY
+     * set, at once). A held segment goes at the latest when the probe timer fires, max(RTO, 200 ms) after the
+     * connection had nothing in flight (Linux: tcp_check_probe_timer; tcp(7)'s 200 ms ceiling). Inherited by
+     * accepted connections from their listener. No effect on a TCP friends connection, which has no segments.
+     */
+    public static final SocketOption<Boolean> TCP_CORK = new SocketOption<>("TCP_CORK", Boolean.class);
+    /**
      * Busy polling (SO_BUSY_POLL): how long, in microseconds, a blocked read spins for data before it sleeps;
      * 0 sleeps at once. Starts at {@code net.core.busy_read}. Spinning takes a core from other threads.
      */

@@ -56,6 +56,22 @@ public interface TcpSocket extends ByteStreamSocket {
     int write(ByteBuffer src) throws IOException;
 
     /**
+     * send(2) with flags: as {@link #write(byte[], int, int)}, with {@link MsgFlags#MSG_MORE} (hold the last
+     * partial segment of this call for more data, Linux tcp_push with TCP_NAGLE_CORK),
+     * {@link MsgFlags#MSG_DONTWAIT} (do not block in this call) and {@link MsgFlags#MSG_NOSIGNAL} (no effect).
+     *
+     * @param flags a combination of {@link MsgFlags#TCP_SEND_FLAGS}
+     * @return the number of bytes queued
+     * @throws ErrnoException EINVAL for a flag outside {@link MsgFlags#TCP_SEND_FLAGS} (Linux ignores flag bits
+     *                        TCP does not use; jnet refuses them, so that e.g. MSG_OOB is not taken for done);
+     *                        otherwise as {@link #write(byte[], int, int)}
+     */
+    int write(byte[] b, int off, int len, int flags) throws IOException;
+
+    /** send(2) with flags from the buffer's remaining bytes; as {@link #write(byte[], int, int, int)}. */
+    int write(ByteBuffer src, int flags) throws IOException;
+
+    /**
      * sendfile(2): queues up to {@code count} bytes of {@code src}, starting at file offset {@code position},
      * for sending, from a read-only mapping of the file; they never pass through a user buffer. A call of at
      * least 16 KiB queues them without copying (as Linux puts page-cache pages into its segments): the send

@@ -34,7 +34,7 @@ final class BaseDataPath implements TcpDataPath {
     }
 
     @Override
-    public void push(TcpConnection c, boolean last) { TcpOutput.push(c, last); }
+    public void push(TcpConnection c, int nonagle) { TcpOutput.push(c, nonagle); }
 
     @Override
     public long sendSpace(TcpConnection c) { return TcpOutput.sendSpace(c); }

@@ -225,7 +225,12 @@ final class FriendsDataPath implements TcpDataPath {
 
     /** Appended bytes are in the friend's pipe already. */
     @Override
-    public void push(TcpConnection c, boolean last) {}
+    /**
+     * Nothing to push: {@link #append} put the bytes in the friend's pipe already. TCP_CORK and MSG_MORE are
+     * accepted and hold nothing (Linux's TCP friends patch had no Nagle either): a friend's reader sees the bytes
+     * of a corked write at once.
+     */
+    public void push(TcpConnection c, int nonagle) {}
 
     @Override
     public long sendSpace(TcpConnection c) { return limit(c) - out.used(); }

@@ -8,6 +8,7 @@ import io.jnet.ip.DstCache;
 import io.jnet.ip.Route;
 import io.jnet.socket.Errno;
 import io.jnet.socket.ErrnoException;
+import io.jnet.socket.MsgFlags;
 import io.jnet.socket.Events;
 import io.jnet.socket.PollableSocket;
 import io.jnet.socket.ReadinessListener;
@@ -208,7 +209,12 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
 
     // --- app state
     volatile boolean blocking = true;
-    boolean nodelay;
+    /**
+     * Linux tp->nonagle: {@link TcpOutput#TCP_NAGLE_OFF} (TCP_NODELAY), {@link TcpOutput#TCP_NAGLE_CORK}
+     * (TCP_CORK) and the one-shot {@link TcpOutput#TCP_NAGLE_PUSH}, set by TCP_NODELAY or by uncorking with
+     * TCP_NODELAY set and cleared when a new segment is queued.
+     */
+    int nonagle;
     boolean keepalive;
     long rcvTimeoNs;
     /** SO_BUSY_POLL in microseconds: how long a blocked read spins before it sleeps (net.core.busy_read at creation). */
@@ -406,38 +412,53 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     }
 
     @Override
-    public int write(byte[] b, int off, int len) throws IOException {
+    public int write(byte[] b, int off, int len) throws IOException { return write(b, off, len, 0); }
+
+    @Override
+    public int write(ByteBuffer src) throws IOException { return write(src, 0); }
+
+    @Override
+    public int write(byte[] b, int off, int len, int flags) throws IOException {
         java.util.Objects.checkFromIndexSize(off, len, b.length);
+        checkSendFlags(flags);
         lock.lock();
         try {
-            return writeLocked(b, off, len, null, null, false);
+            return writeLocked(b, off, len, null, null, false, flags);
         } finally {
             lock.release();
         }
     }
 
     @Override
-    public int write(ByteBuffer src) throws IOException {
+    public int write(ByteBuffer src, int flags) throws IOException {
+        checkSendFlags(flags);
         lock.lock();
         try {
             if (src.hasArray()) {
-                int n = writeLocked(src.array(), src.arrayOffset() + src.position(), src.remaining(), null, null, false);
+                int n = writeLocked(src.array(), src.arrayOffset() + src.position(), src.remaining(), null, null, false, flags);
                 if (n > 0) src.position(src.position() + n);
                 return n;
             }
-            return writeLocked(null, 0, src.remaining(), src, null, false); // copying advances the position
+            return writeLocked(null, 0, src.remaining(), src, null, false, flags); // copying advances the position
         } finally {
             lock.release();
+        }
+    }
+
+    private static void checkSendFlags(int flags) throws ErrnoException {
+        if ((flags & ~MsgFlags.TCP_SEND_FLAGS) != 0) {
+            throw new ErrnoException(Errno.EINVAL, "send: unsupported flags 0x" + Integer.toHexString(flags & ~MsgFlags.TCP_SEND_FLAGS));
         }
     }
 
     /**
      * send(2) under the socket lock: {@code len} bytes from {@code b} at {@code off}, or from {@code bb} at its
      * position, or (when {@code region} is not null) from {@code region} at {@code off}, queued by reference
-     * when {@code byReference} and copied otherwise.
+     * when {@code byReference} and copied otherwise. {@code flags}: {@link MsgFlags} (checked by the caller).
      */
-    private int writeLocked(byte[] b, long off, int len, ByteBuffer bb, PayloadRegion region, boolean byReference)
-            throws IOException {
+    private int writeLocked(byte[] b, long off, int len, ByteBuffer bb, PayloadRegion region, boolean byReference,
+            int flags) throws IOException {
+        boolean blocking = this.blocking && (flags & MsgFlags.MSG_DONTWAIT) == 0;
         long deadline = sndTimeoNs > 0 ? tcp.ns.clock().nanoTime() + sndTimeoNs : 0;
         int copied = 0;
         boolean rechecked = false;
@@ -469,7 +490,8 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
             // send buffer full: push what we have, then wait for space (sk_stream_wait_memory)
             sndNoSpace = true;
             chrono.start(TcpChrono.SNDBUF_LIMITED, tcp.ns.clock().nanoTime());
-            path.push(this, false);
+            // tcp_sendmsg_locked before sk_stream_wait_memory: tcp_push(flags & ~MSG_MORE, TCP_NAGLE_PUSH)
+            path.push(this, TcpOutput.TCP_NAGLE_PUSH);
             // SOCK_NOSPACE also for a non-blocking call (tcp_sendmsg_locked sets it before sk_stream_wait_memory
             // returns EAGAIN): the reader that frees room then wakes this socket's pollers, which an
             // edge-triggered POLLOUT waits for. A friend's reader wakes only a writer that announced itself, so a
@@ -498,7 +520,8 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
                 throw new ErrnoException(Errno.EAGAIN, "write timed out (SO_SNDTIMEO)");
             }
         }
-        dataPath.push(this, true);
+        // tcp_push: MSG_MORE corks this push whatever TCP_NODELAY and TCP_CORK say
+        dataPath.push(this, (flags & MsgFlags.MSG_MORE) != 0 ? TcpOutput.TCP_NAGLE_CORK : nonagle);
         return copied;
     }
 
@@ -533,7 +556,9 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
                 // by reference, the segments refer to the mapping and the receiver's copy is the only one; a small
                 // call copies the bytes into the send queue, as send(2) would
                 int chunk = window.select(src, position + done, todo - done, size);
-                int n = writeLocked(null, window.offset(position + done), chunk, null, window.region(), byReference);
+                // as Linux's splice into the socket: MSG_MORE on every chunk but the last
+                int more = done + chunk < todo ? MsgFlags.MSG_MORE : 0;
+                int n = writeLocked(null, window.offset(position + done), chunk, null, window.region(), byReference, more);
                 done += n;
                 if (n < chunk) break; // non-blocking and full, SO_SNDTIMEO, or an error after a partial write
             }

@@ -47,8 +47,12 @@ interface TcpDataPath {
      */
     int append(TcpConnection c, byte[] b, long off, int len, ByteBuffer bb, PayloadRegion region, boolean byReference);
 
-    /** Sends what {@link #append} queued; {@code last} at the end of a send call (Nagle and corking apply). */
-    void push(TcpConnection c, boolean last);
+    /**
+     * Sends what {@link #append} queued (Linux tcp_push), with {@code nonagle} as Linux's argument: 0 applies Nagle,
+     * {@link TcpOutput#TCP_NAGLE_OFF} does not, {@link TcpOutput#TCP_NAGLE_CORK} holds a partial last segment
+     * (TCP_CORK, MSG_MORE), {@link TcpOutput#TCP_NAGLE_PUSH} sends it whatever the rest says.
+     */
+    void push(TcpConnection c, int nonagle);
 
     /** Bytes a write could queue now (may be negative). */
     long sendSpace(TcpConnection c);

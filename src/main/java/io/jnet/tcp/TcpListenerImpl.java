@@ -53,6 +53,8 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
     private int sndbuf = -1;
     private int rcvbuf = -1;
     private boolean nodelay;
+    /** TCP_CORK for accepted connections (Linux copies tp->nonagle into the child). */
+    private boolean cork;
     private boolean keepalive;
     private long lingerNs = -1;
 
@@ -251,7 +253,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         c.reuseAddr = reuseAddr;
         if (sndbuf > 0) { c.sndbuf = sndbuf; c.sndbufLocked = true; }
         if (rcvbuf > 0) { c.rcvbuf = rcvbuf; c.rcvbufLocked = true; }
-        c.nodelay = nodelay;
+        c.nonagle = (nodelay ? TcpOutput.TCP_NAGLE_OFF : 0) | (cork ? TcpOutput.TCP_NAGLE_CORK : 0);
         c.keepalive = keepalive;
         c.lingerNs = lingerNs;
         Route r = tcp.ip.route(src, c.dst);
@@ -378,6 +380,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
             else if (option == SocketOption.SO_RCVBUF)
                 rcvbuf = TcpSocketOptions.clampBuf((Integer) value, tcp.sysctl.rmemMax.intValue(), TcpSocketOptions.SOCK_MIN_RCVBUF);
             else if (option == SocketOption.TCP_NODELAY) nodelay = (Boolean) value;
+            else if (option == SocketOption.TCP_CORK) cork = (Boolean) value;
             else if (option == SocketOption.SO_KEEPALIVE) keepalive = (Boolean) value;
             else if (option == SocketOption.SO_LINGER) {
                 Duration d = (Duration) value;
@@ -397,6 +400,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         else if (option == SocketOption.SO_SNDBUF) v = sndbuf > 0 ? sndbuf : tcp.sysctl.tcpWmem.intValue(1);
         else if (option == SocketOption.SO_RCVBUF) v = rcvbuf > 0 ? rcvbuf : tcp.sysctl.tcpRmem.intValue(1);
         else if (option == SocketOption.TCP_NODELAY) v = nodelay;
+        else if (option == SocketOption.TCP_CORK) v = cork;
         else if (option == SocketOption.SO_KEEPALIVE) v = keepalive;
         else if (option == SocketOption.SO_LINGER) v = lingerNs < 0 ? null : Duration.ofNanos(lingerNs);
         else if (option == SocketOption.SO_SNDTIMEO) v = Duration.ZERO;

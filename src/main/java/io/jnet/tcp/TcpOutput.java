@@ -30,6 +30,12 @@ final class TcpOutput {
      * shared payload.
      */
     static final int TX_HEADROOM = PacketBuffer.DEFAULT_HEADROOM + Tcp.MAX_HEADER_LENGTH;
+    /** Linux TCP_NAGLE_OFF: TCP_NODELAY is set, Nagle holds nothing. */
+    static final int TCP_NAGLE_OFF = 1;
+    /** Linux TCP_NAGLE_CORK: TCP_CORK is set (or a MSG_MORE send pushes): a partial last segment is held. */
+    static final int TCP_NAGLE_CORK = 2;
+    /** Linux TCP_NAGLE_PUSH: send a partial last segment now whatever the other bits say (one-shot in tp->nonagle). */
+    static final int TCP_NAGLE_PUSH = 4;
     /** TCP_TIMEWAIT_LEN. */
     static final long TIMEWAIT_NS = TimeWaitSock.TIMEWAIT_LEN_NS;
 
@@ -161,6 +167,7 @@ final class TcpOutput {
             nb.when = 0;
             c.writeQueue.add(nb);
             if (c.sendHead == null) c.sendHead = nb;
+            c.nonagle &= ~TCP_NAGLE_PUSH; // skb_entail: a push asked for earlier applied to the data queued then
         }
         return copied;
     }
@@ -207,6 +214,7 @@ final class TcpOutput {
             queued += n;
             c.writeQueue.add(nb);
             if (c.sendHead == null) c.sendHead = nb;
+            c.nonagle &= ~TCP_NAGLE_PUSH; // skb_entail
         }
         return queued;
     }
@@ -226,14 +234,25 @@ final class TcpOutput {
         return false;
     }
 
-    /** Sends what may be sent now (tcp_push). {@code last}: the write call is complete (PSH). */
-    static void push(TcpConnection c, boolean last) {
+    /**
+     * Sends what may be sent now (Linux __tcp_push_pending_frames) with {@code nonagle} bits
+     * ({@link #TCP_NAGLE_OFF}, {@link #TCP_NAGLE_CORK}, {@link #TCP_NAGLE_PUSH}) for the last segment.
+     */
+    static void push(TcpConnection c, int nonagle) {
         if (c.state == TcpState.SYN_SENT || c.state == TcpState.SYN_RECEIVED) return;
-        xmit(c);
+        xmit(c, nonagle);
     }
 
-    /** The send loop (tcp_write_xmit). Returns true when something was sent. */
-    static boolean xmit(TcpConnection c) {
+    /** The send loop with the connection's own Nagle and cork setting (tcp_push_pending_frames). */
+    static boolean xmit(TcpConnection c) { return xmit(c, c.nonagle); }
+
+    /**
+     * The send loop (tcp_write_xmit). {@code nonagle} applies to the last segment of the queue (Linux passes
+     * TCP_NAGLE_PUSH for the others: no later data can join them). When it holds a partial segment with nothing
+     * in flight, the probe timer armed at the end sends it later (tcp_check_probe_timer; {@link TcpTimers}).
+     * Returns true when something was sent.
+     */
+    static boolean xmit(TcpConnection c, int nonagle) {
         boolean sent = false;
         boolean rwndLimited = false;
         PacketBuffer seg;
@@ -264,9 +283,18 @@ final class TcpOutput {
                     break; // sender SWS avoidance: wait for a useful window
                 }
             }
-            // Nagle (RFC 896) with Minshall's refinement as Linux: hold a partial segment only while an
-            // earlier partial segment is unacknowledged
-            if (len < c.mss && !fin && seg.next == null && !c.nodelay && inflight > 0 && minshallCheck(c)) break;
+            // Nagle (RFC 896) with Minshall's refinement, and TCP_CORK / MSG_MORE, as Linux tcp_nagle_test: only
+            // the last segment, never sent before, may be held (a retransmission never is)
+            if (seg.next == null && seg.when == 0 && (nonagle & TCP_NAGLE_PUSH) == 0 && !fin) {
+                if (len < c.mss) {
+                    if (nagleCheck(c, nonagle, inflight)) break;
+                } else if (len > c.mss && (nonagle & TCP_NAGLE_CORK) != 0 && len % c.mss != 0) {
+                    // a segment of several MSS (GSO): send its full-sized part, hold the partial rest
+                    // (tcp_mss_split_point with tcp_nagle_check)
+                    split(c, seg, len - len % c.mss);
+                    len = seg.length();
+                }
+            }
             transmitData(c, seg, false);
             c.sendHead = seg.next;
             c.sndNxt = seg.endSeq;
@@ -285,6 +313,14 @@ final class TcpOutput {
             c.persistTimer.schedule(persistTimeoutNs(c));
         }
         return sent;
+    }
+
+    /**
+     * Linux tcp_nagle_check for a partial segment: hold it when corked (TCP_CORK, MSG_MORE), or, with Nagle on
+     * ({@code nonagle} 0), while data is in flight and an earlier partial segment is unacknowledged (Minshall).
+     */
+    static boolean nagleCheck(TcpConnection c, int nonagle, long inflight) {
+        return (nonagle & TCP_NAGLE_CORK) != 0 || (nonagle == 0 && inflight > 0 && minshallCheck(c));
     }
 
     /**

@@ -8,7 +8,8 @@ import java.time.Duration;
 /**
  * Socket options of TCP sockets and listeners, with Linux's semantics: SO_SNDBUF/SO_RCVBUF are
  * doubled (for bookkeeping overhead), capped by net.core.wmem_max/rmem_max, floored at 4608/2304
- * bytes, and stop autotuning; SO_LINGER with zero aborts on close.
+ * bytes, and stop autotuning; SO_LINGER with zero aborts on close; TCP_NODELAY and TCP_CORK set Linux's
+ * tp->nonagle bits and push queued data as Linux does.
  */
 final class TcpSocketOptions {
     static final int SOCK_MIN_SNDBUF = 4608;
@@ -35,8 +36,22 @@ final class TcpSocketOptions {
             Duration d = (Duration) value;
             c.lingerNs = d == null || d.isNegative() ? -1 : d.toNanos();
         } else if (option == SocketOption.TCP_NODELAY) {
-            c.nodelay = (Boolean) value;
-            if (c.nodelay) TcpOutput.push(c, true);
+            // Linux __tcp_sock_set_nodelay: on sets TCP_NAGLE_OFF and the one-shot TCP_NAGLE_PUSH and pushes
+            if ((Boolean) value) {
+                c.nonagle |= TcpOutput.TCP_NAGLE_OFF | TcpOutput.TCP_NAGLE_PUSH;
+                TcpOutput.push(c, c.nonagle);
+            } else {
+                c.nonagle &= ~TcpOutput.TCP_NAGLE_OFF;
+            }
+        } else if (option == SocketOption.TCP_CORK) {
+            // Linux __tcp_sock_set_cork: uncorking pushes what is queued, at once when TCP_NODELAY is set
+            if ((Boolean) value) {
+                c.nonagle |= TcpOutput.TCP_NAGLE_CORK;
+            } else {
+                c.nonagle &= ~TcpOutput.TCP_NAGLE_CORK;
+                if ((c.nonagle & TcpOutput.TCP_NAGLE_OFF) != 0) c.nonagle |= TcpOutput.TCP_NAGLE_PUSH;
+                TcpOutput.push(c, c.nonagle);
+            }
         } else if (option == SocketOption.SO_BUSY_POLL) {
             int us = (Integer) value;
             if (us < 0) throw new ErrnoException(Errno.EINVAL, "SO_BUSY_POLL " + us);
@@ -71,7 +86,8 @@ final class TcpSocketOptions {
         else if (option == SocketOption.SO_SNDTIMEO) v = Duration.ofNanos(c.sndTimeoNs);
         else if (option == SocketOption.SO_REUSEADDR) v = c.reuseAddr;
         else if (option == SocketOption.SO_LINGER) v = c.lingerNs < 0 ? null : Duration.ofNanos(c.lingerNs);
-        else if (option == SocketOption.TCP_NODELAY) v = c.nodelay;
+        else if (option == SocketOption.TCP_NODELAY) v = (c.nonagle & TcpOutput.TCP_NAGLE_OFF) != 0;
+        else if (option == SocketOption.TCP_CORK) v = (c.nonagle & TcpOutput.TCP_NAGLE_CORK) != 0;
         else if (option == SocketOption.SO_KEEPALIVE) v = c.keepalive;
         else if (option == SocketOption.SO_BUSY_POLL) v = c.busyPollUs;
         else throw new ErrnoException(Errno.ENOPROTOOPT, "getsockopt " + option);

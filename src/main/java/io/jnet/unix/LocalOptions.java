@@ -40,7 +40,7 @@ final class LocalOptions {
 
     /** @return true when SO_SNDBUF changed (a waiting writer may go on: Linux's sk_write_space) */
     <T> boolean set(SocketOption<T> option, T value) throws ErrnoException {
-        if (option == SocketOption.TCP_NODELAY) throw notSolSocket(option);
+        if (option == SocketOption.TCP_NODELAY || option == SocketOption.TCP_CORK) throw notSolSocket(option);
         if (value == null && option != SocketOption.SO_LINGER) throw new ErrnoException(Errno.EINVAL, "setsockopt " + option);
         if (option == SocketOption.SO_SNDBUF) {
             sndbuf = clampBuf((Integer) value, sysctl.wmemMax.intValue(), SOCK_MIN_SNDBUF);
@@ -79,7 +79,7 @@ final class LocalOptions {
         else if (option == SocketOption.SO_LINGER) v = lingerNs < 0 ? null : Duration.ofNanos(lingerNs);
         else if (option == SocketOption.SO_REUSEADDR) v = reuseAddr;
         else if (option == SocketOption.SO_KEEPALIVE) v = keepalive;
-        else if (option == SocketOption.TCP_NODELAY) throw notSolSocket(option);
+        else if (option == SocketOption.TCP_NODELAY || option == SocketOption.TCP_CORK) throw notSolSocket(option);
         else throw new ErrnoException(Errno.ENOPROTOOPT, "getsockopt " + option);
         return (T) v;
     }

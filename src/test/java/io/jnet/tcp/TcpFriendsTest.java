@@ -51,6 +51,27 @@ class TcpFriendsTest {
     }
 
     @Test
+    void corkAndMsgMoreAreAcceptedAndHoldNothingBetweenFriends() throws Exception {
+        try (NetNamespace ns = NetNamespace.create("friends-cork"); TcpServerSocket srv = listen(ns)) {
+            ns.sysctl().set("net.ipv4.tcp_friends", "1");
+            try (Pair p = connect(ns, srv)) {
+                assertThat(TcpFriends.isPaired(p.client())).isTrue();
+                p.client().setOption(SocketOption.TCP_CORK, true);
+                assertThat(p.client().getOption(SocketOption.TCP_CORK)).isTrue();
+                p.client().write(new byte[] {1, 2}, 0, 2);
+                p.client().write(new byte[] {3}, 0, 1, io.jnet.socket.MsgFlags.MSG_MORE);
+                // the friend's pipe has the bytes at once: no segment to hold, nothing to wait for
+                assertThat(p.server().available()).isEqualTo(3);
+                byte[] b = new byte[3];
+                assertThat(p.server().read(b, 0, 3)).isEqualTo(3);
+                assertThat(b).containsExactly(1, 2, 3);
+                p.client().setOption(SocketOption.TCP_CORK, false);
+                assertThat(p.client().getOption(SocketOption.TCP_CORK)).isFalse();
+            }
+        }
+    }
+
+    @Test
     void theSysctlDecidesForNewConnectionsOnly() throws Exception {
         try (NetNamespace ns = NetNamespace.create("friends"); TcpServerSocket srv = listen(ns)) {
             try (Pair plain = connect(ns, srv)) {

@@ -195,6 +195,8 @@ class LocalSocketTest {
         assertThat(errno(() -> u.write(new byte[1], 0, 1))).as("write unconnected").isEqualTo(Errno.ENOTCONN);
         assertThat(errno(() -> u.setOption(SocketOption.TCP_NODELAY, true))).isEqualTo(Errno.EOPNOTSUPP);
         assertThat(errno(() -> u.getOption(SocketOption.TCP_NODELAY))).isEqualTo(Errno.EOPNOTSUPP);
+        assertThat(errno(() -> u.setOption(SocketOption.TCP_CORK, true))).isEqualTo(Errno.EOPNOTSUPP);
+        assertThat(errno(() -> u.getOption(SocketOption.TCP_CORK))).isEqualTo(Errno.EOPNOTSUPP);
         assertThat(errno(() -> u.setOption(SocketOption.SO_BUSY_POLL, -1))).isEqualTo(Errno.EINVAL);
         assertThat(errno(() -> u.setOption(SocketOption.SO_SNDBUF, -1))).isEqualTo(Errno.EINVAL);
         assertThat(errno(() -> u.setOption(SocketOption.SO_RCVTIMEO, Duration.ofMillis(-1)))).isEqualTo(Errno.EINVAL);
