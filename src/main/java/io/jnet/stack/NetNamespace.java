@@ -268,8 +268,9 @@ public final class NetNamespace implements SocketProvider, AutoCloseable {
             mib.inc(MibCounter.LinkInUnknownProtos);
             frame.release();
         } catch (Throwable t) {
+            // counted, and the frame left alone: the handler that failed owned it and may have released it already,
+            // after which the pool may have handed it to someone else; an unreleased frame only goes to the GC
             reportInternalError(t);
-            if (!frame.isReleased()) frame.release(); // a handler that failed may have released it already
         }
     }
 

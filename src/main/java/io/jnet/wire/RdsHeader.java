@@ -380,13 +380,7 @@ public final class RdsHeader {
 
     /** Writes the 48 header bytes at {@code off} as held (checksum included as is); returns {@link #LENGTH}. */
     public int encode(byte[] b, int off) {
-        putBe64(b, off + OFF_SEQUENCE, sequence);
-        putBe64(b, off + OFF_ACK, ack);
-        Bytes.put32(b, off + OFF_LEN, (int) length);
-        Bytes.put16(b, off + OFF_SPORT, sourcePort);
-        Bytes.put16(b, off + OFF_DPORT, destinationPort);
-        b[off + OFF_FLAGS] = (byte) flags;
-        b[off + OFF_CREDIT] = (byte) credit;
+        write(b, off, sequence, ack, length, sourcePort, destinationPort, flags, credit);
         Bytes.put32(b, off + OFF_PADDING, padding);
         Bytes.put16(b, off + OFF_CSUM, checksum);
         System.arraycopy(extensions, 0, b, off + OFF_EXTHDR, EXT_SPACE);

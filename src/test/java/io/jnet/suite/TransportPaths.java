@@ -38,19 +38,8 @@ public final class TransportPaths {
      * {@link #LOOPBACK} with busy polling on ({@code net.core.busy_read} = 50 us, so every socket's
      * SO_BUSY_POLL): blocked reads spin before they sleep, and must behave exactly as when they sleep.
      */
-    public static final TransportPath LOOPBACK_BUSY_POLL = new TransportPath() {
-        @Override public String name() { return "LOOPBACK_BUSY_POLL"; }
-
-        @Override
-        public Topology open() {
-            NetNamespace ns = NetNamespace.create("suite-lo-busy");
-            ns.sysctl().set("net.core.busy_read", "50");
-            InetAddress lo = Ipv4.toInet(Ipv4.parseAddress("127.0.0.1"));
-            return new SimpleTopology(ns, ns, lo, lo, true);
-        }
-
-        @Override public String toString() { return name(); }
-    };
+    public static final TransportPath LOOPBACK_BUSY_POLL = loopback("LOOPBACK_BUSY_POLL", "suite-lo-busy",
+            "net.core.busy_read=50");
 
     /**
      * {@link #LOOPBACK} with TCP friends on ({@code net.ipv4.tcp_friends} = 1): every TCP connection pairs at
@@ -96,20 +85,28 @@ public final class TransportPaths {
             "net.ipv4.tcp_tx_skb_cache", "net.ipv4.tcp_rx_skb_cache");
 
     /** Loopback with both per-socket buffer caches on (see {@link #VETH_SKB_CACHE}). */
-    public static final TransportPath LOOPBACK_SKB_CACHE = new TransportPath() {
-        @Override public String name() { return "LOOPBACK_SKB_CACHE"; }
+    public static final TransportPath LOOPBACK_SKB_CACHE = loopback("LOOPBACK_SKB_CACHE", "suite-lo-skbcache",
+            "net.ipv4.tcp_tx_skb_cache=1", "net.ipv4.tcp_rx_skb_cache=1");
 
-        @Override
-        public Topology open() {
-            NetNamespace ns = NetNamespace.create("suite-lo-skbcache");
-            ns.sysctl().set("net.ipv4.tcp_tx_skb_cache", "1");
-            ns.sysctl().set("net.ipv4.tcp_rx_skb_cache", "1");
-            InetAddress lo = Ipv4.toInet(Ipv4.parseAddress("127.0.0.1"));
-            return new SimpleTopology(ns, ns, lo, lo, true);
-        }
+    /** Client and server in one namespace over lo, with the sysctls {@code settings} ("name=value") set. */
+    private static TransportPath loopback(String name, String nsName, String... settings) {
+        return new TransportPath() {
+            @Override public String name() { return name; }
 
-        @Override public String toString() { return name(); }
-    };
+            @Override
+            public Topology open() {
+                NetNamespace ns = NetNamespace.create(nsName);
+                for (String setting : settings) {
+                    int eq = setting.indexOf('=');
+                    ns.sysctl().set(setting.substring(0, eq), setting.substring(eq + 1));
+                }
+                InetAddress lo = Ipv4.toInet(Ipv4.parseAddress("127.0.0.1"));
+                return new SimpleTopology(ns, ns, lo, lo, true);
+            }
+
+            @Override public String toString() { return name(); }
+        };
+    }
 
     private static TransportPath veth(String name, String nsPrefix, boolean earlyDemux, String... switchedOn) {
         return new TransportPath() {

@@ -1,5 +1,6 @@
 package io.jnet.tcp;
 
+import static io.jnet.testing.PoolChecks.awaitAllReturned;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jnet.buffer.PacketPool;
@@ -179,9 +180,4 @@ class SkbCacheTest {
         }
     }
 
-    private static void awaitAllReturned(PacketPool pool) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (pool.freeBuffers() != pool.created() && System.nanoTime() < deadline) Thread.sleep(10);
-        assertThat((long) pool.freeBuffers()).as("buffers free in the pool vs created by it").isEqualTo(pool.created());
-    }
 }
