@@ -40,6 +40,11 @@ public final class SocketOption<T> {
     public static final SocketOption<Integer> SO_BUSY_POLL = new SocketOption<>("SO_BUSY_POLL", Integer.class);
     /** Keepalive probes on an idle connection (SO_KEEPALIVE). */
     public static final SocketOption<Boolean> SO_KEEPALIVE = new SocketOption<>("SO_KEEPALIVE", Boolean.class);
+    /**
+     * RDS sockets only (SOL_RDS RDS_CONG_MONITOR): report, as a congestion update from
+     * {@link RdsSocket#receive}, when a destination port this socket got ENOBUFS from is uncongested again.
+     */
+    public static final SocketOption<Boolean> RDS_CONG_MONITOR = new SocketOption<>("RDS_CONG_MONITOR", Boolean.class);
 
     private final String name;
     private final Class<T> type;

@@ -16,4 +16,7 @@ public interface SocketProvider {
 
     /** socketpair(AF_UNIX, SOCK_STREAM, 0): two local stream sockets connected to each other. */
     LocalSocket.Pair openLocalSocketPair();
+
+    /** socket(AF_RDS, SOCK_SEQPACKET, 0): an unbound reliable datagram socket. */
+    RdsSocket openRdsSocket();
 }

@@ -313,6 +313,7 @@ public final class NetNamespace implements SocketProvider, AutoCloseable {
     @Override public LocalSocket openLocalSocket() { return openSocket(LocalSocket.class); }
     @Override public LocalServerSocket openLocalServerSocket() { return openSocket(LocalServerSocket.class); }
     @Override public LocalSocket.Pair openLocalSocketPair() { return openSocket(LocalSocket.Pair.class); }
+    @Override public io.jnet.socket.RdsSocket openRdsSocket() { return openSocket(io.jnet.socket.RdsSocket.class); }
 
     /** The namespace's table of local socket names (the socket files of AF_UNIX sockets on Linux). */
     public LocalNames localNames() { return extension(LocalNames.class); }
