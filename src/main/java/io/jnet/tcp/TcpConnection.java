@@ -144,7 +144,14 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     long rcvqTime;
 
     // --- congestion and timing
-    final RenoCongestion cc = new RenoCongestion();
+    /** cwnd and ssthresh (RFC 5681), bytes. */
+    final CongestionWindow win = new CongestionWindow();
+    /** The congestion control algorithm (Linux icsk_ca_ops). */
+    final CongestionControl cc = CongestionControl.newInstance(CongestionControl.DEFAULT_NAME);
+    /** In fast recovery (RFC 5681 3.2, RFC 6582). */
+    boolean inRecovery;
+    /** RFC 6582 "recover": the highest sequence sent when recovery or the last timeout started. */
+    int recover;
     final RttEstimator rtt = new RttEstimator();
     int dupAcks;
     int retransmits;

@@ -35,9 +35,9 @@ final class TcpInfoSnapshot {
         if (c.wscaleEnabled) options |= TcpInfo.TCPI_OPT_WSCALE;
 
         long established = c.establishedNs;
-        long cwndSegments = c.cc.cwnd / mss;
-        long ssthresh = c.cc.ssthresh >= TcpInfo.TCP_INFINITE_SSTHRESH * mss
-                ? TcpInfo.TCP_INFINITE_SSTHRESH : c.cc.ssthresh / mss;
+        long cwndSegments = c.win.cwnd / mss;
+        long ssthresh = c.win.ssthresh >= TcpInfo.TCP_INFINITE_SSTHRESH * mss
+                ? TcpInfo.TCP_INFINITE_SSTHRESH : c.win.ssthresh / mss;
         long atoUs = Math.min(c.atoNs, c.tcp.sysctl.tcpDelackMaxMs.intValue() * 1_000_000L) / 1000;
         long windowClamp = Math.min((long) c.rcvbuf >> 1, 65535L << c.rcvWscale);
         long notSent = Math.max(0, c.writeSeq - c.sndMax);
@@ -72,7 +72,7 @@ final class TcpInfoSnapshot {
                 0, 0, 0, 0,
                 listening ? queued : 0, listening ? backlog : 0, 0, 0,
                 0, 0, 0,
-                0, 0, 0, 0, 0, RenoCongestion.INIT_CWND_SEGMENTS, 0, TcpInput.TCP_FASTRETRANS_THRESH,
+                0, 0, 0, 0, 0, CongestionWindow.INIT_CWND_SEGMENTS, 0, TcpInput.TCP_FASTRETRANS_THRESH,
                 0, 0, 0,
                 -1, 0, 0, 0, 0,
                 0, 0, 0, 0,

@@ -293,9 +293,9 @@ final class TcpInput {
     static void updatePacingRate(TcpConnection c) {
         long srtt = c.rtt.srttUs;
         if (srtt <= 0) return;
-        int ratio = c.cc.cwnd < c.cc.ssthresh / 2
+        int ratio = c.win.cwnd < c.win.ssthresh / 2
                 ? c.tcp.sysctl.tcpPacingSsRatio.intValue() : c.tcp.sysctl.tcpPacingCaRatio.intValue();
-        long window = Math.max(c.cc.cwnd, (c.sndMax - c.sndUna) & 0xFFFFFFFFL);
+        long window = Math.max(c.win.cwnd, (c.sndMax - c.sndUna) & 0xFFFFFFFFL);
         c.pacingRate = window * ratio * 10_000L / srtt; // bytes * (ratio / 100) * 1e6 / srtt
     }
 
@@ -318,7 +318,8 @@ final class TcpInput {
         if (c.tsEnabled) m -= 12;
         c.mss = Math.max(m, c.tcp.sysctl.tcpMinSndMss.intValue() - (c.tsEnabled ? 12 : 0));
         c.rcvMss = Math.min(c.advMss, 536);
-        c.cc.init(c.mss);
+        c.win.init(c.mss);
+        c.cc.init(c.win);
         TcpSocketOptions.expandSndbuf(c);
     }
 
@@ -470,9 +471,12 @@ final class TcpInput {
         c.rtt.resetBackoff();
         c.retransmits = 0;
         // congestion control
-        if (c.cc.inRecovery) {
-            if (Tcp.seqGeq(ack, c.cc.recover)) {
-                c.cc.exitRecovery((c.sndMax - ack) & 0xFFFFFFFFL);
+        if (c.inRecovery) {
+            if (Tcp.seqGeq(ack, c.recover)) {
+                // full ACK ends recovery (RFC 6582 3.2 step 3, option 1)
+                c.win.cwnd = Math.min(c.win.ssthresh, Math.max((c.sndMax - ack) & 0xFFFFFFFFL, c.win.mss) + c.win.mss);
+                c.inRecovery = false;
+                c.cc.afterRecovery(c.win);
                 c.caState = TcpInfo.TCP_CA_Open;
             } else {
                 // NewReno partial ACK: retransmit the next hole, deflate (RFC 6582 3.2 step 5)
@@ -481,13 +485,13 @@ final class TcpInput {
                     TcpOutput.transmitData(c, head, true);
                     tcp.mib.inc(MibCounter.TcpExtTCPFastRetrans);
                 }
-                c.cc.onPartialAck(acked);
+                c.win.cwnd = Math.max(c.win.mss, c.win.cwnd - acked + (acked >= c.win.mss ? c.win.mss : 0));
             }
         } else {
-            c.cc.onAck(acked, c.cwndLimited || flight + c.mss >= c.cc.cwnd);
+            c.cc.onAck(c.win, acked, c.cwndLimited || flight + c.mss >= c.win.cwnd);
             // Disorder ends with the new ACK; Loss once all that was outstanding at the timeout is acknowledged
             if (c.caState == TcpInfo.TCP_CA_Disorder
-                    || c.caState == TcpInfo.TCP_CA_Loss && Tcp.seqGeq(ack, c.cc.recover)) {
+                    || c.caState == TcpInfo.TCP_CA_Loss && Tcp.seqGeq(ack, c.recover)) {
                 c.caState = TcpInfo.TCP_CA_Open;
             }
         }
@@ -510,17 +514,20 @@ final class TcpInput {
     private static void duplicateAck(TcpConnection c) {
         TcpProtocol tcp = c.tcp;
         c.dupAcks++;
-        if (c.cc.inRecovery) {
-            c.cc.onDupAckInRecovery();
+        if (c.inRecovery) {
+            c.win.cwnd += c.win.mss; // each further duplicate ACK inflates the window (RFC 5681 3.2 step 4)
             TcpOutput.xmit(c);
             return;
         }
         if (c.caState == TcpInfo.TCP_CA_Open) c.caState = TcpInfo.TCP_CA_Disorder;
-        if (c.dupAcks == TCP_FASTRETRANS_THRESH && (!c.recoveredOnce || Tcp.seqGt(c.sndUna, c.cc.recover))) {
+        if (c.dupAcks == TCP_FASTRETRANS_THRESH && (!c.recoveredOnce || Tcp.seqGt(c.sndUna, c.recover))) {
             c.recoveredOnce = true;
             c.caState = TcpInfo.TCP_CA_Recovery;
             long flight = (c.sndMax - c.sndUna) & 0xFFFFFFFFL;
-            c.cc.enterRecovery(flight, c.sndMax);
+            c.cc.onLossDetected(c.win, flight);
+            c.win.cwnd = c.win.ssthresh + 3L * c.win.mss; // RFC 5681 3.2 step 3
+            c.inRecovery = true;
+            c.recover = c.sndMax;
             tcp.mib.inc(MibCounter.TcpExtTCPRenoRecovery);
             PacketBuffer head = c.writeQueue.peek();
             if (head != null && head.when != 0) {
@@ -792,7 +799,7 @@ final class TcpInput {
                 if (m < c.mss && m >= 48) {
                     c.pmtu = mtu;
                     c.mss = m;
-                    c.cc.setMss(m);
+                    c.win.setMss(m);
                     PacketBuffer head = c.writeQueue.peek();
                     if (head != null && head.when != 0) {
                         c.sendHead = head;

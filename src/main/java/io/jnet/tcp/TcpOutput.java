@@ -267,7 +267,7 @@ final class TcpOutput {
                 fin = (seg.flags & Tcp.FIN) != 0;
             }
             long inflight = (c.sndNxt - c.sndUna) & 0xFFFFFFFFL;
-            if (inflight > 0 && inflight + len > c.cc.cwnd) {
+            if (inflight > 0 && inflight + len > c.win.cwnd) {
                 c.cwndLimited = true;
                 break;
             }
@@ -424,14 +424,14 @@ final class TcpOutput {
         long notSent = (c.writeSeq - c.sndMax) & 0xFFFFFFFFL;
         int mss = Math.max(1, c.mss);
         long inFlight = (((c.sndNxt - c.sndUna) & 0xFFFFFFFFL) + mss - 1) / mss;
-        boolean lossesRepaired = c.caState != TcpInfo.TCP_CA_Loss || Tcp.seqGeq(c.sndNxt, c.cc.recover);
-        c.rate.checkAppLimited(notSent, mss, inFlight, c.cc.cwnd / mss, lossesRepaired);
+        boolean lossesRepaired = c.caState != TcpInfo.TCP_CA_Loss || Tcp.seqGeq(c.sndNxt, c.recover);
+        c.rate.checkAppLimited(notSent, mss, inFlight, c.win.cwnd / mss, lossesRepaired);
     }
 
     private static void idleRestart(TcpConnection c, long now) {
         if (c.tcp.sysctl.tcpSlowStartAfterIdle.enabled() && c.sndNxt == c.sndUna && c.lastSendNs != 0
                 && now - c.lastSendNs > c.rtt.currentRtoUs() * 1000) {
-            c.cc.restartAfterIdle();
+            c.cc.onRestartAfterIdle(c.win);
         }
     }
 

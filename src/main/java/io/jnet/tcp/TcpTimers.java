@@ -75,10 +75,11 @@ final class TcpTimers {
             return;
         }
         tcp.mib.inc(MibCounter.TcpExtTCPTimeouts);
-        if (c.cc.inRecovery || c.retransmits == 1) tcp.mib.inc(MibCounter.TcpExtTCPSlowStartRetrans);
-        c.cc.onRto((c.sndMax - c.sndUna) & 0xFFFFFFFFL);
+        if (c.inRecovery || c.retransmits == 1) tcp.mib.inc(MibCounter.TcpExtTCPSlowStartRetrans);
+        c.cc.onRto(c.win, (c.sndMax - c.sndUna) & 0xFFFFFFFFL);
+        c.inRecovery = false;
         c.recoveredOnce = true;
-        c.cc.recover = c.sndMax;
+        c.recover = c.sndMax;
         c.caState = TcpInfo.TCP_CA_Loss;
         markLost(c);
         c.dupAcks = 0;
