@@ -14,6 +14,12 @@ package io.jnet.tcp;
  */
 interface LossRecovery {
     /**
+     * Duplicate ACKs that trigger a fast retransmit (RFC 5681 3.2; Linux's TCP_FASTRETRANS_THRESH, the
+     * default of net.ipv4.tcp_reordering). jnet does not adapt it to reordering as Linux does.
+     */
+    int TCP_FASTRETRANS_THRESH = 3;
+
+    /**
      * An ACK advanced SND.UNA to {@code ack}, acknowledging {@code acked} new bytes; the write queue is already
      * cleaned of what it covers. In fast recovery it is a full or a partial acknowledgement (RFC 6582 3.2 step 3).
      *

@@ -2,7 +2,6 @@ package io.jnet.tcp;
 
 import io.jnet.buffer.PacketBuffer;
 import io.jnet.socket.Errno;
-import io.jnet.socket.TcpInfo;
 import io.jnet.stack.MibCounter;
 import io.jnet.wire.Icmp;
 import io.jnet.wire.Tcp;
@@ -26,11 +25,6 @@ final class TcpInput {
      * taken for old duplicates.
      */
     static final int TCP_PAWS_WINDOW = 1;
-    /**
-     * Duplicate ACKs that trigger a fast retransmit (RFC 5681 3.2; Linux's TCP_FASTRETRANS_THRESH, the
-     * default of net.ipv4.tcp_reordering). jnet does not adapt it to reordering as Linux does.
-     */
-    static final int TCP_FASTRETRANS_THRESH = 3;
 
     /** RFC 7323 5.3 with Linux's window: true when {@code tsVal} is more than TCP_PAWS_WINDOW ticks behind {@code tsRecent}. */
     static boolean pawsOld(int tsRecent, int tsVal) {
@@ -411,7 +405,7 @@ final class TcpInput {
         } else if (ack == c.sndUna) {
             boolean dup = segLen == 0 && pkt.length() == 0 && !windowUpdate && c.sndMax != c.sndUna
                     && (flags & (Tcp.SYN | Tcp.FIN)) == 0;
-            if (dup) duplicateAck(c);
+            if (dup) c.recovery.onDupAck(c);
             else if (pkt.length() == 0) tcp.mib.inc(MibCounter.TcpExtTCPPureAcks);
         }
         c.probesOut = 0; // the peer answers: probes are not unanswered (Linux icsk_probes_out)
@@ -421,7 +415,6 @@ final class TcpInput {
     }
 
     private static void newAck(TcpConnection c, int ack, TcpOptions opts) {
-        TcpProtocol tcp = c.tcp;
         long acked = (ack - c.sndUna) & 0xFFFFFFFFL;
         long flight = (c.sndMax - c.sndUna) & 0xFFFFFFFFL;
         long now = c.lastRecvNs;
@@ -470,32 +463,10 @@ final class TcpInput {
         c.rate.generate(deliveredSegments, now, c.minRtt.get());
         c.rtt.resetBackoff();
         c.retransmits = 0;
-        // congestion control
-        if (c.inRecovery) {
-            if (Tcp.seqGeq(ack, c.recover)) {
-                // full ACK ends recovery (RFC 6582 3.2 step 3, option 1)
-                c.win.cwnd = Math.min(c.win.ssthresh, Math.max((c.sndMax - ack) & 0xFFFFFFFFL, c.win.mss) + c.win.mss);
-                c.inRecovery = false;
-                c.cc.afterRecovery(c.win);
-                c.caState = TcpInfo.TCP_CA_Open;
-            } else {
-                // NewReno partial ACK: retransmit the next hole, deflate (RFC 6582 3.2 step 5)
-                PacketBuffer head = c.writeQueue.peek();
-                if (head != null && head.when != 0) {
-                    TcpOutput.transmitData(c, head, true);
-                    tcp.mib.inc(MibCounter.TcpExtTCPFastRetrans);
-                }
-                c.win.cwnd = Math.max(c.win.mss, c.win.cwnd - acked + (acked >= c.win.mss ? c.win.mss : 0));
-            }
-        } else {
+        // loss recovery first: an ACK in fast recovery sets cwnd there, any other lets the congestion control grow it
+        if (!c.recovery.onNewAck(c, ack, acked)) {
             c.cc.onAck(c.win, acked, c.cwndLimited || flight + c.mss >= c.win.cwnd);
-            // Disorder ends with the new ACK; Loss once all that was outstanding at the timeout is acknowledged
-            if (c.caState == TcpInfo.TCP_CA_Disorder
-                    || c.caState == TcpInfo.TCP_CA_Loss && Tcp.seqGeq(ack, c.recover)) {
-                c.caState = TcpInfo.TCP_CA_Open;
-            }
         }
-        c.dupAcks = 0;
         // retransmission timer (RFC 6298 5.2/5.3)
         if (c.sndUna == c.sndMax) c.rtoTimer.cancel();
         else c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
@@ -508,34 +479,6 @@ final class TcpInput {
         if (c.sndNoSpace && TcpOutput.isWriteable(c)) {
             c.sndNoSpace = false;
             c.wakeUp();
-        }
-    }
-
-    private static void duplicateAck(TcpConnection c) {
-        TcpProtocol tcp = c.tcp;
-        c.dupAcks++;
-        if (c.inRecovery) {
-            c.win.cwnd += c.win.mss; // each further duplicate ACK inflates the window (RFC 5681 3.2 step 4)
-            TcpOutput.xmit(c);
-            return;
-        }
-        if (c.caState == TcpInfo.TCP_CA_Open) c.caState = TcpInfo.TCP_CA_Disorder;
-        if (c.dupAcks == TCP_FASTRETRANS_THRESH && (!c.recoveredOnce || Tcp.seqGt(c.sndUna, c.recover))) {
-            c.recoveredOnce = true;
-            c.caState = TcpInfo.TCP_CA_Recovery;
-            long flight = (c.sndMax - c.sndUna) & 0xFFFFFFFFL;
-            c.cc.onLossDetected(c.win, flight);
-            c.win.cwnd = c.win.ssthresh + 3L * c.win.mss; // RFC 5681 3.2 step 3
-            c.inRecovery = true;
-            c.recover = c.sndMax;
-            tcp.mib.inc(MibCounter.TcpExtTCPRenoRecovery);
-            PacketBuffer head = c.writeQueue.peek();
-            if (head != null && head.when != 0) {
-                TcpOutput.transmitData(c, head, true);
-                tcp.mib.inc(MibCounter.TcpExtTCPFastRetrans);
-                c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
-            }
-            TcpOutput.xmit(c);
         }
     }
 

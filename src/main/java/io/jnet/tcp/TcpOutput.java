@@ -4,7 +4,6 @@ import io.jnet.buffer.PacketBuffer;
 import io.jnet.buffer.PayloadRegion;
 import io.jnet.ip.Route;
 import io.jnet.socket.Errno;
-import io.jnet.socket.TcpInfo;
 import io.jnet.stack.MibCounter;
 import io.jnet.wire.Ipv4;
 import io.jnet.wire.Tcp;
@@ -424,8 +423,7 @@ final class TcpOutput {
         long notSent = (c.writeSeq - c.sndMax) & 0xFFFFFFFFL;
         int mss = Math.max(1, c.mss);
         long inFlight = (((c.sndNxt - c.sndUna) & 0xFFFFFFFFL) + mss - 1) / mss;
-        boolean lossesRepaired = c.caState != TcpInfo.TCP_CA_Loss || Tcp.seqGeq(c.sndNxt, c.recover);
-        c.rate.checkAppLimited(notSent, mss, inFlight, c.win.cwnd / mss, lossesRepaired);
+        c.rate.checkAppLimited(notSent, mss, inFlight, c.win.cwnd / mss, c.recovery.lostRetransmitted(c));
     }
 
     private static void idleRestart(TcpConnection c, long now) {
