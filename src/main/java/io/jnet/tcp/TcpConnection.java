@@ -123,6 +123,13 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
      * only once a third of the buffer is free again ({@link TcpOutput#isWriteable}), as sk_stream_write_space.
      */
     volatile boolean sndNoSpace;
+    /**
+     * Wake readiness listeners on every ACK that acknowledges new data, not only when a writer waits for room:
+     * Linux calls sk_write_space whenever the send queue shrank (tcp_check_space with SOCK_QUEUE_SHRUNK), and
+     * RDS over TCP replaces it with rds_tcp_write_space to free acknowledged messages. Set by
+     * {@link TcpKernelSockets#setWriteSpaceOnEveryAck}.
+     */
+    volatile boolean writeSpaceEveryAck;
     boolean sndbufLocked;
     boolean rcvbufLocked;
     /**
@@ -624,6 +631,42 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     public void close() {
         lock.lock();
         try {
+            closeLocked();
+        } finally {
+            lock.release();
+        }
+    }
+
+    /**
+     * Reads what is queued without waiting, handing each chunk to {@code sink}, then closes, all while owning
+     * the socket: segments that arrive meanwhile wait in the backlog and meet a closed socket, so no byte is
+     * acknowledged to the peer that the owner did not read. See {@link TcpKernelSockets#drainAndClose}.
+     */
+    void drainAndClose(byte[] b, TcpKernelSockets.ChunkSink sink) {
+        lock.lock();
+        try {
+            if (!userClosed) {
+                boolean wasBlocking = blocking;
+                blocking = false;
+                try {
+                    int n;
+                    while ((n = readLocked(b, 0, b.length, null)) > 0) {
+                        if (!sink.accept(b, n)) break;
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // reset or closed: nothing more to read
+                } finally {
+                    blocking = wasBlocking;
+                }
+            }
+            closeLocked();
+        } finally {
+            lock.release();
+        }
+    }
+
+    private void closeLocked() {
+        {
             if (userClosed) return;
             userClosed = true;
             rcvShutdown = true;
@@ -644,8 +687,6 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
                 }
             }
             lock.wakeUp();
-        } finally {
-            lock.release();
         }
     }
 

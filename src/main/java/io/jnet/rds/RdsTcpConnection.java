@@ -1,0 +1,325 @@
+package io.jnet.rds;
+
+import io.jnet.socket.ErrnoException;
+import io.jnet.socket.Errno;
+import io.jnet.socket.MsgFlags;
+import io.jnet.socket.ReadinessListener;
+import io.jnet.socket.SocketOption;
+import io.jnet.socket.TcpSocket;
+import io.jnet.tcp.TcpKernelSockets;
+import io.jnet.wire.Ipv4;
+import io.jnet.wire.RdsHeader;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.function.Consumer;
+
+/**
+ * The TCP side of one RDS connection (Linux's {@code struct rds_tcp_connection}, net/rds/tcp*.c): its one TCP
+ * socket ({@code t_sock}, used both ways), the bytes written on it, and the stream parser of what it receives.
+ *
+ * <p>The socket's readiness listener (Linux's rds_tcp_data_ready, rds_tcp_write_space and rds_tcp_state_change,
+ * called under TCP's locks) only schedules {@link #work} on the namespace's RDS worker; the worker reads, frees
+ * acknowledged messages, transmits what waits and notices a connection that failed.
+ */
+final class RdsTcpConnection {
+    /** RDS_FRAG_SIZE: Linux's message pages, each sent as one sendpage call. */
+    static final int FRAG_SIZE = 4096;
+    /** Bytes read per call while between messages (headers and small messages are cut out of them). */
+    static final int READ_CHUNK = 16384;
+    /** A payload at least this large left to read is read straight into the message's own array. */
+    static final int DIRECT_READ_MIN = 4096;
+    /** Bytes one work item reads before it yields the worker to other connections. */
+    static final int READ_BUDGET = 4 << 20;
+
+    final RdsConnection conn;
+    private final RdsProtocol proto;
+    /** t_sock: the TCP socket, connecting or connected; null when none. */
+    private volatile TcpSocket sock;
+    private ReadinessListener listener;
+    /** An outgoing connect is in progress on {@link #sock}. */
+    private volatile boolean connecting;
+    /**
+     * The outgoing connection of the higher address is established but the peer has sent nothing on it yet:
+     * the peer's rds_tcp_accept_one may still close it for its own connection (the lower address wins), and
+     * whatever TCP acknowledged on it would be lost. It counts as UP once the first bytes (the peer's congestion
+     * map, which every connection sends first) arrive. jnet's addition to Linux 4.4's arbitration.
+     */
+    private volatile boolean awaitingPeer;
+    /** Bytes written on {@link #sock} (the RDS stream offset); holder of the transmit guard. */
+    long written;
+    private final byte[] hdr = new byte[RdsHeader.LENGTH];
+    private final byte[] rbuf = new byte[READ_CHUNK];
+    final RdsStreamParser parser = new RdsStreamParser();
+    private final Consumer<RdsMessage> incoming;
+
+    RdsTcpConnection(RdsConnection conn) {
+        this.conn = conn;
+        this.proto = conn.proto;
+        this.incoming = m -> proto.recvIncoming(conn, conn.faddr, conn.laddr, m);
+    }
+
+    TcpSocket socket() { return sock; }
+
+    @Override
+    public String toString() {
+        TcpSocket s = sock;
+        return s == null ? "no socket" : s.localAddress() + " > " + s.remoteAddress() + " " + s.state()
+                + (connecting ? " connecting" : "") + (awaitingPeer ? " awaiting peer" : "") + " written " + written
+                + " parser " + parser.bytes() + (parser.partial() ? " partial" : "");
+    }
+
+    InetSocketAddress localAddress() {
+        TcpSocket s = sock;
+        return s == null ? null : s.localAddress();
+    }
+
+    InetSocketAddress remoteAddress() {
+        TcpSocket s = sock;
+        return s == null ? null : s.remoteAddress();
+    }
+
+    /** rds_tcp_tune: TCP_NODELAY; SO_SNDBUF / SO_RCVBUF only when net.rds.tcp.rds_tcp_sndbuf / _rcvbuf are set. */
+    void tune(TcpSocket s) throws IOException {
+        s.setOption(SocketOption.TCP_NODELAY, true);
+        int snd = proto.sysctl.rdsTcpSndbuf.intValue(), rcv = proto.sysctl.rdsTcpRcvbuf.intValue();
+        if (snd > 0) s.setOption(SocketOption.SO_SNDBUF, snd);
+        if (rcv > 0) s.setOption(SocketOption.SO_RCVBUF, rcv);
+    }
+
+    /** rds_tcp_set_callbacks: this connection hears of {@code s}'s readiness, on every ACK too. */
+    private void attach(TcpSocket s) {
+        TcpKernelSockets.setWriteSpaceOnEveryAck(s, true);
+        listener = x -> {
+            proto.stats.inc(RdsStatistics.Counter.s_tcp_data_ready_calls);
+            conn.kick();
+        };
+        s.addReadinessListener(listener);
+        sock = s;
+    }
+
+    /** rds_tcp_conn_path_connect, on the worker: a non-blocking connect from laddr to faddr:16385. */
+    void connect() throws IOException {
+        TcpSocket s = proto.ns.openTcpSocket();
+        try {
+            tune(s);
+            s.bind(new InetSocketAddress(Ipv4.toInet(conn.laddr), 0));
+            s.setBlocking(false);
+            written = 0;
+            parser.reset();
+            connecting = true;
+            attach(s);
+            s.connect(new InetSocketAddress(Ipv4.toInet(conn.faddr), RdsHeader.TCP_PORT));
+            connecting = false; // connected at once
+            if (Integer.compareUnsigned(conn.laddr, conn.faddr) > 0) {
+                awaitingPeer = true;
+                conn.kick();
+            } else {
+                conn.connectComplete(RdsConnState.CONNECTING);
+            }
+        } catch (ErrnoException e) {
+            if (e.errno() == Errno.EINPROGRESS) {
+                conn.kick(); // it may have completed before the listener was there to tell
+                return;
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * rds_tcp_accept_one after the arbitration: {@code s} becomes t_sock; a previous socket is reset
+     * (rds_tcp_reset_callbacks) and every unacknowledged message goes back to be resent on the new one. On the
+     * worker.
+     *
+     * @return true when a previous socket was replaced
+     */
+    boolean install(TcpSocket s) throws IOException {
+        tune(s);
+        s.setBlocking(false);
+        conn.lockXmit();
+        boolean replaced;
+        try {
+            replaced = closeSocket(true, true);
+            awaitingPeer = false;
+            written = 0;
+            parser.reset();
+            connecting = false;
+            conn.pathReset();
+            attach(s);
+        } finally {
+            conn.unlockXmit();
+        }
+        return replaced;
+    }
+
+    /** Closes t_sock (with RST when {@code reset}); true when there was one. Holder of the transmit guard. */
+    boolean closeSocket(boolean reset) { return closeSocket(reset, false); }
+
+    /**
+     * Closes t_sock; with {@code drain} what it holds is read and passed on first, under the same hold of the
+     * socket, so that no byte TCP acknowledged to the peer (which then freed its messages) is thrown away.
+     */
+    private boolean closeSocket(boolean reset, boolean drain) {
+        TcpSocket s = sock;
+        boolean wasConnecting = connecting;
+        sock = null;
+        connecting = false;
+        awaitingPeer = false;
+        if (s == null) return false;
+        if (listener != null) s.removeReadinessListener(listener);
+        listener = null;
+        if (reset) {
+            try {
+                s.setOption(SocketOption.SO_LINGER, Duration.ZERO);
+                proto.stats.inc(RdsStatistics.Counter.jnet_s_tcp_reset_sent);
+            } catch (IOException ignored) {
+                // already closed
+            }
+        }
+        if (drain && !wasConnecting && !parser.failed()) {
+            TcpKernelSockets.drainAndClose(s, rbuf, (b, n) -> {
+                if (parser.feed(b, 0, n, incoming) >= 0) return true;
+                proto.stats.inc(RdsStatistics.Counter.jnet_s_recv_drop_bad_header);
+                return false;
+            });
+        } else {
+            s.close();
+        }
+        return true;
+    }
+
+    /**
+     * rds_tcp_conn_path_shutdown. Holder of the transmit guard, on the worker. What TCP received but RDS had not
+     * read yet is read first (unless the stream is broken): the peer's TCP acknowledged it and freed the
+     * messages, so it would not be resent.
+     */
+    void shutdown(boolean reset) {
+        closeSocket(reset, true);
+        written = 0;
+        parser.reset();
+    }
+
+    /** The worker's part: completes a connect, reads, frees what is acknowledged, transmits. */
+    void work() {
+        TcpSocket s = sock;
+        if (s == null) return;
+        if (connecting) {
+            try {
+                if (!s.finishConnect()) return;
+            } catch (IOException e) {
+                conn.drop(false);
+                return;
+            }
+            connecting = false;
+            if (Integer.compareUnsigned(conn.laddr, conn.faddr) > 0) awaitingPeer = true;
+            else conn.connectComplete(RdsConnState.CONNECTING);
+        }
+        if (awaitingPeer) {
+            long before = parser.bytes();
+            if (!recv(s)) return;
+            if (parser.bytes() == before) return;
+            awaitingPeer = false;
+            conn.connectComplete(RdsConnState.CONNECTING);
+            return;
+        }
+        RdsConnState st = conn.state();
+        if (st != RdsConnState.UP) return;
+        if (!recv(s)) return;
+        conn.sendXmit();
+    }
+
+    /** rds_tcp_read_sock: reads what is there and passes every complete message on; false when dropped. */
+    private boolean recv(TcpSocket s) {
+        int budget = READ_BUDGET;
+        while (budget > 0) {
+            int n;
+            try {
+                int direct = parser.directRemaining();
+                if (direct >= DIRECT_READ_MIN) {
+                    n = s.read(parser.directArray(), parser.directOffset(), direct);
+                    if (n > 0) parser.directFilled(n, incoming);
+                } else {
+                    n = s.read(rbuf, 0, rbuf.length);
+                    if (n > 0) {
+                        long drops = parser.drops();
+                        int r = parser.feed(rbuf, 0, n, incoming);
+                        if (r < 0) { // h_len beyond 1 MiB: the stream cannot go on
+                            proto.stats.inc(RdsStatistics.Counter.jnet_s_recv_drop_bad_header);
+                            conn.drop(true);
+                            return false;
+                        }
+                        long d = parser.drops() - drops;
+                        if (d > 0) proto.stats.add(RdsStatistics.Counter.jnet_s_recv_drop_bad_cong_map, d);
+                    }
+                }
+            } catch (IOException e) {
+                conn.drop(false); // reset by the peer (rds_tcp_state_change)
+                return false;
+            }
+            if (n == 0) return true;
+            if (n < 0) { // the peer closed
+                conn.drop(false);
+                return false;
+            }
+            if (sock != s) return false;
+            RdsConnState st = conn.state();
+            if (st != RdsConnState.UP && !(awaitingPeer && st == RdsConnState.CONNECTING)) return false;
+            budget -= n;
+        }
+        conn.kick(); // more may wait: after the other connections' work
+        return true;
+    }
+
+    /**
+     * rds_tcp_xmit: writes what is left of {@code m} without blocking (MSG_DONTWAIT): the header, then the
+     * payload in 4 KiB fragments (Linux's pages, one sendpage call each). With net.rds.tcp.jnet_msg_more (default
+     * 1) the header and every fragment but the last go with MSG_MORE, as Linux since 4.4 (the seed's patch 3);
+     * with 0 none does, and each piece is pushed on its own (TCP_NODELAY), as Linux before. A short write keeps
+     * the message's offset; the rest goes on write space.
+     */
+    int xmit(RdsOutMessage m) {
+        TcpSocket s = sock;
+        if (s == null || connecting) return RdsTransport.XMIT_PARTIAL;
+        boolean more = proto.sysctl.rdsTcpJnetMsgMore.intValue() != 0;
+        RdsMessage msg = m.msg;
+        int len = msg.payloadLength();
+        try {
+            if (m.off < RdsHeader.LENGTH) {
+                RdsStreamWriter.writeHeader(msg, hdr, 0);
+                if (m.retransmitted) hdr[RdsHeader.OFF_FLAGS] |= RdsHeader.FLAG_RETRANSMITTED;
+                int flags = MsgFlags.MSG_DONTWAIT | MsgFlags.MSG_NOSIGNAL | (more && len > 0 ? MsgFlags.MSG_MORE : 0);
+                int n = s.write(hdr, m.off, RdsHeader.LENGTH - m.off, flags);
+                written += n;
+                m.off += n;
+                if (m.off < RdsHeader.LENGTH) return RdsTransport.XMIT_PARTIAL;
+            }
+            while (m.off < RdsHeader.LENGTH + len) {
+                int p = m.off - RdsHeader.LENGTH;
+                int end = Math.min(len, (p / FRAG_SIZE + 1) * FRAG_SIZE);
+                int want = end - p;
+                int flags = MsgFlags.MSG_DONTWAIT | MsgFlags.MSG_NOSIGNAL | (more && end < len ? MsgFlags.MSG_MORE : 0);
+                int n = s.write(msg.payload(), msg.payloadOffset() + p, want, flags);
+                written += n;
+                m.off += n;
+                if (n < want) return RdsTransport.XMIT_PARTIAL;
+            }
+            return RdsTransport.XMIT_DONE;
+        } catch (IOException e) {
+            conn.drop(false);
+            return RdsTransport.XMIT_ERROR;
+        }
+    }
+
+    /** rds_tcp_is_acked: acknowledged stream bytes are those written minus SIOCOUTQ. */
+    void dropAcked() {
+        TcpSocket s = sock;
+        if (s == null || connecting) return;
+        long outq;
+        try {
+            outq = s.outq();
+        } catch (IOException e) {
+            return;
+        }
+        conn.freeAcked(written - outq);
+    }
+}
