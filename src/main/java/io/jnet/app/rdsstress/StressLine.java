@@ -20,12 +20,12 @@ public record StressLine(int tasks, double txPerSec, double rxPerSec, double kib
     public double kibPerSec() { return kibInPerSec + kibOutPerSec; }
 
     /** The column heads, aligned with {@link #format()}. */
-    public static final String HEADER = String.format(Locale.ROOT, "%5s %9s %9s %11s %11s %11s %9s %9s",
+    public static final String HEADER = String.format(Locale.ROOT, "%5s %9s %9s %11s %11s %11s %10s %10s",
             "tsks", "tx/s", "rx/s", "tx+rx K/s", "mbi K/s", "mbo K/s", "rtt us", "p99 us");
 
     /** The line, under {@link #HEADER}; a dash for an rtt that was not measured. */
     public String format() {
-        return String.format(Locale.ROOT, "%5d %9.0f %9.0f %11.2f %11.2f %11.2f %9s %9s", tasks, txPerSec, rxPerSec,
+        return String.format(Locale.ROOT, "%5d %9.0f %9.0f %11.2f %11.2f %11.2f %10s %10s", tasks, txPerSec, rxPerSec,
                 kibPerSec(), kibInPerSec, kibOutPerSec, us(rttMeanUs), us(rttP99Us));
     }
 

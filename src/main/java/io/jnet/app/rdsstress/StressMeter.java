@@ -47,7 +47,7 @@ public final class StressMeter {
             rxB += d[3];
             Histogram h = reuse[i] = c.rtt.getIntervalHistogram(reuse[i]);
             interval.add(h);
-            taskLines.add(String.format(Locale.ROOT, "  task %3d %9.0f %9.0f %11.2f %11.2f %11.2f %9s", i, d[0] / secs,
+            taskLines.add(String.format(Locale.ROOT, "  task %3d %9.0f %9.0f %11.2f %11.2f %11.2f %10s", i, d[0] / secs,
                     d[1] / secs, (d[2] + d[3]) / 1024.0 / secs, d[3] / 1024.0 / secs, d[2] / 1024.0 / secs,
                     StressLine.us(h.getTotalCount() == 0 ? Double.NaN : h.getMean() / 1000.0)));
         }

@@ -21,11 +21,11 @@ class StressReportTest {
     @Test
     void theLineIsAlignedUnderTheHeader() {
         assertThat(StressLine.HEADER)
-                .isEqualTo(" tsks      tx/s      rx/s   tx+rx K/s     mbi K/s     mbo K/s    rtt us    p99 us");
+                .isEqualTo(" tsks      tx/s      rx/s   tx+rx K/s     mbi K/s     mbo K/s     rtt us     p99 us");
         assertThat(L1.format())
-                .isEqualTo("   16      1000      1000    97912.25      256.00    97656.25    812.50   1500.00");
+                .isEqualTo("   16      1000      1000    97912.25      256.00    97656.25     812.50    1500.00");
         assertThat(L1.format()).hasSameSizeAs(StressLine.HEADER);
-        assertThat(L3.format()).endsWith("    600.00         -");
+        assertThat(L3.format()).endsWith("     600.00          -");
     }
 
     @Test
