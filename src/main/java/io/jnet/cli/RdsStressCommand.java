@@ -114,7 +114,8 @@ public final class RdsStressCommand implements Callable<Integer> {
             description = "First RDS port; task i uses PORT+i on both sides. Default ${DEFAULT-VALUE}.")
     int port;
 
-    @Option(names = {"-v", "--verbose"}, description = "Also print each task's figures every second and every pair's result.")
+    @Option(names = {"-v", "--verbose"}, description = "Also print each task's figures every second (task, tx/s, rx/s, tx+rx K/s, mbi K/s, mbo K/s, rtt us), "
+                    + "every pair's result, and the namespaces' non-zero RDS counters at the end (as rds-info -c).")
     boolean verbose;
 
     @Option(names = "--rds-sysctl", paramLabel = "NAME=VALUE",
@@ -164,6 +165,8 @@ public final class RdsStressCommand implements Callable<Integer> {
 
     private final PrintStream out;
     private final PrintStream err;
+    /** The namespaces' non-zero RDS counters at the end of the run, for -v. */
+    private final List<String> rdsCounters = new ArrayList<>();
 
     public RdsStressCommand(PrintStream out, PrintStream err) {
         this.out = out;
@@ -320,6 +323,7 @@ public final class RdsStressCommand implements Callable<Integer> {
                     : plan.vxlan().passive() ? passiveSide(plan, report) : activeSide(plan, report);
             if (r == null) return Main.EXIT_FAILURE;
             report.end(r, plan.config(), plan.vxlan() == null ? "veth" : "vxlan");
+            report.verboseNotes(rdsCounters);
             return r.ok() ? Main.EXIT_OK : Main.EXIT_FAILURE;
         } catch (IOException e) {
             err.println("jnet rds-stress: " + e.getMessage());
@@ -347,8 +351,8 @@ public final class RdsStressCommand implements Callable<Integer> {
                 StressResult r = act.run(report::line);
                 List<String> problems = new ArrayList<>(r.problems());
                 problems.addAll(p.problems());
-                internalErrors(a, problems);
-                internalErrors(b, problems);
+                collect(a, problems);
+                collect(b, problems);
                 return new StressResult(r.role(), r.lines(), r.average(), r.median(), r.rttCount(), r.rttP50Us(),
                         r.rttMaxUs(), r.pairs(), problems);
             }
@@ -364,7 +368,7 @@ public final class RdsStressCommand implements Callable<Integer> {
                 report.begin(banner(plan.config(), v.local(), v.remote(), vxlanText(v)));
                 StressResult r = act.run(report::line);
                 List<String> problems = new ArrayList<>(r.problems());
-                internalErrors(ns, problems);
+                collect(ns, problems);
                 return new StressResult(r.role(), r.lines(), r.average(), r.median(), r.rttCount(), r.rttP50Us(),
                         r.rttMaxUs(), r.pairs(), problems);
             }
@@ -414,7 +418,7 @@ public final class RdsStressCommand implements Callable<Integer> {
                 while (!p.byes() && System.nanoTime() - byeDeadline < 0) Thread.sleep(10);
                 StressResult r = p.result(meter);
                 List<String> problems = new ArrayList<>(r.problems());
-                internalErrors(ns, problems);
+                collect(ns, problems);
                 return new StressResult(r.role(), r.lines(), r.average(), r.median(), r.rttCount(), r.rttP50Us(),
                         r.rttMaxUs(), r.pairs(), problems);
             }
@@ -452,7 +456,19 @@ public final class RdsStressCommand implements Callable<Integer> {
         return floor;
     }
 
-    private static void internalErrors(NetNamespace ns, List<String> problems) {
+    /** Keeps {@code ns}'s non-zero RDS counters (as rds-info -c prints them) for -v. */
+    private void keepRdsCounters(NetNamespace ns) {
+        io.jnet.rds.RdsProtocol rds = io.jnet.rds.RdsProtocol.of(ns);
+        if (rds == null) return;
+        rdsCounters.add("RDS counters of " + ns.name() + " (non-zero):");
+        for (Map.Entry<String, Long> e : rds.statistics().snapshot().entrySet()) {
+            if (e.getValue() != 0) rdsCounters.add(String.format(Locale.ROOT, "%32s %16d", e.getKey(), e.getValue()));
+        }
+    }
+
+    /** At the end of a run: {@code ns}'s internal errors as a problem, its RDS counters for -v. */
+    private void collect(NetNamespace ns, List<String> problems) {
+        keepRdsCounters(ns);
         long n = ns.internalErrors();
         if (n > 0) {
             problems.add("namespace " + ns.name() + ": " + n + " internal error" + (n == 1 ? "" : "s") + ", the last: "

@@ -94,6 +94,13 @@ public final class StressReport {
         for (String p : r.problems()) out.println("  problem: " + p);
     }
 
+    /** Lines printed after the verdict in text with -v only (e.g. the namespaces' RDS counters). */
+    public void verboseNotes(List<String> lines) {
+        if (format != Format.TEXT || !verbose) return;
+        for (String l : lines) out.println(l);
+        out.flush();
+    }
+
     static String csv(StressLine l) {
         return String.format(Locale.ROOT, "%d,%.1f,%.1f,%.2f,%.2f,%.2f,%s,%s", l.tasks(), l.txPerSec(), l.rxPerSec(),
                 l.kibPerSec(), l.kibInPerSec(), l.kibOutPerSec(), num(l.rttMeanUs(), ""), num(l.rttP99Us(), ""));
