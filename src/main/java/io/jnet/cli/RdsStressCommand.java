@@ -115,7 +115,8 @@ public final class RdsStressCommand implements Callable<Integer> {
     int port;
 
     @Option(names = {"-v", "--verbose"}, description = "Also print each task's figures every second (task, tx/s, rx/s, tx+rx K/s, mbi K/s, mbo K/s, rtt us), "
-                    + "every pair's result, and the namespaces' non-zero RDS counters at the end (as rds-info -c).")
+                    + "every pair's result, and the namespaces' non-zero RDS counters at the end (as rds-info -c) with their TCP "
+                    + "retransmission, timeout and drop counters (as nstat).")
     boolean verbose;
 
     @Option(names = "--rds-sysctl", paramLabel = "NAME=VALUE",
@@ -460,9 +461,18 @@ public final class RdsStressCommand implements Callable<Integer> {
     private void keepRdsCounters(NetNamespace ns) {
         io.jnet.rds.RdsProtocol rds = io.jnet.rds.RdsProtocol.of(ns);
         if (rds == null) return;
-        rdsCounters.add("RDS counters of " + ns.name() + " (non-zero):");
+        rdsCounters.add("RDS counters of " + ns.name() + " (non-zero), and its TCP retransmission, timeout and drop counters:");
         for (Map.Entry<String, Long> e : rds.statistics().snapshot().entrySet()) {
             if (e.getValue() != 0) rdsCounters.add(String.format(Locale.ROOT, "%32s %16d", e.getKey(), e.getValue()));
+        }
+        // what the TCP connection underneath went through: retransmissions, timeouts, drops (nstat names)
+        for (Map.Entry<io.jnet.stack.MibCounter, Long> e : ns.mib().snapshot().entrySet()) {
+            String name = e.getKey().name();
+            if (e.getValue() != 0 && (name.startsWith("Tcp") || name.startsWith("TcpExt"))
+                    && (name.contains("Retrans") || name.contains("Timeout") || name.contains("Drop")
+                        || name.contains("Loss") || name.contains("Prune") || name.contains("Collapsed"))) {
+                rdsCounters.add(String.format(Locale.ROOT, "%32s %16d", name, e.getValue()));
+            }
         }
     }
 
