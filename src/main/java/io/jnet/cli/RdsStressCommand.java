@@ -418,6 +418,10 @@ public final class RdsStressCommand implements Callable<Integer> {
                 long byeDeadline = System.nanoTime() + BYE_WAIT.toNanos();
                 while (!p.byes() && System.nanoTime() - byeDeadline < 0) Thread.sleep(10);
                 StressResult r = p.result(meter);
+                if (!p.idleTasks().isEmpty()) {
+                    err.println("jnet rds-stress: no active task talked to the passive task(s) " + p.idleTasks()
+                            + " (the active side ran fewer tasks)");
+                }
                 List<String> problems = new ArrayList<>(r.problems());
                 collect(ns, problems);
                 return new StressResult(r.role(), r.lines(), r.average(), r.median(), r.rttCount(), r.rttP50Us(),

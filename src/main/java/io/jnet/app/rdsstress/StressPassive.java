@@ -62,14 +62,23 @@ public final class StressPassive implements AutoCloseable {
         return tasks.stream().anyMatch(t -> t.counters.rxMsgs.get() > 0);
     }
 
-    /** True when every task heard HELLO and every sender that said HELLO has said END. */
+    /**
+     * True when some task heard HELLO and every sender that said HELLO has said END. Tasks that heard nothing
+     * (an active side with fewer tasks) do not hold the run: by the time the first sender says END, every
+     * active task has said HELLO long before.
+     */
     public boolean done() {
-        return tasks.stream().allMatch(t -> t.hellos > 0 && t.open == 0);
+        return tasks.stream().anyMatch(t -> t.hellos > 0) && tasks.stream().allMatch(t -> t.open == 0);
     }
 
-    /** True when every task got BYE. */
+    /** The tasks no sender said HELLO to. */
+    public List<Integer> idleTasks() {
+        return tasks.stream().filter(t -> t.hellos == 0).map(t -> t.index).toList();
+    }
+
+    /** True when every task that heard HELLO got BYE. */
     public boolean byes() {
-        return tasks.stream().allMatch(t -> t.bye);
+        return tasks.stream().allMatch(t -> t.bye || t.hellos == 0);
     }
 
     public TaskCounters[] counters() {
@@ -96,9 +105,10 @@ public final class StressPassive implements AutoCloseable {
      */
     public StressResult result(StressMeter meter) {
         List<String> problems = problems();
+        boolean anyHello = tasks.stream().anyMatch(t -> t.hellos > 0);
+        if (!anyHello) problems.add("no HELLO arrived on any of the " + tasks.size() + " tasks");
         for (Task t : tasks) {
-            if (t.hellos == 0) problems.add("task " + t.index + ": no HELLO arrived on " + StressSockets.name(t.local));
-            else if (t.open > 0) problems.add("task " + t.index + ": " + t.open + " sender(s) never sent END");
+            if (t.open > 0) problems.add("task " + t.index + ": " + t.open + " sender(s) never sent END");
         }
         List<StressLine> lines = meter.lines();
         return new StressResult("passive", lines, StressMeter.average(lines, meter.total()), StressMeter.median(lines),

@@ -155,6 +155,28 @@ class StressEngineTest {
     }
 
     @Test
+    void aPassiveSideWithMoreTasksIsDoneWhenTheActiveTasksAre() throws Exception {
+        FakeRds net = new FakeRds();
+        StressConfig active = config(2, 2, false);
+        StressConfig passive = config(4, 1, false);
+        try (StressPassive p = new StressPassive(passive, net::open, B, 212992);
+             StressActive a = new StressActive(active, net::open, A, B, 212992)) {
+            p.start();
+            assertThat(p.done()).as("nothing heard yet").isFalse();
+            StressResult r = a.run((l, t) -> { });
+            assertThat(r.ok()).as(r.verdictLine() + r.problems()).isTrue();
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (!(p.done() && p.byes()) && System.nanoTime() < deadline) Thread.sleep(5);
+            assertThat(p.done()).isTrue();
+            assertThat(p.byes()).isTrue();
+            assertThat(p.idleTasks()).containsExactly(2, 3);
+            StressResult pr = p.result(new StressMeter(p.counters()));
+            assertThat(pr.problems()).isEmpty();
+            assertThat(pr.pairs()).hasSize(2).allMatch(PairResult::ok);
+        }
+    }
+
+    @Test
     void aSecondSocketOnTheSamePortIsABindError() throws Exception {
         FakeRds net = new FakeRds();
         StressConfig c = config(1, 1, false);
