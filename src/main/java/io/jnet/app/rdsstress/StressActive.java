@@ -284,6 +284,8 @@ public final class StressActive implements AutoCloseable {
                 if (drainOver()) {
                     problems.add("task " + index + ": no END_ACK from " + them + " within "
                             + config.drainWait().toSeconds() + " s after the end");
+                    // what arrived is still checked; how many the peer sent is unknown
+                    if (!config.oneWay()) acks = ackCheck.result(them, me, "acks", -1);
                     return;
                 }
                 RdsSocket.Received r = receiveOnce(in);

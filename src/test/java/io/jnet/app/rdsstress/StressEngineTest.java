@@ -142,6 +142,20 @@ class StressEngineTest {
     }
 
     @Test
+    void aMissingEndAckIsAProblemAndTheAcksThatCameAreStillChecked() throws Exception {
+        FakeRds net = new FakeRds((from, to, m) -> StressMessage.type(m) == StressMessage.END_ACK && to.getPort() == 4001
+                ? new byte[0][] : new byte[][] {m});
+        StressResult r = run(net, config(2, 2, false));
+        assertThat(r.ok()).isFalse();
+        assertThat(r.problems()).containsExactly("task 1: no END_ACK from 192.0.2.2:4001 within 3 s after the end");
+        PairResult acks = pair(r, "acks", 4001);
+        assertThat(acks.sent()).isEqualTo(-1);
+        assertThat(acks.received()).isPositive();
+        assertThat(acks.describe()).contains("sent unknown (no END_ACK)").endsWith("FAIL");
+        assertThat(r.pairs()).as("task 1's requests: the passive side's count never came").hasSize(3);
+    }
+
+    @Test
     void withoutAPassiveSideTheActiveSideSaysSo() throws Exception {
         FakeRds net = new FakeRds();
         StressConfig c = new StressConfig(100, 100, 2, 1, 1, false, 4000, false, Duration.ofSeconds(1), Duration.ofSeconds(1));
