@@ -71,11 +71,14 @@ import picocli.CommandLine.Spec;
             "Examples:",
             "  jnet rds-stress -q 100000 -a 256 -t 16 -d 16 -T 5",
             "  jnet rds-stress -t 4 -d 8 --rds-sysctl net.rds.tcp.jnet_msg_more=0 --csv",
-            "  jnet rds-stress --passive --local 192.0.2.2/24 --vxlan-port 4790 --vxlan-peer 127.0.0.1:4789 -t 4",
-            "  jnet rds-stress --local 192.0.2.1/24 --remote 192.0.2.2 --vxlan-port 4789 --vxlan-peer 127.0.0.1:4790 -t 4 -d 8 -T 5",
+            "  two JVMs over VXLAN on 127.0.0.1, the passive side first:",
+            "  jnet rds-stress --passive --local 192.0.2.2/24 --vxlan-port 4790 \\",
+            "      --vxlan-peer 127.0.0.1:4789 -t 4",
+            "  jnet rds-stress --local 192.0.2.1/24 --remote 192.0.2.2 --vxlan-port 4789 \\",
+            "      --vxlan-peer 127.0.0.1:4790 -t 4 -d 8 -T 5",
             "",
-            "Exit codes: 0 every message checked, 1 a message was lost, duplicated, reordered or corrupt, or the",
-            "run failed, 2 bad usage."})
+            "Exit codes: 0 every message checked, 1 a message lost, duplicated,",
+            "reordered or corrupt, or the run failed, 2 bad usage."})
 public final class RdsStressCommand implements Callable<Integer> {
     /** The in-JVM topology's addresses (TEST-NET-1, RFC 5737). */
     static final String ACTIVE_CIDR = "192.0.2.1/24";
