@@ -271,10 +271,11 @@ final class RdsTcpConnection {
     }
 
     /**
-     * rds_tcp_xmit: writes what is left of {@code m} without blocking: the header (with MSG_MORE when a payload
-     * follows), then the payload. With net.rds.tcp.jnet_msg_more (default) the payload goes in one write, which
-     * TCP pushes at its end just as Linux's 4 KiB sendpage calls with MSG_MORE on all but the last; with 0 each
-     * 4 KiB fragment is its own write without MSG_MORE (Linux before 4.4).
+     * rds_tcp_xmit: writes what is left of {@code m} without blocking (MSG_DONTWAIT): the header, then the
+     * payload in 4 KiB fragments (Linux's pages, one sendpage call each). With net.rds.tcp.jnet_msg_more (default
+     * 1) the header and every fragment but the last go with MSG_MORE, as Linux since 4.4 (the seed's patch 3);
+     * with 0 none does, and each piece is pushed on its own (TCP_NODELAY), as Linux before. A short write keeps
+     * the message's offset; the rest goes on write space.
      */
     int xmit(RdsOutMessage m) {
         TcpSocket s = sock;
@@ -294,9 +295,10 @@ final class RdsTcpConnection {
             }
             while (m.off < RdsHeader.LENGTH + len) {
                 int p = m.off - RdsHeader.LENGTH;
-                int end = more ? len : Math.min(len, (p / FRAG_SIZE + 1) * FRAG_SIZE);
+                int end = Math.min(len, (p / FRAG_SIZE + 1) * FRAG_SIZE);
                 int want = end - p;
-                int n = s.write(msg.payload(), msg.payloadOffset() + p, want, MsgFlags.MSG_DONTWAIT | MsgFlags.MSG_NOSIGNAL);
+                int flags = MsgFlags.MSG_DONTWAIT | MsgFlags.MSG_NOSIGNAL | (more && end < len ? MsgFlags.MSG_MORE : 0);
+                int n = s.write(msg.payload(), msg.payloadOffset() + p, want, flags);
                 written += n;
                 m.off += n;
                 if (n < want) return RdsTransport.XMIT_PARTIAL;
