@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class RdsStressReceivePruneTest {
     @Test
-    @Disabled("fails on the rds branch as of a16526c: the passive side's TCP prunes and drops in-order data "
+    @Disabled("fails on the rds branch as of fc65804: the passive side's TCP prunes and drops in-order data "
             + "(TcpExtRcvPruned, TcpExtTCPRcvQDrop) with the default net.ipv4.tcp_rmem, and the active side "
             + "takes retransmission timeouts; reported to the transport's owner")
     void manyTasksOfLargeRequestsDoNotMakeTheReceiverDropInOrderData() throws Exception {
