@@ -6,7 +6,9 @@ import io.jnet.app.rdsstress.StressLine;
 import io.jnet.app.rdsstress.StressMeter;
 import io.jnet.app.rdsstress.StressPassive;
 import io.jnet.app.rdsstress.StressReport;
+import io.jnet.app.rdsstress.StressMessage;
 import io.jnet.app.rdsstress.StressResult;
+import io.jnet.app.rdsstress.StressSweep;
 import io.jnet.link.vxlan.VxlanDevice;
 import io.jnet.stack.NetNamespace;
 import io.jnet.stack.Sysctls;
@@ -71,6 +73,8 @@ import picocli.CommandLine.Spec;
             "Examples:",
             "  jnet rds-stress -q 100000 -a 256 -t 16 -d 16 -T 5",
             "  jnet rds-stress -t 4 -d 8 --rds-sysctl net.rds.tcp.jnet_msg_more=0 --csv",
+            "  jnet rds-stress -t 4 -d 4 -T 3 --sizes 64,4K,64K,1M \\",
+            "      --compare defaults,pinned,no-msg-more --plot rds.png",
             "  two JVMs over VXLAN on 127.0.0.1, the passive side first:",
             "  jnet rds-stress --passive --local 192.0.2.2/24 --vxlan-port 4790 \\",
             "      --vxlan-peer 127.0.0.1:4789 -t 4",
@@ -126,6 +130,23 @@ public final class RdsStressCommand implements Callable<Integer> {
             description = "Set a sysctl in this run's namespaces before any socket opens, e.g. "
                     + "net.rds.tcp.rds_tcp_sndbuf=131072 or net.rds.tcp.jnet_msg_more=0 (any name jnet knows). Repeatable.")
     List<String> sysctls = new ArrayList<>();
+
+    @Option(names = "--sizes", paramLabel = "LIST", split = ",", converter = SizeConverter.class,
+            description = "A sweep: one run of -T seconds per request size (e.g. 64,1K,64K,1M; at least "
+                    + StressMessage.HEADER_BYTES + "), each under every --compare configuration, both sides in this JVM; "
+                    + "prints a table of messages/s and rtt per size and configuration at the end.")
+    List<Integer> sweepSizes;
+
+    @Option(names = "--compare", paramLabel = "LIST", split = ",",
+            description = "Configurations a sweep compares, side by side (runs alternate): defaults, pinned "
+                    + "(net.rds.tcp.rds_tcp_sndbuf and rds_tcp_rcvbuf 131072), no-msg-more (net.rds.tcp.jnet_msg_more=0), "
+                    + "pinned-no-msg-more. Default: defaults. Applied on top of --rds-sysctl.")
+    List<String> compare;
+
+    @Option(names = "--plot", paramLabel = "FILE.png|FILE.svg",
+            description = "With a sweep, also draw messages/s and rtt against the request size, a line per "
+                    + "configuration: FILE-rds-stress_messages.EXT and FILE-rds-stress_rtt.EXT.")
+    java.nio.file.Path plot;
 
     @Option(names = "--passive", description = "Run the answering side (needs --local and --vxlan-peer).")
     boolean passive;
@@ -321,6 +342,7 @@ public final class RdsStressCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         Plan plan = plan();
+        if (sweepSizes != null || compare != null || plot != null) return sweep(plan);
         StressReport report = new StressReport(out, plan.format(), plan.config().verbose());
         try {
             StressResult r = plan.vxlan() == null ? inJvm(plan, report)
@@ -337,6 +359,65 @@ public final class RdsStressCommand implements Callable<Integer> {
             err.println("jnet rds-stress: " + e.getMessage());
             return Main.EXIT_FAILURE;
         }
+    }
+
+    /**
+     * --sizes / --compare: a run per size and configuration, configurations alternating within each size, then
+     * the table (and the plot).
+     */
+    private int sweep(Plan plan) throws InterruptedException {
+        if (plan.vxlan() != null || plan.format() != StressReport.Format.TEXT) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--sizes, --compare and --plot run both sides in this JVM with the text report: drop the VXLAN and --csv/--json options");
+        }
+        StressSweep sw;
+        try {
+            List<Integer> sizes = sweepSizes == null ? List.of(plan.config().reqBytes()) : sweepSizes;
+            List<StressSweep.Configuration> configs = new ArrayList<>();
+            for (String n : compare == null ? List.of("defaults") : compare) configs.add(StressSweep.Configuration.of(n.trim()));
+            for (int size : sizes) withSize(plan.config(), size); // checks every size before the first run
+            if (plot != null) io.jnet.perf.plot.SizePlot.Format.of(plot);
+            sw = new StressSweep(sizes, configs);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        boolean ok = true;
+        for (int size : sw.sizes()) {
+            for (StressSweep.Configuration conf : sw.configurations()) {
+                Map<String, String> s = new LinkedHashMap<>(plan.sysctls());
+                s.putAll(conf.sysctls());
+                Plan p = new Plan(withSize(plan.config(), size), s, null, plan.format());
+                out.println("== -q " + size + " " + conf.name());
+                StressReport report = new StressReport(out, p.format(), p.config().verbose());
+                try {
+                    StressResult r = inJvm(p, report);
+                    report.end(r, p.config(), "veth");
+                    sw.add(size, conf, r);
+                    ok &= r.ok();
+                } catch (IOException | IllegalStateException e) {
+                    err.println("jnet rds-stress: -q " + size + " " + conf.name() + ": " + e.getMessage());
+                    ok = false;
+                }
+            }
+        }
+        out.println();
+        out.print(sw.table());
+        if (plot != null) {
+            try {
+                for (java.nio.file.Path f : io.jnet.perf.plot.SizePlot.write(plot, sw.charts("rds-stress"))) {
+                    err.println("plot written to " + f);
+                }
+            } catch (IOException | RuntimeException e) {
+                err.println("jnet rds-stress: --plot: cannot write " + plot + ": " + e.getMessage());
+                ok = false;
+            }
+        }
+        return ok ? Main.EXIT_OK : Main.EXIT_FAILURE;
+    }
+
+    private static StressConfig withSize(StressConfig c, int size) {
+        return new StressConfig(size, c.ackBytes(), c.tasks(), c.depth(), c.seconds(), c.oneWay(), c.port(), c.verbose(),
+                c.helloWait(), c.drainWait());
     }
 
     /** Both sides here: rds-active and rds-passive joined by a veth pair. */

@@ -137,4 +137,32 @@ class RdsStressRunTest {
             Files.deleteIfExists(childOut);
         }
     }
+
+    @Test
+    void aSweepRunsEverySizeUnderEveryConfigurationAndDrawsBothFigures(@org.junit.jupiter.api.io.TempDir Path dir) {
+        Path plot = dir.resolve("rds.png");
+        int rc = Main.run(out, err, "rds-stress", "-a", "64", "-t", "2", "-d", "2", "-T", "1", "--sizes", "64,4K",
+                "--compare", "defaults,pinned", "--plot", plot.toString());
+        assertThat(rc).as(out() + err()).isZero();
+        assertThat(out()).contains("== -q 64 defaults").contains("== -q 64 pinned").contains("== -q 4096 defaults")
+                .contains("== -q 4096 pinned").contains("messages/s (median of the per-second tx/s)");
+        List<String> rows = out().lines().filter(l -> l.matches(" +(64|4096) +[0-9.]+ +[0-9.]+")).toList();
+        assertThat(rows).as(out()).hasSize(4); // two sizes, in the rate block and the rtt block
+        for (String r : rows) {
+            String[] c = columns(r);
+            assertThat(Double.parseDouble(c[1])).as(r).isPositive();
+            assertThat(Double.parseDouble(c[2])).as(r).isPositive();
+        }
+        assertThat(dir.resolve("rds-rds-stress_messages.png")).isNotEmptyFile();
+        assertThat(dir.resolve("rds-rds-stress_rtt.png")).isNotEmptyFile();
+    }
+
+    @Test
+    void aSweepRefusesAnUnknownConfigurationAndTheVxlanMode() {
+        assertThat(Main.run(out, err, "rds-stress", "--sizes", "64", "--compare", "fastest")).isEqualTo(2);
+        assertThat(err()).contains("unknown configuration fastest");
+        assertThat(Main.run(out, err, "rds-stress", "--sizes", "64", "--local", "192.0.2.1/24", "--remote", "192.0.2.2",
+                "--vxlan-peer", "127.0.0.1:4790")).isEqualTo(2);
+        assertThat(err()).contains("run both sides in this JVM");
+    }
 }
