@@ -23,8 +23,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * first, with RDS_FLAG_RETRANSMITTED (rds_send_path_reset).
  *
  * <p>State ({@link RdsConnState}) changes by compare-and-set as rds_conn_path_transition. A failure drops the
- * connection (ERROR, then shutdown on the worker: DISCONNECTING, transport shutdown, DOWN); then only the side
- * that made the connection by sending ({@link #isOutgoing()}, Linux's c_outgoing) reconnects, after a delay as
+ * connection (ERROR, then shutdown on the worker: DISCONNECTING, transport shutdown, DOWN); then the side that
+ * made the connection by sending ({@link #isOutgoing()}, Linux's c_outgoing) reconnects, and the accepting side
+ * too while it has messages queued or unacknowledged (as Linux since 4.11), after a delay as
  * rds_queue_reconnect: at once the first time, then uniformly random in [0, jitter) with the jitter doubling from
  * 1 ms to 1 s, back to 0 once UP.
  */
@@ -339,7 +340,11 @@ public final class RdsConnection {
 
     /**
      * rds_conn_shutdown, on the worker: DISCONNECTING, transport shutdown, unacknowledged messages back to the
-     * send queue, DOWN; then a reconnect only when this side made the connection (c_outgoing) or it is loopback.
+     * send queue, DOWN; then a reconnect when this side made the connection (c_outgoing), when it is loopback, or
+     * when messages wait to be sent or acknowledged. An idle accepted connection stays DOWN (the seed's c_outgoing
+     * rule); one with queued messages reconnects as Linux since 4.11 does (rds_queue_reconnect and
+     * rds_send_xmit's reconnect for a non-empty queue), else its messages, and senders waiting for send-buffer
+     * room they hold, would wait for a connection the peer may never make.
      */
     void shutdown() {
         shutdownQueued.set(false);
@@ -356,8 +361,14 @@ public final class RdsConnection {
         proto.stats.inc(RdsStatistics.Counter.s_conn_reset);
         state.set(RdsConnState.DOWN);
         if (destroyed || proto.isClosed()) return;
-        if (outgoing || tc == null) queueReconnect();
+        if (outgoing || tc == null || hasQueued()) queueReconnect();
     }
+
+    /**
+     * True while messages wait to be sent or acknowledged. Read after the state went DOWN: a message queued later
+     * finds the connection DOWN and starts the connect itself ({@link #connectIfDown}).
+     */
+    private synchronized boolean hasQueued() { return !sendQueue.isEmpty() || !retrans.isEmpty(); }
 
     /** rds_queue_reconnect. */
     void queueReconnect() {
