@@ -152,6 +152,20 @@ public final class RdsConnection {
         sendXmit();
     }
 
+    /**
+     * A probe ping (Linux's rds_send_ping: sport RDS_FLAG_PROBE_PORT, dport 0) on the current TCP connection: a
+     * live peer answers with a probe pong, a peer that lost the connection (a restarted node) answers the segment
+     * with an RST, which drops the connection here. Not charged to any socket.
+     */
+    void sendProbePing() {
+        synchronized (this) {
+            RdsMessage m = new RdsMessage(nextTxSeq++, RdsHeader.PROBE_PORT, 0, 0, new byte[0]);
+            sendQueue.addLast(new RdsOutMessage(m, null));
+        }
+        proto.stats.inc(RdsStatistics.Counter.jnet_s_send_probe_ping);
+        sendXmit();
+    }
+
     /** rds_cong_queue_updates for this connection: the local map goes out before the next message. */
     void queueCongUpdate() {
         mapQueued = true;

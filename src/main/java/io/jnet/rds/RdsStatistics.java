@@ -68,6 +68,11 @@ public final class RdsStatistics {
         jnet_s_send_retransmitted,
         /** jnet: pongs received and consumed. */
         jnet_s_recv_pong,
+        /**
+         * jnet: probe pings sent on an UP connection when the peer's new TCP connection lost the arbitration
+         * (rds_tcp_accept_one), to find a connection the peer no longer has (it restarted).
+         */
+        jnet_s_send_probe_ping,
     }
 
     private final LongAdder[] counters = new LongAdder[Counter.values().length];
