@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -33,6 +34,9 @@ public final class RdsConnection {
     /** rds_sysctl_reconnect_min_jiffies (HZ / 1000) and _max_jiffies (HZ), in nanoseconds. */
     static final long RECONNECT_MIN_NANOS = 1_000_000L, RECONNECT_MAX_NANOS = 1_000_000_000L;
 
+    /** Pongs waiting to be sent or acknowledged at most (jnet's cap; see {@link #sendPong}). */
+    static final int MAX_PONGS = 256;
+
     final RdsProtocol proto;
     final int laddr;
     final int faddr;
@@ -46,6 +50,8 @@ public final class RdsConnection {
     private final ArrayDeque<RdsOutMessage> sendQueue = new ArrayDeque<>();
     private final ArrayDeque<RdsOutMessage> retrans = new ArrayDeque<>();
     private long nextTxSeq = 1;
+    /** Pongs queued or unacknowledged. */
+    private final AtomicInteger pongs = new AtomicInteger();
     /** RDS_IN_XMIT. */
     private final AtomicBoolean inXmit = new AtomicBoolean();
     /** Someone wanted a transmit while another held the guard: the holder goes round again. */
@@ -135,8 +141,18 @@ public final class RdsConnection {
         proto.stats.inc(RdsStatistics.Counter.s_send_queued);
     }
 
-    /** rds_send_pong / rds_send_probe: a pong to {@code dport}; a probe pong carries NPATHS 1 and GEN_NUM. */
+    /**
+     * rds_send_pong / rds_send_probe: a pong to {@code dport}; a probe pong carries NPATHS 1 and GEN_NUM. Pongs
+     * are charged to no socket's send buffer, so at most {@link #MAX_PONGS} may wait to be sent or acknowledged;
+     * a ping beyond that is not answered (jnet_s_send_pong_dropped), so a peer that pings without reading cannot
+     * fill memory with them. Linux has no such cap; jnet's addition.
+     */
     void sendPong(int dport) {
+        if (pongs.incrementAndGet() > MAX_PONGS) {
+            pongs.decrementAndGet();
+            proto.stats.inc(RdsStatistics.Counter.jnet_s_send_pong_dropped);
+            return;
+        }
         byte[] ext = null;
         if (dport == RdsHeader.PROBE_PORT) {
             ext = new byte[RdsHeader.EXT_SPACE];
@@ -146,7 +162,7 @@ public final class RdsConnection {
         synchronized (this) {
             byte[] none = new byte[0];
             RdsMessage m = new RdsMessage(nextTxSeq++, 0, 0, dport, 0, 0, ext, none, 0, 0);
-            sendQueue.addLast(new RdsOutMessage(m, null));
+            sendQueue.addLast(RdsOutMessage.pong(m, pongs));
         }
         proto.stats.inc(RdsStatistics.Counter.s_send_pong);
         sendXmit();

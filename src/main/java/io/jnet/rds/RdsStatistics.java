@@ -73,6 +73,8 @@ public final class RdsStatistics {
          * (rds_tcp_accept_one), to find a connection the peer no longer has (it restarted).
          */
         jnet_s_send_probe_ping,
+        /** jnet: pings not answered because a connection already had its maximum of pongs outstanding (256). */
+        jnet_s_send_pong_dropped,
     }
 
     private final LongAdder[] counters = new LongAdder[Counter.values().length];
