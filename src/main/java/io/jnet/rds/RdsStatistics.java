@@ -66,7 +66,7 @@ public final class RdsStatistics {
         jnet_s_conn_connect,
         /** jnet: messages resent after a reconnect (moved from the retransmit to the send queue). */
         jnet_s_send_retransmitted,
-        /** jnet: pongs received and consumed. */
+        /** jnet: probe pongs (sport 0, dport RDS_FLAG_PROBE_PORT) received and consumed. */
         jnet_s_recv_pong,
         /**
          * jnet: probe pings sent on an UP connection when the peer's new TCP connection lost the arbitration

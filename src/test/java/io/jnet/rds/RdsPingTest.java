@@ -62,4 +62,38 @@ class RdsPingTest {
             p.assertNoInternalErrors();
         }
     }
+
+    /** rds-ping: a message to port 0 is answered by an empty message from port 0 to the pinging socket. */
+    @Test
+    void sendToPortZeroIsAPingAnsweredWithAnEmptyMessageFromPortZero() throws Exception {
+        try (RdsPair p = new RdsPair(); RdsSocket a = RdsPair.open(p.a, A, 5000); RdsSocket b = RdsPair.open(p.b, B, 6000)) {
+            a.send(new byte[0], 0, 0, addr(B, 0));
+            byte[] buf = new byte[10];
+            RdsSocket.Received r = a.receive(buf, 0, buf.length);
+            assertThat(r.fullLength()).isZero();
+            assertThat(r.sender()).isEqualTo(addr(B, 0));
+            assertThat(p.rdsB().statistics().get("s_recv_ping")).isEqualTo(1);
+            assertThat(p.rdsB().statistics().get("s_send_pong")).isEqualTo(1);
+            p.assertNoInternalErrors();
+        }
+    }
+
+    /** Only a probe pong (sport 0, dport RDS_FLAG_PROBE_PORT) is consumed; other pongs go to their dport's socket. */
+    @Test
+    void pongsGoToTheSocketBoundAtTheirDestinationPortProbePongsAreConsumed() throws Exception {
+        try (RdsPair p = new RdsPair(); RdsSocket b = RdsPair.open(p.b, B, 6000)) {
+            TcpSocket s = raw(p);
+            write(s, new RdsMessage(1, 0, RdsHeader.PROBE_PORT, 0, new byte[0]));
+            write(s, new RdsMessage(2, 0, 6000, 0, new byte[0]));
+            byte[] buf = new byte[10];
+            b.setOption(SocketOption.SO_RCVTIMEO, Duration.ofSeconds(10));
+            RdsSocket.Received r = b.receive(buf, 0, buf.length);
+            assertThat(r.fullLength()).isZero();
+            assertThat(r.sender()).isEqualTo(addr(A, 0));
+            assertThat(p.rdsB().statistics().get("jnet_s_recv_pong")).isEqualTo(1);
+            assertThat(p.rdsB().statistics().get("s_recv_drop_no_sock")).isZero();
+            s.close();
+            p.assertNoInternalErrors();
+        }
+    }
 }
