@@ -52,7 +52,12 @@ final class RdsTcpListener {
                 return;
             }
             if (c == null) return;
-            proto.tcp.acceptOne(c);
+            try {
+                proto.tcp.acceptOne(c);
+            } catch (RuntimeException e) {
+                // counted, and the rest of the accept queue is still taken (acceptOne closed the socket)
+                proto.ns.reportInternalError(e);
+            }
         }
     }
 

@@ -36,21 +36,36 @@ final class RdsTcpTransport implements RdsTransport {
      * one is UP a probe ping goes on it, so that a connection the peer lost (it restarted) is reset and the
      * peer's next connect gets in. Otherwise the new
      * socket replaces any existing one, whose unacknowledged messages are resent on it, and the connection is UP.
-     * On the worker.
+     * On the worker. {@code s} is closed unless it became the connection's socket, also when this throws.
      */
     void acceptOne(TcpSocket s) {
+        boolean kept = false;
+        try {
+            kept = accept(s);
+        } finally {
+            RdsConnection c = installing;
+            installing = null;
+            if (!kept && (c == null || c.tc.socket() != s)) s.close();
+        }
+    }
+
+    /** The connection {@link #accept} is installing a socket on; the worker only. */
+    private RdsConnection installing;
+
+    /** The body of {@link #acceptOne}: true when {@code s} became the connection's socket. */
+    private boolean accept(TcpSocket s) {
         int laddr, faddr;
         try {
             laddr = Ipv4.fromInet(s.localAddress().getAddress());
             faddr = Ipv4.fromInet(s.remoteAddress().getAddress());
         } catch (RuntimeException e) { // reset before we got to it
             s.close();
-            return;
+            return false;
         }
         RdsConnection c = proto.connFor(laddr, faddr, false);
         if (c.tc == null) { // a TCP connection from one of our own addresses: RDS uses loopback for those
             s.close();
-            return;
+            return false;
         }
         if (c.tc.socket() != null && Integer.compareUnsigned(laddr, faddr) < 0) {
             proto.stats.inc(RdsStatistics.Counter.s_tcp_connect_raced);
@@ -65,15 +80,16 @@ final class RdsTcpTransport implements RdsTransport {
             // probe ping makes a dead connection draw an RST (Linux has the peer's generation number in the
             // probe pong for this; jnet asks the TCP connection itself).
             if (c.state() == RdsConnState.UP) c.sendProbePing();
-            return;
+            return false;
         }
         RdsConnState before = c.state();
+        installing = c;
         boolean replaced;
         try {
             replaced = c.tc.install(s);
         } catch (IOException e) {
             s.close();
-            return;
+            return false;
         }
         if (replaced) {
             if (before == RdsConnState.UP) proto.stats.inc(RdsStatistics.Counter.s_tcp_listen_closed_stale);
@@ -84,5 +100,6 @@ final class RdsTcpTransport implements RdsTransport {
             c.connectComplete(RdsConnState.CONNECTING);
         }
         c.kick(); // data may have arrived before the listener was attached
+        return true;
     }
 }

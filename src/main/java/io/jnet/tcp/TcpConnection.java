@@ -653,8 +653,10 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
                     while ((n = readLocked(b, 0, b.length, null)) > 0) {
                         if (!sink.accept(b, n)) break;
                     }
-                } catch (IOException | RuntimeException e) {
+                } catch (IOException e) {
                     // reset or closed: nothing more to read
+                } catch (RuntimeException e) {
+                    tcp.ns.reportInternalError(e); // the sink failed: the socket is closed all the same
                 } finally {
                     blocking = wasBlocking;
                 }

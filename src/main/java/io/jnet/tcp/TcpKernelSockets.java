@@ -57,7 +57,8 @@ public final class TcpKernelSockets {
      * {@link TcpSocket#close()}, with SO_LINGER as set), without letting go of the socket in between: no segment
      * is processed, and so acknowledged, after the last read. An owner that frees what the peer's TCP
      * acknowledged (RDS) loses nothing to a close this way. {@code sink} runs with the socket owned: it must not
-     * use {@code s}.
+     * use {@code s}. A RuntimeException from {@code sink} stops the reading, is counted in the namespace's
+     * internal errors, and the socket is closed all the same.
      *
      * @throws IllegalArgumentException when {@code s} is not a socket of this TCP implementation
      */
