@@ -324,8 +324,6 @@ public final class RdsConnection {
 
     boolean transition(RdsConnState from, RdsConnState to) { return state.compareAndSet(from, to); }
 
-    void setState(RdsConnState s) { state.set(s); }
-
     /** rds_conn_path_connect_if_down: a send on a DOWN connection starts connecting it. */
     void connectIfDown() {
         if (state.get() == RdsConnState.DOWN && connectPending.compareAndSet(false, true)) {
@@ -373,13 +371,27 @@ public final class RdsConnection {
         sendXmit();
     }
 
-    /** rds_conn_path_drop: ERROR, then shutdown on the worker. {@code reset}: abort the TCP connection (RST). */
+    /**
+     * rds_conn_path_drop: ERROR (by compare-and-set from the state read, so that a shutdown in progress or done
+     * is not overwritten), then shutdown on the worker. {@code reset}: abort the TCP connection (RST).
+     */
     void drop(boolean reset) {
-        RdsConnState s = state.get();
-        if (s == RdsConnState.DOWN || s == RdsConnState.DISCONNECTING) return;
-        if (reset) resetOnShutdown = true;
-        state.set(RdsConnState.ERROR);
+        while (true) {
+            RdsConnState s = state.get();
+            if (s == RdsConnState.DOWN || s == RdsConnState.DISCONNECTING) return;
+            if (reset) resetOnShutdown = true;
+            if (s == RdsConnState.ERROR || state.compareAndSet(s, RdsConnState.ERROR)) break;
+        }
         if (shutdownQueued.compareAndSet(false, true)) proto.worker.execute(this::shutdown);
+    }
+
+    /** True once the namespace closed this connection ({@link #destroy}). */
+    boolean isDestroyed() { return destroyed; }
+
+    /** The state becomes {@code to} from whatever it is, by compare-and-set from the state read. */
+    void moveTo(RdsConnState to) {
+        RdsConnState s;
+        do s = state.get(); while (!state.compareAndSet(s, to));
     }
 
     /**

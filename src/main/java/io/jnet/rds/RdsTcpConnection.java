@@ -111,6 +111,15 @@ final class RdsTcpConnection {
             parser.reset();
             connecting = true;
             attach(s);
+            if (conn.isDestroyed()) { // the namespace closed meanwhile: destroy may have missed this socket
+                conn.lockXmit();
+                try {
+                    closeSocket(false);
+                } finally {
+                    conn.unlockXmit();
+                }
+                return;
+            }
             s.connect(new InetSocketAddress(Ipv4.toInet(conn.faddr), RdsHeader.TCP_PORT));
             connecting = false; // connected at once
             if (Integer.compareUnsigned(conn.laddr, conn.faddr) > 0) {
@@ -141,6 +150,8 @@ final class RdsTcpConnection {
         conn.lockXmit();
         boolean replaced;
         try {
+            // the namespace closing (RdsConnection.destroy) may have run meanwhile: no socket after it
+            if (conn.isDestroyed()) throw new IOException("RDS of the namespace is closed");
             replaced = closeSocket(true, true);
             awaitingPeer = false;
             written = 0;
@@ -209,7 +220,7 @@ final class RdsTcpConnection {
             try {
                 if (!s.finishConnect()) return;
             } catch (IOException e) {
-                conn.drop(false);
+                dropFor(s, false);
                 return;
             }
             connecting = false;
@@ -247,7 +258,7 @@ final class RdsTcpConnection {
                         int r = parser.feed(rbuf, 0, n, incoming);
                         if (r < 0) { // h_len beyond 1 MiB: the stream cannot go on
                             proto.stats.inc(RdsStatistics.Counter.jnet_s_recv_drop_bad_header);
-                            conn.drop(true);
+                            dropFor(s, true);
                             return false;
                         }
                         long d = parser.drops() - drops;
@@ -255,12 +266,12 @@ final class RdsTcpConnection {
                     }
                 }
             } catch (IOException e) {
-                conn.drop(false); // reset by the peer (rds_tcp_state_change)
+                dropFor(s, false); // reset by the peer (rds_tcp_state_change)
                 return false;
             }
             if (n == 0) return true;
             if (n < 0) { // the peer closed
-                conn.drop(false);
+                dropFor(s, false);
                 return false;
             }
             if (sock != s) return false;
@@ -307,9 +318,17 @@ final class RdsTcpConnection {
             }
             return RdsTransport.XMIT_DONE;
         } catch (IOException e) {
-            conn.drop(false);
+            dropFor(s, false);
             return RdsTransport.XMIT_ERROR;
         }
+    }
+
+    /**
+     * rds_conn_path_drop for a failure seen on {@code s}: ignored when {@code s} is no longer t_sock (an accept
+     * replaced it meanwhile), so that the failure of an old socket does not drop its successor.
+     */
+    private void dropFor(TcpSocket s, boolean reset) {
+        if (sock == s) conn.drop(reset);
     }
 
     /** rds_tcp_is_acked: acknowledged stream bytes are those written minus SIOCOUTQ. */

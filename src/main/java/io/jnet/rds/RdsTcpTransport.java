@@ -93,7 +93,7 @@ final class RdsTcpTransport implements RdsTransport {
         }
         if (replaced) {
             if (before == RdsConnState.UP) proto.stats.inc(RdsStatistics.Counter.s_tcp_listen_closed_stale);
-            c.setState(RdsConnState.RESETTING);
+            c.moveTo(RdsConnState.RESETTING);
             c.connectComplete(RdsConnState.RESETTING);
         } else {
             c.transition(RdsConnState.DOWN, RdsConnState.CONNECTING);
