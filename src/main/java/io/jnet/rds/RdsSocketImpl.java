@@ -100,7 +100,8 @@ final class RdsSocketImpl implements RdsSocket {
         lock.lock();
         try {
             if (closed) throw new ErrnoException(Errno.EBADF, "connect");
-            if (addr == 0 || remote.getPort() == 0) throw new ErrnoException(Errno.EINVAL, "connect " + remote);
+            if (addr == 0) throw new ErrnoException(Errno.EDESTADDRREQ, "connect " + remote);
+            if (multicastOrBroadcast(addr)) throw new ErrnoException(Errno.EINVAL, "connect " + remote);
             connAddr = addr;
             connPort = remote.getPort();
         } finally {
@@ -134,9 +135,9 @@ final class RdsSocketImpl implements RdsSocket {
             int dport;
             if (to != null) {
                 dport = to.getPort();
-                if (daddr == 0) throw new ErrnoException(Errno.EINVAL, "send to " + to);
+                if (daddr == 0 || multicastOrBroadcast(daddr)) throw new ErrnoException(Errno.EINVAL, "send to " + to);
             } else {
-                if (connPort == 0) throw new ErrnoException(Errno.ENOTCONN, "send: no destination");
+                if (connAddr == 0) throw new ErrnoException(Errno.ENOTCONN, "send: no destination");
                 daddr = connAddr;
                 dport = connPort;
             }
@@ -166,7 +167,8 @@ final class RdsSocketImpl implements RdsSocket {
 
     /**
      * rds_cong_wait: a congested destination port refuses a non-blocking send (ENOBUFS, remembered in
-     * rs_cong_mask under RDS_CONG_MONITOR) and makes a blocking one wait (up to SO_SNDTIMEO, then EAGAIN).
+     * rs_cong_mask under RDS_CONG_MONITOR) and makes a blocking one wait (up to SO_SNDTIMEO, then ETIMEDOUT;
+     * Linux's rds_cong_wait has no timeout).
      */
     private void congWait(RdsCongMap map, int dport, long deadline) throws IOException {
         if (!map.isCongested(dport)) return;
@@ -285,12 +287,15 @@ final class RdsSocketImpl implements RdsSocket {
         }
     }
 
-    /** Waits (owning the socket) for a wake-up; EAGAIN at the deadline (0: none). */
+    /**
+     * Waits (owning the socket) for a wake-up; ETIMEDOUT at the deadline (0: none), as rds_sendmsg and
+     * rds_recvmsg return when SO_SNDTIMEO / SO_RCVTIMEO expire.
+     */
     private void await(long deadline, String op) throws IOException {
         long timeout = 0;
         if (deadline != 0) {
             timeout = deadline - rds.ns.clock().nanoTime();
-            if (timeout <= 0) throw new ErrnoException(Errno.EAGAIN, op + " timed out");
+            if (timeout <= 0) throw new ErrnoException(Errno.ETIMEDOUT, op + " timed out");
         }
         try {
             lock.await(timeout);
@@ -438,6 +443,9 @@ final class RdsSocketImpl implements RdsSocket {
     public String toString() {
         return "RdsSocket[" + Ipv4.addressToString(boundAddr) + ":" + boundPort + "]";
     }
+
+    /** A multicast or the limited broadcast address: RDS is unicast (Linux's rds_sendmsg / rds_connect: EINVAL). */
+    private static boolean multicastOrBroadcast(int addr) { return Ipv4.isMulticast(addr) || addr == -1; }
 
     private static int address(InetSocketAddress a, String op) throws ErrnoException {
         if (a.isUnresolved()) throw new ErrnoException(Errno.EINVAL, op + ": unresolved address " + a);

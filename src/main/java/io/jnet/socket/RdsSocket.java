@@ -20,6 +20,12 @@ import java.nio.ByteBuffer;
  *
  * <p>Messages to a port that no socket is bound to are dropped and counted (Linux's s_recv_drop_no_sock),
  * without an error to the sender, as Linux.
+ *
+ * <p>Errors follow Linux's af_rds, with these differences on purpose: a blocking send waiting for a congested
+ * port gives up when SO_SNDTIMEO expires (ETIMEDOUT; Linux's rds_cong_wait waits without a timeout), and a
+ * destination no route leads to is refused with EHOSTUNREACH (Linux queues the message and keeps
+ * reconnecting). A connection made by the peer also reconnects after a failure while messages wait to be
+ * sent or acknowledged, as Linux since 4.11 (Linux 4.4 reconnected only from the side that made it).
  */
 public interface RdsSocket extends PollableSocket {
     /** Largest message, in bytes (Linux's RDS_MAX_MSG_SIZE, 1 MiB). */
@@ -42,7 +48,8 @@ public interface RdsSocket extends PollableSocket {
      * connect(2): the default destination of {@link #send} with a null address. Received messages are not
      * filtered (as Linux's rds_connect).
      *
-     * @throws IOException EINVAL for the wildcard address or port 0
+     * @throws IOException EDESTADDRREQ for the wildcard address, EINVAL for a multicast or broadcast address
+     *                     (port 0 is allowed: sends then ping)
      */
     void connect(InetSocketAddress remote) throws IOException;
 
@@ -54,8 +61,10 @@ public interface RdsSocket extends PollableSocket {
      *
      * @throws IOException {@link ErrnoException} ENOTCONN when the socket is unbound or there is no destination,
      *                     EMSGSIZE above {@link #MAX_MESSAGE_SIZE} or half of SO_SNDBUF, EAGAIN when the send
-     *                     queue is full (non-blocking, or SO_SNDTIMEO expired), ENOBUFS when the destination
-     *                     port is congested and the socket is non-blocking, EINVAL for the wildcard address,
+     *                     queue is full and the socket is non-blocking, ETIMEDOUT when SO_SNDTIMEO expired
+     *                     waiting for send-queue space or for a congested port, ENOBUFS when the destination
+     *                     port is congested and the socket is non-blocking, EINVAL for the wildcard, a
+     *                     multicast or the broadcast address,
      *                     EHOSTUNREACH when no route leads to the destination, EBADF once closed
      */
     void send(byte[] b, int off, int len, InetSocketAddress to) throws IOException;
@@ -70,7 +79,7 @@ public interface RdsSocket extends PollableSocket {
      *
      * @return the message's lengths and sender, or a congestion update; null when non-blocking and nothing is
      *         queued
-     * @throws IOException EAGAIN when SO_RCVTIMEO expires, EBADF once closed
+     * @throws IOException ETIMEDOUT when SO_RCVTIMEO expires, EBADF once closed
      */
     Received receive(byte[] b, int off, int len) throws IOException;
 

@@ -41,7 +41,7 @@ final class StressSockets {
 
     /** True for the errors a blocking send or receive returns when its timeout expired or the peer is congested. */
     static boolean retry(ErrnoException e) {
-        return e.errno() == Errno.EAGAIN || e.errno() == Errno.ENOBUFS;
+        return e.errno() == Errno.EAGAIN || e.errno() == Errno.ETIMEDOUT || e.errno() == Errno.ENOBUFS;
     }
 
     /** {@code 192.0.2.1:4000}. */
