@@ -62,7 +62,7 @@ public final class RdsConnection {
     /** The message the transport is writing (cp_xmit_rm); holder of the guard only. */
     private RdsOutMessage xmitMsg;
     /** RCMG_MAP_QUEUED: the local congestion map goes out before the next message. */
-    private volatile boolean mapQueued;
+    private final AtomicBoolean mapQueued = new AtomicBoolean();
 
     /** c_next_rx_seq; receiving thread only. */
     long nextRxSeq;
@@ -187,8 +187,8 @@ public final class RdsConnection {
 
     /** rds_cong_queue_updates for this connection: the local map goes out before the next message. */
     void queueCongUpdate() {
-        mapQueued = true;
-        proto.stats.inc(RdsStatistics.Counter.s_cong_update_queued);
+        // counted when it becomes queued only (rds_cong_queue_updates' test_and_set_bit of RCMG_MAP_QUEUED)
+        if (!mapQueued.getAndSet(true)) proto.stats.inc(RdsStatistics.Counter.s_cong_update_queued);
         kick();
     }
 
@@ -219,8 +219,7 @@ public final class RdsConnection {
         while (state.get() == RdsConnState.UP) {
             RdsOutMessage m = xmitMsg;
             if (m == null) {
-                if (mapQueued) {
-                    mapQueued = false;
+                if (mapQueued.getAndSet(false)) {
                     RdsMessage cm = new RdsMessage(0, 0, 0, RdsHeader.FLAG_CONG_BITMAP, proto.congMap(laddr).toBytes());
                     m = new RdsOutMessage(cm, null);
                     if (tc != null) m.end = tc.written + m.total();
@@ -294,7 +293,7 @@ public final class RdsConnection {
     void pathReset() {
         RdsOutMessage x = xmitMsg;
         xmitMsg = null;
-        mapQueued = false;
+        mapQueued.set(false);
         int n;
         synchronized (this) {
             n = retrans.size();
@@ -365,8 +364,7 @@ public final class RdsConnection {
             reconnectJitterNanos = 0;
         }
         if (tc != null) {
-            mapQueued = true;
-            proto.stats.inc(RdsStatistics.Counter.s_cong_update_queued);
+            if (!mapQueued.getAndSet(true)) proto.stats.inc(RdsStatistics.Counter.s_cong_update_queued);
         }
         sendXmit();
     }

@@ -177,10 +177,13 @@ public final class RdsProtocol {
     }
 
     /**
-     * rds_cong_map_updated: wakes senders waiting for a congested port and moves the monitor bits of
-     * {@code portmask} (bit k: a port p with p % 64 == k became uncongested) from rs_cong_mask to rs_cong_notify.
+     * rds_cong_map_updated: counts s_cong_update_received (a peer's update, or a local change a loopback
+     * connection sees, as rds_loop_xmit_cong_map), wakes senders waiting for a congested port and moves the
+     * monitor bits of {@code portmask} (bit k: a port p with p % 64 == k became uncongested) from rs_cong_mask
+     * to rs_cong_notify.
      */
     void congMapUpdated(RdsCongMap map, long portmask) {
+        stats.inc(RdsStatistics.Counter.s_cong_update_received);
         for (RdsSocketImpl s : congWaiters) s.wake();
         if (portmask != 0) {
             for (RdsSocketImpl s : congMonitors) s.congNotify(portmask);
@@ -195,7 +198,6 @@ public final class RdsProtocol {
      */
     void recvIncoming(RdsConnection conn, int saddr, int daddr, RdsMessage m) {
         if (m.isCongestionUpdate()) { // rds_tcp_cong_recv: no sequence, replaces the peer's map
-            stats.inc(RdsStatistics.Counter.s_cong_update_received);
             RdsCongMap map = congMap(saddr);
             long mask = map.replace(m.payload(), m.payloadOffset());
             congMapUpdated(map, mask);

@@ -55,6 +55,19 @@ class RdsSocketTest {
 
     interface ThrowingRunnable { void run() throws Exception; }
 
+    /** rds_loop_xmit_cong_map: a local congestion change seen by a loopback connection is an update received. */
+    @Test
+    void loopbackCongestionChangeCountsAsAnUpdateReceived() throws Exception {
+        try (RdsSocket a = bound(4000); RdsSocket b = bound(4001)) {
+            b.setOption(SocketOption.SO_RCVBUF, 1); // the minimum: congested beyond 1152 bytes queued
+            RdsStatistics st = RdsProtocol.of(ns).statistics();
+            a.send(new byte[2000], 0, 2000, addr(LO, 4001));
+            assertThat(st.get("s_cong_update_received")).as("congested").isEqualTo(1);
+            b.receive(new byte[2000], 0, 2000);
+            assertThat(st.get("s_cong_update_received")).as("uncongested").isEqualTo(2);
+        }
+    }
+
     RdsSocket bound(int port) throws Exception {
         RdsSocket s = ns.openRdsSocket();
         s.bind(addr(LO, port));
