@@ -141,8 +141,9 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     volatile boolean memLimited;
     /**
      * Most window to offer, in bytes (Linux rcv_ssthresh as far as memory pressure limits it): clamped to four
-     * advertised MSS under TCP memory pressure (tcp_adjust_rcv_ssthresh), grown again by two MSS per data segment
-     * once pressure ended (tcp_grow_window); {@link Integer#MAX_VALUE} when unclamped.
+     * advertised MSS under TCP memory pressure (tcp_adjust_rcv_ssthresh) and to two when the queues outgrew the
+     * buffer (tcp_clamp_window), grown again per data segment whose charge the window allows for
+     * ({@link ReceiveMemory#growWindow}, tcp_grow_window); {@link Integer#MAX_VALUE} when unclamped.
      */
     int rcvSsthresh = Integer.MAX_VALUE;
     /** Receive-buffer autotuning state (Linux rcvq_space): bytes copied since rcvqTime. */

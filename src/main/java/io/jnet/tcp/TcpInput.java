@@ -516,7 +516,7 @@ final class TcpInput {
             }
             measureRcvMss(c, len);
             eventDataRecv(c);
-            if (c.rcvSsthresh != Integer.MAX_VALUE) ReceiveMemory.growRcvSsthresh(c);
+            ReceiveMemory.growWindow(c, pkt);
         }
         boolean fin = (flags & Tcp.FIN) != 0;
         if (seq == c.rcvNxt) {

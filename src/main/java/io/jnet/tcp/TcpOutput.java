@@ -344,6 +344,12 @@ final class TcpOutput {
      * segment's array through {@link PacketBuffer#shareArray()}, bytes it carries by reference itself through the
      * same region (as skb_split moves page fragments). Only a segment with bytes of both kinds after the split
      * point, which TCP does not build, would have its array bytes copied.
+     *
+     * <p>The charge goes with the bytes, as tcp_fragment moves truesize: the second part is charged what it holds,
+     * and the first part's charge drops by as much (never below its own bytes). Otherwise a segment cut down to
+     * what a small window takes would still be charged its whole array, and the receiver that this buffer reaches
+     * through a veth (which hands the sent buffer over as it is) would be charged many times the bytes its window
+     * allowed for.
      */
     static void split(TcpConnection c, PacketBuffer seg, int n) {
         int len = seg.length();
@@ -376,6 +382,7 @@ final class TcpOutput {
         seg.trim(n);
         seg.endSeq = seg.seq + n;
         seg.flags &= ~(Tcp.FIN | Tcp.PSH);
+        c.writeQueue.uncharge(seg, Math.max(0, Math.min(len - n, seg.truesize() - n)));
         c.writeQueue.insertAfter(seg, tail);
         c.tcp.memory.forceSchedule(c, 0); // the split's new buffer (tcp_fragment charges it, sk_mem_charge)
     }
