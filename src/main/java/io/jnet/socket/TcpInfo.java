@@ -40,8 +40,8 @@ package io.jnet.socket;
  * @param probes unanswered zero-window or keepalive probes ({@code icsk_probes_out})
  * @param backoff exponential backoff shift of the retransmission timer, or of the zero-window probe timer
  *     while probing ({@code icsk_backoff}, which Linux shares between the two)
- * @param options negotiated options: {@link #TCPI_OPT_TIMESTAMPS}, {@link #TCPI_OPT_WSCALE}. jnet has no SACK
- *     and no ECN yet, so {@link #TCPI_OPT_SACK} and {@link #TCPI_OPT_ECN} are never set
+ * @param options negotiated options: {@link #TCPI_OPT_TIMESTAMPS}, {@link #TCPI_OPT_WSCALE}, {@link #TCPI_OPT_SACK}.
+ *     jnet has no ECN yet, so {@link #TCPI_OPT_ECN} is never set
  * @param sndWscale the peer's window scale shift (RFC 7323), 0 without window scaling
  * @param rcvWscale our window scale shift, 0 without window scaling
  * @param deliveryRateAppLimited true when the {@link #deliveryRate} sample was taken while the application

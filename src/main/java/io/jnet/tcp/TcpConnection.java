@@ -91,6 +91,11 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     // --- options
     boolean tsEnabled;
     boolean wscaleEnabled;
+    /**
+     * SACK (RFC 2018) is in use (Linux tcp_is_sack, rx_opt.sack_ok): before the handshake completes, that we offer it
+     * (net.ipv4.tcp_sack); after, that both ends offered SACK-permitted on SYN and SYN-ACK.
+     */
+    boolean sackOk;
     int tsOffset;
     int tsRecent;
     long tsRecentStamp;

@@ -33,6 +33,7 @@ final class TcpInfoSnapshot {
         int options = 0;
         if (c.tsEnabled) options |= TcpInfo.TCPI_OPT_TIMESTAMPS;
         if (c.wscaleEnabled) options |= TcpInfo.TCPI_OPT_WSCALE;
+        if (c.sackOk && !handshake) options |= TcpInfo.TCPI_OPT_SACK;
 
         long established = c.establishedNs;
         long cwndSegments = c.win.cwnd / mss;

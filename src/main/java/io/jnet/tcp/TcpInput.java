@@ -293,7 +293,11 @@ final class TcpInput {
         c.pacingRate = window * ratio * 10_000L / srtt; // bytes * (ratio / 100) * 1e6 / srtt
     }
 
-    /** Applies the peer's SYN options: MSS (floored at tcp_min_snd_mss), window scale, timestamps. */
+    /**
+     * Applies the peer's SYN options: MSS (floored at tcp_min_snd_mss), window scale, timestamps, SACK-permitted
+     * (SACK is used when we offered it, net.ipv4.tcp_sack, and the peer's SYN or SYN-ACK carried it: Linux
+     * tcp_parse_options takes SACK_PERM only on a SYN and only with the sysctl on).
+     */
     static void negotiate(TcpConnection c, TcpOptions opts, boolean active) {
         int peerMss = opts.mss >= 0 ? opts.mss : 536;
         peerMss = Math.max(peerMss, c.tcp.sysctl.tcpMinSndMss.intValue());
@@ -306,6 +310,7 @@ final class TcpInput {
             c.rcvWscale = 0;
         }
         c.tsEnabled = c.tsEnabled && opts.hasTimestamp;
+        c.sackOk = c.sackOk && opts.sackPermitted && c.tcp.sysctl.tcpSack.enabled();
         c.pmtu = c.tcp.ip.mtuFor(c.remoteAddr);
         int pathMss = TcpOutput.mssForMtu(c.pmtu);
         int m = Math.min(peerMss, pathMss > 0 ? pathMss : peerMss);

@@ -71,6 +71,7 @@ final class TcpOutput {
         c.wscaleEnabled = ws >= 0;
         c.rcvWscale = Math.max(ws, 0);
         c.tsEnabled = tcp.sysctl.tcpTimestamps.intValue() != 0;
+        c.sackOk = tcp.sysctl.tcpSack.enabled();
         if (!c.seededFromTimeWait) c.iss = tcp.initialSequence(c.localAddr, c.localPort, c.remoteAddr, c.remotePort);
         c.tsOffset = tcp.timestampOffset(c.localAddr, c.localPort, c.remoteAddr, c.remotePort);
         c.sndUna = c.iss;
@@ -85,7 +86,12 @@ final class TcpOutput {
         c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
     }
 
-    /** Sends SYN (active open) or SYN-ACK (passive or simultaneous open) with our options in Linux's order. */
+    /**
+     * Sends SYN (active open) or SYN-ACK (passive or simultaneous open) with our options in Linux's order
+     * (tcp_syn_options, tcp_synack_options, tcp_options_write): MSS; SACK-permitted and timestamps packed in one word
+     * ("SACK_PERM TS" instead of "NOP NOP TS"), or NOP NOP SACK_PERM without timestamps; NOP WS. SACK-permitted is
+     * offered on a SYN when net.ipv4.tcp_sack is on, and answered on a SYN-ACK when the SYN offered it too.
+     */
     static void sendSyn(TcpConnection c, boolean ack) {
         TcpOptions o = c.txOpts;
         o.clear();
@@ -96,6 +102,7 @@ final class TcpOutput {
             o.tsEcr = ack ? c.tsRecent : 0;
         }
         if (c.wscaleEnabled) o.windowScale = c.rcvWscale;
+        o.sackPermitted = c.sackOk;
         int flags = ack ? Tcp.SYN | Tcp.ACK : Tcp.SYN;
         c.lastSynSentNs = c.tcp.ns.clock().nanoTime();
         emit(c, null, 0, c.iss, flags, Math.min(c.rcvWnd, 65535), o);
