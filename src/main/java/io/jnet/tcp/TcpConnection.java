@@ -119,6 +119,8 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     final PacketQueue receiveQueue = new PacketQueue();
     /** Out-of-order segments, in sequence order, disjoint (Linux out_of_order_queue). */
     final OfoQueue oooQueue = new OfoQueue();
+    /** The SACK and D-SACK blocks our ACKs carry when SACK is in use (Linux selective_acks, duplicate_sack). */
+    final SackBlocks rcvSacks = new SackBlocks();
     /** The socket's parked buffers (net.ipv4.tcp_tx_skb_cache, tcp_rx_skb_cache). */
     final SkbCache skbCache = new SkbCache();
     int sndbuf;

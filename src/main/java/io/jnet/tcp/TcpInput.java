@@ -111,7 +111,11 @@ final class TcpInput {
         }
         if (!acceptable) {
             if ((flags & Tcp.RST) == 0) {
-                if (Tcp.seqLt(seq, c.rcvNxt) && segLen > 0) tcp.mib.inc(MibCounter.TcpExtDelayedACKLost);
+                if (Tcp.seqLt(seq, c.rcvNxt) && segLen > 0) {
+                    tcp.mib.inc(MibCounter.TcpExtDelayedACKLost);
+                    // tcp_send_dupack: report the duplicate, up to RCV.NXT, in a D-SACK block
+                    if (dsackOn(c)) c.rcvSacks.dsackSet(seq, Tcp.seqGt(pkt.endSeq, c.rcvNxt) ? c.rcvNxt : pkt.endSeq, c.rcvNxt, tcp.mib);
+                }
                 sendDupAckLimited(c, MibCounter.TcpExtTCPACKSkippedSeq); // tcp_send_dupack, rate limited
                 enterQuickAck(c);
             }
@@ -497,9 +501,12 @@ final class TcpInput {
         if (Tcp.seqLt(seq, c.rcvNxt)) {
             int dup = c.rcvNxt - seq;
             if (dup >= pkt.length() && (flags & Tcp.FIN) == 0) {
+                // a retransmission of what we have: ACK at once, with the duplicate in a D-SACK block (tcp_data_queue)
+                if (dsackOn(c)) c.rcvSacks.dsackSet(seq, pkt.endSeq, c.rcvNxt, tcp.mib);
                 TcpOutput.sendAck(c);
                 return false;
             }
+            if (dsackOn(c)) c.rcvSacks.dsackSet(seq, c.rcvNxt, c.rcvNxt, tcp.mib); // partly old: the old part
             int cut = Math.min(dup, pkt.length());
             pkt.pull(cut);
             pkt.seq = seq = seq + cut;
@@ -549,6 +556,7 @@ final class TcpInput {
                 drainOutOfOrder(c);
                 c.forceAck = true;
             }
+            if (c.rcvSacks.count() > 0) c.rcvSacks.remove(c.rcvNxt, c.oooQueue.isEmpty()); // tcp_sack_remove
             c.wakeUp();
             return kept;
         }
@@ -564,7 +572,19 @@ final class TcpInput {
         c.rcvOoopack++;
         enterQuickAck(c);
         c.forceAck = true;
-        return c.oooQueue.queue(pkt, fin, tcp.mib);
+        int ofoEnd = seq + len + (fin ? 1 : 0);
+        boolean kept = c.oooQueue.queue(pkt, fin, tcp.mib);
+        if (c.sackOk) {
+            OfoQueue q = c.oooQueue;
+            if (q.dupFound() && dsackOn(c)) c.rcvSacks.dsackSet(q.dupStart(), q.dupEnd(), c.rcvNxt, tcp.mib);
+            c.rcvSacks.newOfo(seq, ofoEnd); // tcp_sack_new_ofo_skb: this segment's block goes first
+        }
+        return kept;
+    }
+
+    /** D-SACK blocks are sent: SACK is in use and net.ipv4.tcp_dsack is on (Linux tcp_dsack_set's test). */
+    private static boolean dsackOn(TcpConnection c) {
+        return c.sackOk && c.tcp.sysctl.tcpDsack.enabled();
     }
 
     /**
@@ -587,6 +607,7 @@ final class TcpInput {
         c.finReceived = true;
         c.forceAck = true;
         c.oooQueue.purge(); // nothing may follow the FIN (Linux tcp_fin drops it)
+        c.rcvSacks.reset();
         switch (c.state) {
             case SYN_RECEIVED, ESTABLISHED -> setState(c, TcpState.CLOSE_WAIT);
             case FIN_WAIT_1 -> {
@@ -610,8 +631,15 @@ final class TcpInput {
     /** Moves now-contiguous out-of-order segments to the receive queue (tcp_ofo_queue). */
     private static void drainOutOfOrder(TcpConnection c) {
         PacketBuffer p;
+        int dsackHigh = c.rcvNxt;
         while ((p = c.oooQueue.first()) != null && Tcp.seqLeq(p.seq, c.rcvNxt)) {
             c.oooQueue.pollFirst();
+            if (Tcp.seqLt(p.seq, dsackHigh) && dsackOn(c)) {
+                // bytes the in-order segment brought already (tcp_ofo_queue reports them with tcp_dsack_extend)
+                int dsack = dsackHigh;
+                if (Tcp.seqLt(p.endSeq, dsackHigh)) dsackHigh = p.endSeq;
+                c.rcvSacks.dsackExtend(p.seq, dsack, c.rcvNxt, c.tcp.mib);
+            }
             boolean fin = (p.flags & Tcp.FIN) != 0;
             if (Tcp.seqLeq(p.endSeq, c.rcvNxt) && !(fin && p.endSeq == c.rcvNxt)) {
                 p.release();

@@ -393,7 +393,7 @@ final class TcpOutput {
         int flags = Tcp.ACK;
         if ((seg.flags & Tcp.FIN) != 0) flags |= Tcp.FIN;
         if (len > 0 && (seg.next == null || seg == c.writeQueue.peekLast())) flags |= Tcp.PSH;
-        TcpOptions o = timestampOptions(c);
+        TcpOptions o = establishedOptions(c, c.mss - len);
         long now = c.tcp.ns.clock().nanoTime();
         if (seg.when != 0 || retransmission) {
             // a retransmission is of a segment taken for lost, and is in flight until acknowledged
@@ -560,8 +560,15 @@ final class TcpOutput {
         return Math.min(c.rcvbuf / 2, c.rcvMss);
     }
 
-    /** The options of a segment after the handshake: the timestamp option when negotiated (RFC 7323 3). */
-    static TcpOptions timestampOptions(TcpConnection c) {
+    /**
+     * The options of a segment after the handshake (Linux tcp_established_options): the timestamp option when
+     * negotiated (RFC 7323 3), then with SACK the pending D-SACK block and the SACK blocks (RFC 2018 4, RFC 2883),
+     * as many as fit in the option space and in {@code room} bytes ({@link SackBlocks#fill}).
+     *
+     * @param room bytes the segment may still grow by within the MSS: the MSS for a segment without data, the MSS
+     *     less the payload for a data segment
+     */
+    static TcpOptions establishedOptions(TcpConnection c, int room) {
         TcpOptions o = c.txOpts;
         o.clear();
         if (c.tsEnabled) {
@@ -569,13 +576,14 @@ final class TcpOutput {
             o.tsVal = c.tcp.tsClock() + c.tsOffset;
             o.tsEcr = c.tsRecent;
         }
+        if (c.sackOk) c.rcvSacks.fill(o, room);
         return o;
     }
 
     /** Sends a pure ACK now. */
     static void sendAck(TcpConnection c) {
         if (c.state == TcpState.CLOSED || c.state == TcpState.SYN_SENT || c.state == TcpState.LISTEN) return;
-        TcpOptions o = timestampOptions(c);
+        TcpOptions o = establishedOptions(c, c.mss);
         // SND.MAX, not SND.NXT: after a go-back-N rewind an ACK must not carry an old sequence number
         // (the peer would find it unacceptable and answer with a duplicate ACK; BSD's tcp_output does this)
         emit(c, null, 0, c.sndMax, Tcp.ACK, -1, o);
@@ -584,7 +592,7 @@ final class TcpOutput {
 
     /** A window probe or keepalive: an ACK with an old sequence number to elicit an ACK (tcp_xmit_probe_skb). */
     static void sendProbe(TcpConnection c) {
-        TcpOptions o = timestampOptions(c);
+        TcpOptions o = establishedOptions(c, c.mss);
         emit(c, null, 0, c.sndUna - 1, Tcp.ACK, -1, o);
         ackSent(c);
     }
