@@ -54,8 +54,9 @@ package io.jnet.socket;
  * @param unacked segments sent and not yet acknowledged ({@code packets_out}); a write-queue buffer larger
  *     than {@link #sndMss} (large sends on loopback) counts as ceil(length / sndMss) segments, as Linux's
  *     {@code tcp_skb_pcount}; the SYN counts while the handshake is open
- * @param sacked without SACK (jnet has none yet), Linux counts duplicate ACKs here ({@code sacked_out} of
- *     its Reno path), limited to {@code unacked} minus the holes; jnet does the same
+ * @param sacked with SACK, the segments the peer SACKed and that are not yet acknowledged ({@code sacked_out});
+ *     without SACK, Linux counts duplicate ACKs here ({@code sacked_out} of its Reno path), limited to
+ *     {@code unacked} minus the holes; jnet does the same
  * @param lost segments marked lost and not yet acknowledged ({@code lost_out}): everything outstanding at a
  *     retransmission timeout, the segment at SND.UNA at a fast retransmit
  * @param retrans retransmitted segments not yet acknowledged ({@code retrans_out}); a timeout clears the

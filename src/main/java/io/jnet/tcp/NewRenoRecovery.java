@@ -71,6 +71,7 @@ final class NewRenoRecovery implements LossRecovery {
         inRecovery = false;
         recoveredOnce = true;
         recover = c.sndMax;
+        c.sack.setUndoMarker(c.sndUna);
         c.caState = TcpInfo.TCP_CA_Loss;
         dupAcks = 0;
     }
@@ -94,6 +95,7 @@ final class NewRenoRecovery implements LossRecovery {
      */
     private void enterRecovery(TcpConnection c) {
         recoveredOnce = true;
+        c.sack.setUndoMarker(c.sndUna); // D-SACKs of what this recovery resends are valid (tcp_init_undo)
         c.caState = TcpInfo.TCP_CA_Recovery;
         long flight = (c.sndMax - c.sndUna) & 0xFFFFFFFFL;
         CongestionWindow w = c.win;

@@ -113,6 +113,8 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     Object friendTag;
     /** Unacknowledged and unsent data segments in sequence order (Linux sk_write_queue). */
     final PacketQueue writeQueue = new PacketQueue();
+    /** The sent segments of {@link #writeQueue} the peer SACKed, when SACK is in use (Linux's SACK tagging). */
+    final SackScoreboard sack = new SackScoreboard();
     /** First segment not yet sent (Linux sk_send_head), or null. */
     PacketBuffer sendHead;
     /** In-order received data not yet read; the head's data starts at the first unread byte. */

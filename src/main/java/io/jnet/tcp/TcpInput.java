@@ -409,6 +409,11 @@ final class TcpInput {
             c.sndWl2 = ack;
             if (newWnd > c.maxSndWnd) c.maxSndWnd = newWnd;
         }
+        if (c.sackOk) {
+            // SACK blocks first, as tcp_ack does before cleaning the queue (tcp_sacktag_write_queue)
+            if (opts.sackMalformed) tcp.mib.inc(MibCounter.TcpExtJnetSackOptionMalformed);
+            if (opts.sackBlocks > 0) c.sack.tag(opts, ack, c.sndUna, c.sndMax, c.mss, c.totalRetrans, tcp.mib);
+        }
         if (Tcp.seqGt(ack, c.sndUna)) {
             newAck(c, ack, opts);
         } else if (ack == c.sndUna) {
@@ -441,6 +446,7 @@ final class TcpInput {
                 if ((seg.flags & TcpOutput.RETRANSMITTED) != 0) rttSampleNs = -2;
                 else if (seg.when != 0 && rttSampleNs == -1) rttSampleNs = now - seg.when;
                 if (seg == c.sendHead) c.sendHead = seg.next;
+                c.sack.onAcked(seg, c.mss);
                 c.writeQueue.poll();
                 c.skbCache.freeAcked(c, seg);
             } else if (Tcp.seqLt(seg.seq, ack)) {
@@ -448,6 +454,7 @@ final class TcpInput {
                 int before = TcpOutput.segmentCount(c, seg);
                 seg.pull(n);
                 seg.seq = ack;
+                c.sack.onPartialAck(seg, n, before, c.mss);
                 deliveredSegments += before - TcpOutput.segmentCount(c, seg); // tcp_tso_acked
                 break;
             } else {

@@ -354,6 +354,7 @@ final class TcpOutput {
      */
     static void split(TcpConnection c, PacketBuffer seg, int n) {
         int len = seg.length();
+        int pcountBefore = segmentCount(c, seg);
         int head = seg.headLength();
         int fromArray = Math.max(0, head - n); // the second part's bytes that lie in the array
         boolean byRef = fromArray == 0 || seg.payloadRegion() == null;
@@ -384,6 +385,7 @@ final class TcpOutput {
         seg.endSeq = seg.seq + n;
         seg.flags &= ~(Tcp.FIN | Tcp.PSH);
         c.writeQueue.insertAfter(seg, tail);
+        c.sack.onSplit(seg, tail, pcountBefore, c.mss);
         c.tcp.memory.forceSchedule(c, 0); // the split's new buffer (tcp_fragment charges it, sk_mem_charge)
     }
 
@@ -406,6 +408,7 @@ final class TcpOutput {
         }
         c.rate.sent(seg, now, c.sndUna == c.sndMax);
         seg.when = now;
+        if (c.sackOk) c.sack.onSent(seg); // sent segments are what SACK blocks refer to
         if (len < c.mss) c.sndSml = seg.endSeq;
         if (len > 0) { // tcp_event_data_sent
             if (c.pingpong == 0 && c.ackPending && now - c.lrcvtimeNs < c.atoNs) c.pingpong = 1;
@@ -716,6 +719,7 @@ final class TcpOutput {
             c.tcp.unbind(c, c.localPort);
             c.portHeld = false;
         }
+        c.sack.clear();
         c.writeQueue.purge();
         c.skbCache.purge(c);
         c.sendHead = null;
@@ -768,6 +772,7 @@ final class TcpOutput {
             tcp.unbind(c, c.localPort);
             c.portHeld = false;
         }
+        c.sack.clear();
         c.writeQueue.purge();
         c.skbCache.purge(c);
         c.sendHead = null;
