@@ -15,9 +15,10 @@ import io.jnet.wire.TcpOptions;
  * <p>When the SYN carries timestamps (and net.ipv4.tcp_timestamps is on), the SYN-ACK's TSval carries the
  * options in its low 6 bits as Linux's cookie_init_timestamp does: bits 0-3 the peer's window scale (15: none),
  * bit 4 SACK-permitted, bit 5 ECN; the peer echoes them in the final ACK's TSecr, and
- * {@link #decodeTimestampOptions} reads them back (cookie_timestamp_decode). jnet encodes 15, no window scaling
- * (its cookie SYN-ACK offers no window scale option), and SACK-permitted when the SYN offered it and
- * net.ipv4.tcp_sack is on; without timestamps the connection has no options, as Linux's tcp_clear_options.
+ * {@link #decodeTimestampOptions} reads them back (cookie_timestamp_decode): the SYN-ACK then carries SACK-permitted
+ * when the SYN offered it and net.ipv4.tcp_sack is on, and our window scale when the SYN offered one and
+ * net.ipv4.tcp_window_scaling is on. Without timestamps the connection has no options, as Linux's
+ * tcp_clear_options.
  */
 final class SynCookies {
     static final int COOKIE_PURPOSE = 4;
@@ -43,8 +44,12 @@ final class SynCookies {
     /**
      * Sends a SYN-ACK whose ISN is a cookie for this SYN; counts TcpExtSyncookiesSent. {@code scratch} is
      * overwritten with the SYN-ACK's options.
+     *
+     * @param rcvWscale the window scale a connection of the listener would offer ({@link
+     *     TcpOutput#chooseWscale(TcpProtocol, boolean, int)}), -1 for none
      */
-    static void sendCookie(TcpProtocol tcp, PacketBuffer syn, int src, int dst, TcpOptions synOpts, TcpOptions scratch) {
+    static void sendCookie(TcpProtocol tcp, PacketBuffer syn, int src, int dst, TcpOptions synOpts, TcpOptions scratch,
+                           int rcvWscale) {
         byte[] b = syn.array();
         int off = syn.dataStart();
         int sport = Tcp.sourcePort(b, off);
@@ -62,11 +67,14 @@ final class SynCookies {
         scratch.mss = mss;
         if (synOpts.hasTimestamp && tcp.sysctl.tcpTimestamps.intValue() != 0) {
             boolean sack = synOpts.sackPermitted && tcp.sysctl.tcpSack.enabled();
+            boolean wscale = synOpts.windowScale >= 0 && rcvWscale >= 0;
             int tsNow = tcp.tsClock() + tcp.timestampOffset(dst, dport, src, sport);
             scratch.hasTimestamp = true;
-            scratch.tsVal = cookieTimestamp(tsNow, TS_OPT_WSCALE_MASK | (sack ? TS_OPT_SACK : 0));
+            scratch.tsVal = cookieTimestamp(tsNow, (wscale ? synOpts.windowScale : TS_OPT_WSCALE_MASK)
+                    | (sack ? TS_OPT_SACK : 0));
             scratch.tsEcr = synOpts.tsVal;
             scratch.sackPermitted = sack;
+            if (wscale) scratch.windowScale = rcvWscale;
         }
         tcp.reset().send(dst, dport, src, sport, isn, syn.seq + 1, Tcp.SYN | Tcp.ACK, 65535, scratch);
         tcp.mib.inc(MibCounter.TcpExtSyncookiesSent);
@@ -85,15 +93,19 @@ final class SynCookies {
 
     /**
      * The options a cookie's timestamp carried, from the final ACK's TSecr (Linux cookie_timestamp_decode): the bits
-     * {@link #TS_OPT_SACK} and {@link #TS_OPT_WSCALE_MASK}; {@link #TS_OPT_INVALID} when the ACK has timestamps but
-     * net.ipv4.tcp_timestamps is off, or it says SACK while net.ipv4.tcp_sack is off (the cookie then fails);
-     * 0 when the ACK has no timestamps (no options at all).
+     * {@link #TS_OPT_SACK} and {@link #TS_OPT_WSCALE_MASK} (the peer's window scale, all ones for none);
+     * {@link #TS_OPT_INVALID} when the ACK has timestamps but net.ipv4.tcp_timestamps is off, or it says SACK while
+     * net.ipv4.tcp_sack is off, or a window scale while net.ipv4.tcp_window_scaling is off (the cookie then fails);
+     * {@link #TS_OPT_WSCALE_MASK} when the ACK has no timestamps (no options at all).
      */
     static int decodeTimestampOptions(TcpProtocol tcp, TcpOptions ackOpts) {
-        if (!ackOpts.hasTimestamp) return 0;
+        if (!ackOpts.hasTimestamp) return TS_OPT_WSCALE_MASK;
         if (tcp.sysctl.tcpTimestamps.intValue() == 0) return TS_OPT_INVALID;
         int options = ackOpts.tsEcr & ((1 << TSBITS) - 1);
         if ((options & TS_OPT_SACK) != 0 && !tcp.sysctl.tcpSack.enabled()) return TS_OPT_INVALID;
+        if ((options & TS_OPT_WSCALE_MASK) != TS_OPT_WSCALE_MASK && !tcp.sysctl.tcpWindowScaling.enabled()) {
+            return TS_OPT_INVALID;
+        }
         return options;
     }
 

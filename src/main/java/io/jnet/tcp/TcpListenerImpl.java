@@ -195,7 +195,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
                 return;
             }
             // SYN queue full: answer statelessly with a SYN cookie (RFC 4987 3.6, Linux tcp_syncookies=1)
-            SynCookies.sendCookie(tcp, pkt, src, dst, rxOpts, txOpts);
+            SynCookies.sendCookie(tcp, pkt, src, dst, rxOpts, txOpts, TcpOutput.chooseWscale(tcp, rcvbuf > 0, rcvbuf));
             cookiesSent = true;
             return;
         }
@@ -299,11 +299,16 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         }
         TcpConnection c = newChild(src, dst, sport);
         if (c == null) return true;
-        // no state was kept: what the options were is in the echoed timestamp, if any (Linux cookie_v4_check);
-        // jnet's cookie SYN-ACK offers no window scaling
-        c.wscaleEnabled = false;
-        c.rcvWscale = 0;
-        c.sndWscale = 0;
+        // no state was kept: what the options were is in the echoed timestamp, if any (Linux cookie_v4_check); our
+        // window scale is the one newChild chose again, as the SYN-ACK offered it
+        int peerWscale = tsOptions & SynCookies.TS_OPT_WSCALE_MASK;
+        if (peerWscale == SynCookies.TS_OPT_WSCALE_MASK || !c.wscaleEnabled) {
+            c.wscaleEnabled = false;
+            c.rcvWscale = 0;
+            c.sndWscale = 0;
+        } else {
+            c.sndWscale = Math.min(14, peerWscale);
+        }
         c.tsEnabled = rxOpts.hasTimestamp;
         c.sackOk = rxOpts.hasTimestamp && (tsOptions & SynCookies.TS_OPT_SACK) != 0;
         if (c.tsEnabled) {
@@ -326,7 +331,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         c.sndMax = ack;
         c.writeSeq = ack;
         c.sndSml = ack;
-        c.sndWnd = Tcp.window(b, off);
+        c.sndWnd = (long) Tcp.window(b, off) << c.sndWscale; // not a SYN: scaled
         c.sndWl1 = pkt.seq;
         c.sndWl2 = ack;
         c.maxSndWnd = c.sndWnd;

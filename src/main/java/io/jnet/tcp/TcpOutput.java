@@ -46,8 +46,16 @@ final class TcpOutput {
 
     /** Window scale to offer: enough for the largest receive buffer we may grow to (tcp_select_initial_window). */
     static int chooseWscale(TcpConnection c) {
-        if (!c.tcp.sysctl.tcpWindowScaling.enabled()) return -1;
-        long space = c.rcvbufLocked ? c.rcvbuf : Math.max(c.tcp.sysctl.tcpRmem.intValue(2), c.tcp.sysctl.rmemMax.intValue());
+        return chooseWscale(c.tcp, c.rcvbufLocked, c.rcvbuf);
+    }
+
+    /**
+     * {@link #chooseWscale(TcpConnection)} for a connection whose receive buffer is {@code rcvbuf} when
+     * {@code rcvbufLocked} (SO_RCVBUF), else autotuned; -1 with net.ipv4.tcp_window_scaling off.
+     */
+    static int chooseWscale(TcpProtocol tcp, boolean rcvbufLocked, int rcvbuf) {
+        if (!tcp.sysctl.tcpWindowScaling.enabled()) return -1;
+        long space = rcvbufLocked ? rcvbuf : Math.max(tcp.sysctl.tcpRmem.intValue(2), tcp.sysctl.rmemMax.intValue());
         int ws = 0;
         while (space > 65535 && ws < 14) {
             space >>= 1;

@@ -61,12 +61,18 @@ class SynCookieTest {
             assertThat(s.remoteAddress()).isEqualTo(c.localAddress());
             assertThat(a.mib().get(MibCounter.TcpExtSyncookiesRecv)).isEqualTo(1);
             // the options came back in the echoed timestamp (cookie_init_timestamp / cookie_timestamp_decode):
-            // timestamps and SACK, no window scaling
-            int opts = s.info().options();
+            // timestamps, SACK and window scaling
+            TcpInfo si = s.info();
+            TcpInfo ci = c.info();
+            int opts = si.options();
             assertThat(opts & TcpInfo.TCPI_OPT_TIMESTAMPS).isNotZero();
             assertThat(opts & TcpInfo.TCPI_OPT_SACK).isNotZero();
-            assertThat(opts & TcpInfo.TCPI_OPT_WSCALE).isZero();
-            assertThat(c.info().options() & TcpInfo.TCPI_OPT_SACK).isNotZero();
+            assertThat(opts & TcpInfo.TCPI_OPT_WSCALE).isNotZero();
+            assertThat(ci.options() & TcpInfo.TCPI_OPT_SACK).isNotZero();
+            assertThat(ci.options() & TcpInfo.TCPI_OPT_WSCALE).isNotZero();
+            assertThat(si.sndWscale()).as("the client's window scale, from the echoed timestamp").isEqualTo(ci.rcvWscale());
+            assertThat(si.rcvWscale()).as("the server's, as its SYN-ACK offered it").isEqualTo(ci.sndWscale());
+            assertThat(si.rcvWscale()).isPositive();
             assertThat(s.info().sndMss()).as("MSS class 1460 less the timestamp option").isEqualTo(1448);
             byte[] msg = "through a cookie".getBytes();
             c.write(msg, 0, msg.length);
