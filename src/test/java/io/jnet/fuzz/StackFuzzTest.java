@@ -137,6 +137,11 @@ class StackFuzzTest {
                     frames, received, usable, conns.size(), delta(m, before, MibCounter.TcpInSegs),
                     delta(m, before, MibCounter.TcpInErrs), delta(m, before, MibCounter.IpInHdrErrors),
                     delta(m, before, MibCounter.TcpExtTCPChallengeACK), delta(m, before, MibCounter.TcpOutRsts));
+            // the hostile SACK blocks reached the connections' scoreboards and were weighed there
+            System.out.printf("fuzz SACK: TcpExtTCPSACKDiscard +%d, TcpExtTCPDSACKRecv +%d, TcpExtJnetSackOptionMalformed +%d%n",
+                    delta(m, before, MibCounter.TcpExtTCPSACKDiscard), delta(m, before, MibCounter.TcpExtTCPDSACKRecv),
+                    delta(m, before, MibCounter.TcpExtJnetSackOptionMalformed));
+            assertThat(delta(m, before, MibCounter.TcpExtTCPSACKDiscard)).as("SACK blocks discarded").isPositive();
             // listeners still accept
             for (int port : new int[] {80, 81}) {
                 try (TcpSocket c = TcpSocket.open(b)) {

@@ -171,4 +171,33 @@ class SackReceiverTest {
             }
         }
     }
+
+    @Test
+    void dataSegmentsCarryTheBlocksWhenTheyFitBesideThePayload() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection c = TcpOutOfOrderTest.connect(net, srv, 0);
+            c.setOption(io.jnet.socket.SocketOption.TCP_NODELAY, true);
+            CraftedSender peer = new CraftedSender(net, c);
+            peer.send(2 * M, 3 * M);
+            peer.send(4 * M, 5 * M);
+            byte[] small = new byte[100];
+            c.write(small, 0, small.length);
+            TcpFrame data = net.filter.frames(true).getLast();
+            assertThat(data.payloadLength()).isEqualTo(100);
+            assertThat(data.options().sackBlocks).as("Linux tcp_established_options: every segment").isEqualTo(2);
+            // a full-sized segment has no room left: it goes without blocks, within the MTU
+            byte[] full = new byte[c.mss];
+            c.write(full, 0, full.length);
+            TcpFrame big = net.filter.frames(true).getLast();
+            assertThat(big.payloadLength()).isEqualTo(c.mss);
+            assertThat(big.options().sackBlocks).isZero();
+            // room for one block only: 12 bytes left beside the payload
+            byte[] almost = new byte[c.mss - 12];
+            c.write(almost, 0, almost.length);
+            TcpFrame one = net.filter.frames(true).getLast();
+            assertThat(one.payloadLength()).isEqualTo(c.mss - 12);
+            assertThat(one.options().sackBlocks).isEqualTo(1);
+            assertThat(one.options().sackLeft[0] - peer.base).as("the most recent block").isEqualTo(4 * M);
+        }
+    }
 }

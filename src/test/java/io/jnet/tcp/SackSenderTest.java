@@ -132,4 +132,45 @@ class SackSenderTest {
             assertThat(net.a.internalErrors()).isZero();
         }
     }
+
+    @Test
+    void randomHostileAcksAgainstALiveConnectionBreakNothing() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection c = clientWithTenInFlight(net, srv);
+            int m = c.mss;
+            int base = c.sndUna;
+            java.util.Random r = new java.util.Random(0x5ac7);
+            for (int i = 0; i < 20_000; i++) {
+                int una = c.sndUna - base;
+                int span = c.sndMax - c.sndUna;
+                int ack = r.nextInt(8) == 0 ? una + r.nextInt(Math.max(1, Math.min(span, 2 * m)) + 1) : una;
+                int blocks = 1 + r.nextInt(4);
+                int[] edges = new int[2 * blocks];
+                for (int b = 0; b < blocks; b++) {
+                    int s = una + r.nextInt(-2 * m, span + 2 * m);
+                    if (r.nextBoolean()) s = s / m * m;
+                    int e = switch (r.nextInt(4)) {
+                        case 0 -> s + 1 + r.nextInt(8);
+                        case 1 -> s - r.nextInt(m);
+                        default -> s + r.nextInt(4 * m);
+                    };
+                    edges[2 * b] = s;
+                    edges[2 * b + 1] = e;
+                }
+                ack(net, c, base, ack, edges);
+                if (c.state == TcpState.CLOSED) break;
+                c.sack.check();
+                assertThat(c.sack.size()).isLessThanOrEqualTo(c.writeQueue.size());
+                if (i % 1000 == 0) net.advanceMillis(50); // timers run too: timeouts, reneging
+            }
+            assertThat(net.a.internalErrors()).as("%s", net.a.lastInternalError()).isZero();
+            assertThat(c.state()).isEqualTo("ESTAB");
+            // the peer answers again: the queue drains and the scoreboard with it
+            net.filter.dropOutbound(f -> false);
+            for (int k = 0; k < 40 && c.sndUna != c.sndMax; k++) net.advanceMillis(1000);
+            assertThat(c.sndUna).isEqualTo(c.sndMax);
+            assertThat(c.sack.size()).isZero();
+            assertThat(c.sack.sackedOut()).isZero();
+        }
+    }
 }
