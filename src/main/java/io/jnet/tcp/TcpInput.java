@@ -409,17 +409,18 @@ final class TcpInput {
             c.sndWl2 = ack;
             if (newWnd > c.maxSndWnd) c.maxSndWnd = newWnd;
         }
+        int newlySacked = 0;
         if (c.sackOk) {
             // SACK blocks first, as tcp_ack does before cleaning the queue (tcp_sacktag_write_queue)
             if (opts.sackMalformed) tcp.mib.inc(MibCounter.TcpExtJnetSackOptionMalformed);
-            if (opts.sackBlocks > 0) c.sack.tag(opts, ack, c.sndUna, c.sndMax, c.mss, c.totalRetrans, tcp.mib);
+            if (opts.sackBlocks > 0) newlySacked = c.sack.tag(opts, ack, c.sndUna, c.sndMax, c.mss, c.totalRetrans, tcp.mib);
         }
         if (Tcp.seqGt(ack, c.sndUna)) {
             newAck(c, ack, opts);
         } else if (ack == c.sndUna) {
             boolean dup = segLen == 0 && pkt.length() == 0 && !windowUpdate && c.sndMax != c.sndUna
                     && (flags & (Tcp.SYN | Tcp.FIN)) == 0;
-            if (dup) c.recovery.onDupAck(c);
+            if (dup) c.recovery.onDupAck(c, newlySacked);
             else if (pkt.length() == 0) tcp.mib.inc(MibCounter.TcpExtTCPPureAcks);
         }
         c.probesOut = 0; // the peer answers: probes are not unanswered (Linux icsk_probes_out)
