@@ -173,7 +173,10 @@ final class ReceiveMemory {
             }
             p = prev;
         }
-        if (pruned) c.tcp.mib.inc(MibCounter.TcpExtOfoPruned);
+        if (pruned) {
+            c.tcp.mib.inc(MibCounter.TcpExtOfoPruned);
+            c.rcvSacks.reset(); // the blocks may describe what went (tcp_prune_ofo_queue: tcp_sack_reset)
+        }
         return pruned;
     }
 
