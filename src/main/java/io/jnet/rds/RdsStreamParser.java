@@ -111,6 +111,34 @@ public final class RdsStreamParser {
         return len;
     }
 
+    /**
+     * Payload bytes the message in progress still needs when they may be read straight into its own array
+     * ({@link #directArray()} at {@link #directOffset()}), sparing the copy through a read buffer; 0 between
+     * messages, inside a header, while skipping, or once failed.
+     */
+    public int directRemaining() {
+        return state == PAYLOAD && failure == RdsHeader.OK ? payload.length - payloadFill : 0;
+    }
+
+    /** The payload array of the message in progress (only while {@link #directRemaining()} is above 0). */
+    public byte[] directArray() { return payload; }
+
+    /** Where the next payload byte goes in {@link #directArray()}. */
+    public int directOffset() { return payloadFill; }
+
+    /**
+     * Accounts {@code n} payload bytes the caller put into {@link #directArray()} at {@link #directOffset()}, as
+     * {@link #feed} would have copied them, and emits the message to {@code out} when it is complete.
+     *
+     * @throws IllegalArgumentException when {@code n} is negative or above {@link #directRemaining()}
+     */
+    public void directFilled(int n, Consumer<? super RdsMessage> out) {
+        if (n < 0 || n > directRemaining()) throw new IllegalArgumentException("filled " + n + " of " + directRemaining());
+        payloadFill += n;
+        bytes += n;
+        if (payloadFill == payload.length) emit(out);
+    }
+
     /** The header is in: decides what follows. False when the parser failed. */
     private boolean headerComplete(Consumer<? super RdsMessage> out) {
         headerFill = 0;

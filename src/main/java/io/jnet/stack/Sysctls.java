@@ -53,6 +53,11 @@ public final class Sysctls {
     public final Sysctl tcpTxSkbCache = reg("net.ipv4.tcp_tx_skb_cache", "boolean", "keep one acknowledged write-queue buffer per socket for its next write (Linux 5.1 to 5.14)", 0, 1, 0);
     public final Sysctl tcpRxSkbCache = reg("net.ipv4.tcp_rx_skb_cache", "boolean", "keep the buffer a reader consumed on its socket until the receive path frees it with the next segment (Linux 5.1 to 5.14)", 0, 1, 0);
     public final Sysctl tcpFriends = reg("net.ipv4.tcp_friends", "boolean", "pair new loopback connections whose two ends are sockets of this namespace: data goes straight to the peer's receive queue", 0, 1, 0);
+
+    // net.rds.tcp (Linux's rds_tcp module parameters under /proc/sys/net/rds/tcp)
+    public final Sysctl rdsTcpSndbuf = reg("net.rds.tcp.rds_tcp_sndbuf", "bytes", "SO_SNDBUF of new RDS-over-TCP sockets (doubled as for SO_SNDBUF, autotuning off); 0 leaves the TCP default and autotuning", 0, Integer.MAX_VALUE / 2, 0);
+    public final Sysctl rdsTcpRcvbuf = reg("net.rds.tcp.rds_tcp_rcvbuf", "bytes", "SO_RCVBUF of new RDS-over-TCP sockets (doubled as for SO_RCVBUF, autotuning off); 0 leaves the TCP default and autotuning", 0, Integer.MAX_VALUE / 2, 0);
+    public final Sysctl rdsTcpJnetMsgMore = reg("net.rds.tcp.jnet_msg_more", "boolean", "RDS over TCP sends a message's header and all but its last 4 KiB fragment with MSG_MORE (Linux since 4.4); 0 never uses MSG_MORE, for comparison", 0, 1, 1);
     /**
      * net.ipv4.tcp_mem, pages of 4096 bytes: min (below it, memory pressure ends), pressure (above it, pressure
      * begins), max (hard limit: no socket gets more beyond its minimum buffers); see io.jnet.tcp.TcpMemory. The

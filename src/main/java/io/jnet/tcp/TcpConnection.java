@@ -123,6 +123,13 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
      * only once a third of the buffer is free again ({@link TcpOutput#isWriteable}), as sk_stream_write_space.
      */
     volatile boolean sndNoSpace;
+    /**
+     * Wake readiness listeners on every ACK that acknowledges new data, not only when a writer waits for room:
+     * Linux calls sk_write_space whenever the send queue shrank (tcp_check_space with SOCK_QUEUE_SHRUNK), and
+     * RDS over TCP replaces it with rds_tcp_write_space to free acknowledged messages. Set by
+     * {@link TcpKernelSockets#setWriteSpaceOnEveryAck}.
+     */
+    volatile boolean writeSpaceEveryAck;
     boolean sndbufLocked;
     boolean rcvbufLocked;
     /**

@@ -504,6 +504,8 @@ final class TcpInput {
         if (c.sndNoSpace && TcpOutput.isWriteable(c)) {
             c.sndNoSpace = false;
             c.wakeUp();
+        } else if (c.writeSpaceEveryAck) {
+            c.wakeUp(); // an in-stack owner frees its messages as they are acknowledged (RDS: rds_tcp_write_space)
         }
     }
 

@@ -1,0 +1,81 @@
+package io.jnet.rds;
+
+import io.jnet.socket.SocketOption;
+import io.jnet.socket.TcpSocket;
+import io.jnet.wire.Ipv4;
+import java.io.IOException;
+import java.time.Duration;
+
+/**
+ * RDS over TCP (Linux's rds_tcp_transport, net/rds/tcp*.c): one TCP connection per RDS connection, to port
+ * 16385, used both ways; messages framed as {@link RdsStreamWriter} lays them out and freed when TCP has them
+ * acknowledged.
+ */
+final class RdsTcpTransport implements RdsTransport {
+    private final RdsProtocol proto;
+
+    RdsTcpTransport(RdsProtocol proto) { this.proto = proto; }
+
+    @Override
+    public void connect(RdsConnection c) throws IOException { c.tc.connect(); }
+
+    @Override
+    public int xmit(RdsConnection c, RdsOutMessage m) { return c.tc.xmit(m); }
+
+    @Override public boolean keepsRetransmitQueue() { return true; }
+
+    @Override public void dropAcked(RdsConnection c) { c.tc.dropAcked(); }
+
+    @Override public void shutdown(RdsConnection c, boolean reset) { c.tc.shutdown(reset); }
+
+    /**
+     * rds_tcp_accept_one (with the single-socket arbitration of Linux 4.4): the connection for (local address of
+     * {@code s}, its peer) is found or made (c_outgoing = 0 when made here). When it already has a TCP socket
+     * (connecting or up) and the local address is below the peer's (unsigned), the new socket is closed and the
+     * existing one kept (s_tcp_connect_raced): the lower address's outgoing connection wins. Otherwise the new
+     * socket replaces any existing one, whose unacknowledged messages are resent on it, and the connection is UP.
+     * On the worker.
+     */
+    void acceptOne(TcpSocket s) {
+        int laddr, faddr;
+        try {
+            laddr = Ipv4.fromInet(s.localAddress().getAddress());
+            faddr = Ipv4.fromInet(s.remoteAddress().getAddress());
+        } catch (RuntimeException e) { // reset before we got to it
+            s.close();
+            return;
+        }
+        RdsConnection c = proto.connFor(laddr, faddr, false);
+        if (c.tc == null) { // a TCP connection from one of our own addresses: RDS uses loopback for those
+            s.close();
+            return;
+        }
+        if (c.tc.socket() != null && Integer.compareUnsigned(laddr, faddr) < 0) {
+            proto.stats.inc(RdsStatistics.Counter.s_tcp_connect_raced);
+            try {
+                s.setOption(SocketOption.SO_LINGER, Duration.ZERO);
+            } catch (IOException ignored) {
+                // already closed
+            }
+            s.close();
+            return;
+        }
+        RdsConnState before = c.state();
+        boolean replaced;
+        try {
+            replaced = c.tc.install(s);
+        } catch (IOException e) {
+            s.close();
+            return;
+        }
+        if (replaced) {
+            if (before == RdsConnState.UP) proto.stats.inc(RdsStatistics.Counter.s_tcp_listen_closed_stale);
+            c.setState(RdsConnState.RESETTING);
+            c.connectComplete(RdsConnState.RESETTING);
+        } else {
+            c.transition(RdsConnState.DOWN, RdsConnState.CONNECTING);
+            c.connectComplete(RdsConnState.CONNECTING);
+        }
+        c.kick(); // data may have arrived before the listener was attached
+    }
+}

@@ -1,0 +1,25 @@
+package io.jnet.tcp;
+
+import io.jnet.socket.TcpSocket;
+
+/**
+ * Hooks for protocols inside the stack that own TCP sockets, as Linux's in-kernel socket users set their own
+ * socket callbacks (RDS over TCP's rds_tcp_set_callbacks replaces sk_write_space with rds_tcp_write_space).
+ * Not for applications.
+ */
+public final class TcpKernelSockets {
+    private TcpKernelSockets() {}
+
+    /**
+     * Makes {@code s} notify its readiness listeners after every ACK that acknowledges new data (Linux's
+     * sk_write_space after tcp_check_space saw the send queue shrink), not only once a blocked writer may go
+     * on. The listeners run on the receiving thread, after the socket's short lock is released; they must not
+     * block.
+     *
+     * @throws IllegalArgumentException when {@code s} is not a socket of this TCP implementation
+     */
+    public static void setWriteSpaceOnEveryAck(TcpSocket s, boolean on) {
+        if (!(s instanceof TcpConnection c)) throw new IllegalArgumentException("not a jnet TCP socket: " + s);
+        c.writeSpaceEveryAck = on;
+    }
+}
