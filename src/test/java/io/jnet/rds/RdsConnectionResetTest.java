@@ -1,0 +1,108 @@
+package io.jnet.rds;
+
+import static io.jnet.rds.RdsFaultNet.counter;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jnet.socket.RdsSocket;
+import io.jnet.stack.NetNamespace;
+import io.jnet.topology.Topology;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * RDS over TCP keeps its promise across resets of the TCP connection underneath: while three sockets on each
+ * of two namespaces (joined by a veth pair) stream numbered messages to the three of the other, the connection
+ * is reset again and again by forged RSTs ({@link TcpResetInjector}: to one side, the other, or both, in turn).
+ * Every message must arrive exactly once and in order per (sender, receiver) pair, and the counters must show
+ * that the resets happened (s_conn_reset) and that resent messages the receiver already had were dropped
+ * (s_recv_drop_old_seq, Linux's rds_recv_incoming).
+ */
+class RdsConnectionResetTest {
+    static final String A = "10.0.0.1";
+    static final String B = "10.0.0.2";
+
+    @Test
+    @Timeout(60)
+    @Disabled("rds transport bug: messages lost across resets. After a reset the higher address (10.0.0.2) reconnects; its connect completes, it goes UP and writes messages, the lower address TCP-acknowledges them, then its accept closes the new socket as raced (rds_tcp_accept_one) unread; the sender had freed them on that ACK: gaps in 10.0.0.2->10.0.0.1 pairs")
+    void everyMessageOnceAndInOrderAcrossResets() throws Exception {
+        run(20, 400, Duration.ofSeconds(30));
+    }
+
+    @Test
+    @Tag("long")
+    @Timeout(600)
+    @Disabled("the same rds transport bug as the default-run version")
+    void everyMessageOnceAndInOrderAcrossManyResets() throws Exception {
+        run(300, 5000, Duration.ofSeconds(300));
+    }
+
+    /**
+     * @param resets connection resets to cause while the messages flow
+     * @param perPair messages per (sender, receiver) pair
+     */
+    private static void run(int resets, int perPair, Duration limit) throws Exception {
+        long start = System.nanoTime();
+        try (NetNamespace a = NetNamespace.create("a"); NetNamespace b = NetNamespace.create("b")) {
+            Topology.link(a, b, "eth0", A + "/24", B + "/24");
+            TcpResetInjector injector = TcpResetInjector.interpose(a, "eth0", RdsFaultNet.RDS_TCP_PORT);
+            List<RdsSocket> as = RdsFaultNet.sockets(a, A, 4000, 3, 1 << 20);
+            List<RdsSocket> bs = RdsFaultNet.sockets(b, B, 4000, 3, 1 << 20);
+            try (RdsTraffic t = new RdsTraffic(11, RdsTraffic.mixed(64 << 10))) {
+                for (RdsSocket s : as) t.startReceiver(s, false);
+                for (RdsSocket s : bs) t.startReceiver(s, false);
+                for (RdsSocket s : as) t.startSender(s, RdsFaultNet.addresses(bs), perPair);
+                for (RdsSocket s : bs) t.startSender(s, RdsFaultNet.addresses(as), perPair);
+
+                List<String> done = new ArrayList<>();
+                long total = 2L * 9 * perPair;
+                for (int i = 0; i < resets && t.failures().isEmpty(); i++) {
+                    // let some messages through since the last reset, so each reset hits a flowing connection
+                    long progress = t.accepted() + total / (2L * resets);
+                    if (!RdsFaultNet.await(() -> t.accepted() >= progress || t.accepted() >= total, 10_000)) break;
+                    if (t.accepted() >= total) break;
+                    long before = counter(a, "s_conn_reset") + counter(b, "s_conn_reset");
+                    boolean hit = false;
+                    for (int attempt = 0; attempt < 20 && !hit; attempt++) {
+                        int n = switch (i % 3) {
+                            case 0 -> injector.resetNear();
+                            case 1 -> injector.resetFar();
+                            default -> injector.resetBoth();
+                        };
+                        hit = n > 0 && RdsFaultNet.await(() -> counter(a, "s_conn_reset") + counter(b, "s_conn_reset") > before, 200);
+                    }
+                    if (hit) done.add(i % 3 == 0 ? "a" : i % 3 == 1 ? "b" : "both");
+                }
+                t.stopSending();
+                boolean delivered = t.awaitDelivered(limit);
+                System.out.printf("RDS across %d resets (%s): %d messages, %d bytes, %.1f s%n", done.size(), done,
+                        t.accepted(), t.bytesReceived(), (System.nanoTime() - start) / 1e9);
+                System.out.print(t.report());
+                System.out.println("a: s_conn_reset " + counter(a, "s_conn_reset") + " s_recv_drop_old_seq "
+                        + counter(a, "s_recv_drop_old_seq") + "; b: s_conn_reset " + counter(b, "s_conn_reset")
+                        + " s_recv_drop_old_seq " + counter(b, "s_recv_drop_old_seq") + "; RSTs forged " + injector.injected());
+
+                assertThat(t.failures()).isEmpty();
+                assertThat(delivered).as("everything delivered within %s:%n%s", limit, t.report()).isTrue();
+                assertThat(t.accepted()).isEqualTo(total);
+                assertThat(t.accounts()).hasSize(18).allSatisfy(acc -> {
+                    assertThat(acc.clean()).as(acc.toString()).isTrue();
+                    assertThat(acc.accepted()).as(acc.toString()).isEqualTo(acc.sent()).isEqualTo(perPair);
+                });
+                assertThat(done).as("resets that took effect").hasSize(resets);
+                assertThat(counter(a, "s_conn_reset") + counter(b, "s_conn_reset")).isGreaterThanOrEqualTo(resets);
+                assertThat(counter(a, "s_recv_drop_old_seq") + counter(b, "s_recv_drop_old_seq"))
+                        .as("resent messages the receiver already had were dropped").isPositive();
+                assertThat(a.internalErrors()).isZero();
+                assertThat(b.internalErrors()).isZero();
+            } finally {
+                RdsFaultNet.close(as);
+                RdsFaultNet.close(bs);
+            }
+        }
+    }
+}
