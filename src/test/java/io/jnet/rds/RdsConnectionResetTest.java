@@ -28,9 +28,9 @@ class RdsConnectionResetTest {
 
     @Test
     @Timeout(60)
-    @Disabled("rds transport bug: messages lost across resets. After a reset the higher address (10.0.0.2) reconnects; its connect completes, it goes UP and writes messages, the lower address TCP-acknowledges them, then its accept closes the new socket as raced (rds_tcp_accept_one) unread; the sender had freed them on that ACK: gaps in 10.0.0.2->10.0.0.1 pairs")
+    @Disabled("rds transport bug: messages lost across resets. The lower address closes, as raced, an accepted socket on which the higher address already wrote messages its TCP acknowledged (the sender freed them on that ACK); and a socket replaced or shut down is closed without reading what it still holds (acknowledged, so never resent): gaps both ways")
     void everyMessageOnceAndInOrderAcrossResets() throws Exception {
-        run(20, 400, Duration.ofSeconds(30));
+        run(20, 300, Duration.ofSeconds(30));
     }
 
     @Test
@@ -38,14 +38,14 @@ class RdsConnectionResetTest {
     @Timeout(600)
     @Disabled("the same rds transport bug as the default-run version")
     void everyMessageOnceAndInOrderAcrossManyResets() throws Exception {
-        run(300, 5000, Duration.ofSeconds(300));
+        run(300, 1000, Duration.ofSeconds(300));
     }
 
     /**
      * @param resets connection resets to cause while the messages flow
-     * @param perPair messages per (sender, receiver) pair
+     * @param between messages to arrive (over all pairs) before each reset, and after the last
      */
-    private static void run(int resets, int perPair, Duration limit) throws Exception {
+    private static void run(int resets, int between, Duration limit) throws Exception {
         long start = System.nanoTime();
         try (NetNamespace a = NetNamespace.create("a"); NetNamespace b = NetNamespace.create("b")) {
             Topology.link(a, b, "eth0", A + "/24", B + "/24");
@@ -55,16 +55,15 @@ class RdsConnectionResetTest {
             try (RdsTraffic t = new RdsTraffic(11, RdsTraffic.mixed(64 << 10))) {
                 for (RdsSocket s : as) t.startReceiver(s, false);
                 for (RdsSocket s : bs) t.startReceiver(s, false);
-                for (RdsSocket s : as) t.startSender(s, RdsFaultNet.addresses(bs), perPair);
-                for (RdsSocket s : bs) t.startSender(s, RdsFaultNet.addresses(as), perPair);
+                for (RdsSocket s : as) t.startSender(s, RdsFaultNet.addresses(bs), Long.MAX_VALUE);
+                for (RdsSocket s : bs) t.startSender(s, RdsFaultNet.addresses(as), Long.MAX_VALUE);
 
                 List<String> done = new ArrayList<>();
-                long total = 2L * 9 * perPair;
-                for (int i = 0; i < resets && t.failures().isEmpty(); i++) {
+                for (int i = 0; i <= resets && t.failures().isEmpty(); i++) {
                     // let some messages through since the last reset, so each reset hits a flowing connection
-                    long progress = t.accepted() + total / (2L * resets);
-                    if (!RdsFaultNet.await(() -> t.accepted() >= progress || t.accepted() >= total, 10_000)) break;
-                    if (t.accepted() >= total) break;
+                    long progress = t.accepted() + between;
+                    if (!RdsFaultNet.await(() -> t.accepted() >= progress, 10_000)) break;
+                    if (i == resets) break;
                     long before = counter(a, "s_conn_reset") + counter(b, "s_conn_reset");
                     boolean hit = false;
                     for (int attempt = 0; attempt < 20 && !hit; attempt++) {
@@ -76,6 +75,8 @@ class RdsConnectionResetTest {
                         hit = n > 0 && RdsFaultNet.await(() -> counter(a, "s_conn_reset") + counter(b, "s_conn_reset") > before, 200);
                     }
                     if (hit) done.add(i % 3 == 0 ? "a" : i % 3 == 1 ? "b" : "both");
+                    else System.out.println("reset " + i + " missed: " + injector.describe() + "\n" + RdsFaultNet.allConnections(a)
+                            + "\n" + RdsFaultNet.allConnections(b) + "\n" + RdsFaultNet.describe(a) + "\n" + RdsFaultNet.describe(b));
                 }
                 t.stopSending();
                 boolean delivered = t.awaitDelivered(limit);
@@ -88,10 +89,10 @@ class RdsConnectionResetTest {
 
                 assertThat(t.failures()).isEmpty();
                 assertThat(delivered).as("everything delivered within %s:%n%s", limit, t.report()).isTrue();
-                assertThat(t.accepted()).isEqualTo(total);
+                assertThat(t.accepted()).isEqualTo(t.sent()).isGreaterThanOrEqualTo((resets + 1L) * between);
                 assertThat(t.accounts()).hasSize(18).allSatisfy(acc -> {
                     assertThat(acc.clean()).as(acc.toString()).isTrue();
-                    assertThat(acc.accepted()).as(acc.toString()).isEqualTo(acc.sent()).isEqualTo(perPair);
+                    assertThat(acc.accepted()).as(acc.toString()).isEqualTo(acc.sent()).isPositive();
                 });
                 assertThat(done).as("resets that took effect").hasSize(resets);
                 assertThat(counter(a, "s_conn_reset") + counter(b, "s_conn_reset")).isGreaterThanOrEqualTo(resets);

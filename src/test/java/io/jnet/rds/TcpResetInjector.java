@@ -46,7 +46,9 @@ final class TcpResetInjector extends ForwardingDevice {
     private static final class Flow {
         long nearMac, farMac;
         int nearNext, farNext; // one past the highest sequence number each side sent (SYN and FIN count one)
+        int nearAck, farAck; // the acknowledgment number each side sent last: its RCV.NXT then
         boolean nearSeen, farSeen, dead;
+        int forged; // RSTs forged on it: after MAX_FORGED it counts as dead
     }
 
     private TcpResetInjector(NetDevice inner, int port) {
@@ -116,32 +118,44 @@ final class TcpResetInjector extends ForwardingDevice {
                 f.nearMac = Ethernet.source(b, e);
                 f.farMac = Ethernet.destination(b, e);
                 if (!f.nearSeen || Tcp.seqGt(end, f.nearNext)) f.nearNext = end;
+                if ((flags & Tcp.ACK) != 0) f.nearAck = Tcp.ack(b, t);
                 f.nearSeen = true;
             } else {
                 f.farMac = Ethernet.source(b, e);
                 f.nearMac = Ethernet.destination(b, e);
                 if (!f.farSeen || Tcp.seqGt(end, f.farNext)) f.farNext = end;
+                if ((flags & Tcp.ACK) != 0) f.farAck = Tcp.ack(b, t);
                 f.farSeen = true;
             }
         }
     }
 
-    /** Connections seen opening and not yet closed or reset. */
+    /** Connections seen opening and not yet seen closing (FIN) or reset (a RST on the link), nor forged on too often. */
     synchronized List<Key> liveConnections() {
         List<Key> l = new ArrayList<>();
         flows.forEach((k, f) -> {
-            if (!f.dead && f.nearSeen && f.farSeen) l.add(k);
+            if (!f.dead && f.nearSeen && f.farSeen && f.forged < MAX_FORGED) l.add(k);
         });
         return l;
+    }
+
+    /** Every connection followed, for failure messages. */
+    synchronized String describe() {
+        StringBuilder b = new StringBuilder();
+        flows.forEach((k, f) -> b.append(Ipv4.addressToString(k.nearAddr())).append(':').append(k.nearPort()).append(" -> ")
+                .append(Ipv4.addressToString(k.farAddr())).append(':').append(k.farPort()).append(f.dead ? " dead" : " live")
+                .append(f.nearSeen ? "" : " (near side silent)").append(f.farSeen ? "" : " (far side silent)").append("; "));
+        return b.toString();
     }
 
     /** RSTs forged so far. */
     synchronized long injected() { return injected; }
 
     /**
-     * Forges a RST to this namespace's side of every live connection (seq = the far side's highest, which is
-     * this side's RCV.NXT on a lossless link) and returns how many; they are delivered by the injector thread
-     * before this returns.
+     * Forges a RST to this namespace's side of every live connection and returns how many; they are delivered by the
+     * injector thread before this returns. Its sequence number is the far side's highest (this side's RCV.NXT when
+     * it took every segment) on even calls, this side's last acknowledgment number (its RCV.NXT when it last sent)
+     * on odd calls, so that a caller that tries again hits either way.
      */
     int resetNear() throws InterruptedException { return reset(true, false); }
 
@@ -151,15 +165,20 @@ final class TcpResetInjector extends ForwardingDevice {
     /** Both sides of every live connection, the far side first, then this side, back to back. */
     int resetBoth() throws InterruptedException { return reset(true, true); }
 
+    private long calls;
+    /** RSTs forged on one connection at most (a RST that hits leaves no trace on the link to mark it dead). */
+    static final int MAX_FORGED = 20;
+
     private int reset(boolean near, boolean far) throws InterruptedException {
         List<byte[]> toNear = new ArrayList<>();
         List<byte[]> toFar = new ArrayList<>();
         synchronized (this) {
+            boolean byAck = (calls++ & 1) != 0;
             flows.forEach((k, f) -> {
-                if (f.dead || !f.nearSeen || !f.farSeen) return;
-                if (near) toNear.add(rst(f.farMac, f.nearMac, k.farAddr, k.farPort, k.nearAddr, k.nearPort, f.farNext));
-                if (far) toFar.add(rst(f.nearMac, f.farMac, k.nearAddr, k.nearPort, k.farAddr, k.farPort, f.nearNext));
-                f.dead = true;
+                if (f.dead || !f.nearSeen || !f.farSeen || f.forged >= MAX_FORGED) return;
+                f.forged++;
+                if (near) toNear.add(rst(f.farMac, f.nearMac, k.farAddr, k.farPort, k.nearAddr, k.nearPort, byAck ? f.nearAck : f.farNext));
+                if (far) toFar.add(rst(f.nearMac, f.farMac, k.nearAddr, k.nearPort, k.farAddr, k.farPort, byAck ? f.farAck : f.nearNext));
             });
             injected += toNear.size() + toFar.size();
         }

@@ -45,7 +45,6 @@ class TcpResetInjectorTest {
                 TcpSocket victim = near ? c : s;
                 assertThatThrownBy(() -> victim.read(new byte[10], 0, 10)).isInstanceOfSatisfying(ErrnoException.class,
                         e -> assertThat(e.errno()).isEqualTo(Errno.ECONNRESET));
-                assertThat(inj.liveConnections()).isEmpty();
                 assertThat(RdsFaultNet.rdsConnections(near ? b : a)).as("the other side is still up").hasSize(1);
                 assertThat(RdsFaultNet.rdsConnections(near ? a : b)).isEmpty();
             }
