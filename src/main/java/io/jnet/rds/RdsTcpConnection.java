@@ -39,6 +39,13 @@ final class RdsTcpConnection {
     private ReadinessListener listener;
     /** An outgoing connect is in progress on {@link #sock}. */
     private volatile boolean connecting;
+    /**
+     * The outgoing connection of the higher address is established but the peer has sent nothing on it yet:
+     * the peer's rds_tcp_accept_one may still close it for its own connection (the lower address wins), and
+     * whatever TCP acknowledged on it would be lost. It counts as UP once the first bytes (the peer's congestion
+     * map, which every connection sends first) arrive. jnet's addition to Linux 4.4's arbitration.
+     */
+    private volatile boolean awaitingPeer;
     /** Bytes written on {@link #sock} (the RDS stream offset); holder of the transmit guard. */
     long written;
     private final byte[] hdr = new byte[RdsHeader.LENGTH];
@@ -53,6 +60,14 @@ final class RdsTcpConnection {
     }
 
     TcpSocket socket() { return sock; }
+
+    @Override
+    public String toString() {
+        TcpSocket s = sock;
+        return s == null ? "no socket" : s.localAddress() + " > " + s.remoteAddress() + " " + s.state()
+                + (connecting ? " connecting" : "") + (awaitingPeer ? " awaiting peer" : "") + " written " + written
+                + " parser " + parser.bytes() + (parser.partial() ? " partial" : "");
+    }
 
     InetSocketAddress localAddress() {
         TcpSocket s = sock;
@@ -96,7 +111,12 @@ final class RdsTcpConnection {
             attach(s);
             s.connect(new InetSocketAddress(Ipv4.toInet(conn.faddr), RdsHeader.TCP_PORT));
             connecting = false; // connected at once
-            conn.connectComplete(RdsConnState.CONNECTING);
+            if (Integer.compareUnsigned(conn.laddr, conn.faddr) > 0) {
+                awaitingPeer = true;
+                conn.kick();
+            } else {
+                conn.connectComplete(RdsConnState.CONNECTING);
+            }
         } catch (ErrnoException e) {
             if (e.errno() == Errno.EINPROGRESS) {
                 conn.kick(); // it may have completed before the listener was there to tell
@@ -119,7 +139,8 @@ final class RdsTcpConnection {
         conn.lockXmit();
         boolean replaced;
         try {
-            replaced = closeSocket(true);
+            replaced = closeSocket(true, true);
+            awaitingPeer = false;
             written = 0;
             parser.reset();
             connecting = false;
@@ -132,10 +153,18 @@ final class RdsTcpConnection {
     }
 
     /** Closes t_sock (with RST when {@code reset}); true when there was one. Holder of the transmit guard. */
-    boolean closeSocket(boolean reset) {
+    boolean closeSocket(boolean reset) { return closeSocket(reset, false); }
+
+    /**
+     * Closes t_sock; with {@code drain} what it holds is read and passed on first, under the same hold of the
+     * socket, so that no byte TCP acknowledged to the peer (which then freed its messages) is thrown away.
+     */
+    private boolean closeSocket(boolean reset, boolean drain) {
         TcpSocket s = sock;
+        boolean wasConnecting = connecting;
         sock = null;
         connecting = false;
+        awaitingPeer = false;
         if (s == null) return false;
         if (listener != null) s.removeReadinessListener(listener);
         listener = null;
@@ -147,13 +176,25 @@ final class RdsTcpConnection {
                 // already closed
             }
         }
-        s.close();
+        if (drain && !wasConnecting && !parser.failed()) {
+            TcpKernelSockets.drainAndClose(s, rbuf, (b, n) -> {
+                if (parser.feed(b, 0, n, incoming) >= 0) return true;
+                proto.stats.inc(RdsStatistics.Counter.jnet_s_recv_drop_bad_header);
+                return false;
+            });
+        } else {
+            s.close();
+        }
         return true;
     }
 
-    /** rds_tcp_conn_path_shutdown. Holder of the transmit guard. */
+    /**
+     * rds_tcp_conn_path_shutdown. Holder of the transmit guard, on the worker. What TCP received but RDS had not
+     * read yet is read first (unless the stream is broken): the peer's TCP acknowledged it and freed the
+     * messages, so it would not be resent.
+     */
     void shutdown(boolean reset) {
-        closeSocket(reset);
+        closeSocket(reset, true);
         written = 0;
         parser.reset();
     }
@@ -170,7 +211,16 @@ final class RdsTcpConnection {
                 return;
             }
             connecting = false;
+            if (Integer.compareUnsigned(conn.laddr, conn.faddr) > 0) awaitingPeer = true;
+            else conn.connectComplete(RdsConnState.CONNECTING);
+        }
+        if (awaitingPeer) {
+            long before = parser.bytes();
+            if (!recv(s)) return;
+            if (parser.bytes() == before) return;
+            awaitingPeer = false;
             conn.connectComplete(RdsConnState.CONNECTING);
+            return;
         }
         RdsConnState st = conn.state();
         if (st != RdsConnState.UP) return;
@@ -211,7 +261,9 @@ final class RdsTcpConnection {
                 conn.drop(false);
                 return false;
             }
-            if (sock != s || conn.state() != RdsConnState.UP) return false;
+            if (sock != s) return false;
+            RdsConnState st = conn.state();
+            if (st != RdsConnState.UP && !(awaitingPeer && st == RdsConnState.CONNECTING)) return false;
             budget -= n;
         }
         conn.kick(); // more may wait: after the other connections' work
@@ -219,10 +271,11 @@ final class RdsTcpConnection {
     }
 
     /**
-     * rds_tcp_xmit: writes what is left of {@code m} without blocking: the header (with MSG_MORE when a payload
-     * follows), then the payload. With net.rds.tcp.jnet_msg_more (default) the payload goes in one write, which
-     * TCP pushes at its end just as Linux's 4 KiB sendpage calls with MSG_MORE on all but the last; with 0 each
-     * 4 KiB fragment is its own write without MSG_MORE (Linux before 4.4).
+     * rds_tcp_xmit: writes what is left of {@code m} without blocking (MSG_DONTWAIT): the header, then the
+     * payload in 4 KiB fragments (Linux's pages, one sendpage call each). With net.rds.tcp.jnet_msg_more (default
+     * 1) the header and every fragment but the last go with MSG_MORE, as Linux since 4.4 (the seed's patch 3);
+     * with 0 none does, and each piece is pushed on its own (TCP_NODELAY), as Linux before. A short write keeps
+     * the message's offset; the rest goes on write space.
      */
     int xmit(RdsOutMessage m) {
         TcpSocket s = sock;
@@ -242,9 +295,10 @@ final class RdsTcpConnection {
             }
             while (m.off < RdsHeader.LENGTH + len) {
                 int p = m.off - RdsHeader.LENGTH;
-                int end = more ? len : Math.min(len, (p / FRAG_SIZE + 1) * FRAG_SIZE);
+                int end = Math.min(len, (p / FRAG_SIZE + 1) * FRAG_SIZE);
                 int want = end - p;
-                int n = s.write(msg.payload(), msg.payloadOffset() + p, want, MsgFlags.MSG_DONTWAIT | MsgFlags.MSG_NOSIGNAL);
+                int flags = MsgFlags.MSG_DONTWAIT | MsgFlags.MSG_NOSIGNAL | (more && end < len ? MsgFlags.MSG_MORE : 0);
+                int n = s.write(msg.payload(), msg.payloadOffset() + p, want, flags);
                 written += n;
                 m.off += n;
                 if (n < want) return RdsTransport.XMIT_PARTIAL;

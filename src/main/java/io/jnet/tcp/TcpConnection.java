@@ -627,6 +627,42 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     public void close() {
         lock.lock();
         try {
+            closeLocked();
+        } finally {
+            lock.release();
+        }
+    }
+
+    /**
+     * Reads what is queued without waiting, handing each chunk to {@code sink}, then closes, all while owning
+     * the socket: segments that arrive meanwhile wait in the backlog and meet a closed socket, so no byte is
+     * acknowledged to the peer that the owner did not read. See {@link TcpKernelSockets#drainAndClose}.
+     */
+    void drainAndClose(byte[] b, TcpKernelSockets.ChunkSink sink) {
+        lock.lock();
+        try {
+            if (!userClosed) {
+                boolean wasBlocking = blocking;
+                blocking = false;
+                try {
+                    int n;
+                    while ((n = readLocked(b, 0, b.length, null)) > 0) {
+                        if (!sink.accept(b, n)) break;
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // reset or closed: nothing more to read
+                } finally {
+                    blocking = wasBlocking;
+                }
+            }
+            closeLocked();
+        } finally {
+            lock.release();
+        }
+    }
+
+    private void closeLocked() {
+        {
             if (userClosed) return;
             userClosed = true;
             rcvShutdown = true;
@@ -647,8 +683,6 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
                 }
             }
             lock.wakeUp();
-        } finally {
-            lock.release();
         }
     }
 

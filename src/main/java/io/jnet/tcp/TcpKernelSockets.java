@@ -22,4 +22,24 @@ public final class TcpKernelSockets {
         if (!(s instanceof TcpConnection c)) throw new IllegalArgumentException("not a jnet TCP socket: " + s);
         c.writeSpaceEveryAck = on;
     }
+
+    /** Takes bytes read by {@link #drainAndClose}; false stops the reading. */
+    @FunctionalInterface
+    public interface ChunkSink {
+        boolean accept(byte[] b, int len);
+    }
+
+    /**
+     * Reads everything {@code s} holds now into {@code buf}, chunk by chunk to {@code sink}, then closes it (as
+     * {@link TcpSocket#close()}, with SO_LINGER as set), without letting go of the socket in between: no segment
+     * is processed, and so acknowledged, after the last read. An owner that frees what the peer's TCP
+     * acknowledged (RDS) loses nothing to a close this way. {@code sink} runs with the socket owned: it must not
+     * use {@code s}.
+     *
+     * @throws IllegalArgumentException when {@code s} is not a socket of this TCP implementation
+     */
+    public static void drainAndClose(TcpSocket s, byte[] buf, ChunkSink sink) {
+        if (!(s instanceof TcpConnection c)) throw new IllegalArgumentException("not a jnet TCP socket: " + s);
+        c.drainAndClose(buf, sink);
+    }
 }

@@ -146,6 +146,21 @@ final class RdsPair implements AutoCloseable {
         return errors;
     }
 
+    /** Both sides' connections and counters, for a failure message. */
+    String dump() {
+        StringBuilder sb = new StringBuilder();
+        for (RdsProtocol r : List.of(rdsA(), rdsB())) {
+            for (RdsConnection c : r.connections()) {
+                sb.append(c).append(" tx ").append(c.nextTxSequence()).append(" rx ").append(c.nextRxSequence())
+                        .append(" sq ").append(c.sendQueueSize()).append(" rq ").append(c.retransmitQueueSize())
+                        .append(" tcp ").append(c.tc).append('\n');
+            }
+            r.statistics().snapshot().forEach((k, v) -> { if (v != 0) sb.append(k).append(' ').append(v).append(", "); });
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
     void assertNoInternalErrors() {
         assertThat(a.internalErrors()).as("internal errors in a: %s", a.lastInternalError()).isZero();
         assertThat(b.internalErrors()).as("internal errors in b: %s", b.lastInternalError()).isZero();

@@ -77,4 +77,21 @@ class RdsTcpTest {
             p.assertNoInternalErrors();
         }
     }
+
+    @Test
+    void pollerSeesMessagesArriveOverTcp() throws Exception {
+        try (RdsPair p = new RdsPair(); io.jnet.socket.Poller poller = io.jnet.socket.Poller.open()) {
+            RdsSocket a = RdsPair.open(p.a, A, 5000), b = RdsPair.open(p.b, B, 6000);
+            b.setBlocking(false);
+            poller.register(b, io.jnet.socket.Events.POLLIN);
+            List<io.jnet.socket.Poller.Ready> ready = new ArrayList<>();
+            assertThat(poller.poll(ready, java.time.Duration.ZERO)).isZero();
+            a.send(new byte[33], 0, 33, addr(B, 6000));
+            assertThat(poller.poll(ready, java.time.Duration.ofSeconds(10))).isEqualTo(1);
+            assertThat(ready.getFirst().socket()).isSameAs(b);
+            assertThat(b.receive(new byte[100], 0, 100).length()).isEqualTo(33);
+            assertThat(b.receive(new byte[100], 0, 100)).isNull();
+            p.assertNoInternalErrors();
+        }
+    }
 }
