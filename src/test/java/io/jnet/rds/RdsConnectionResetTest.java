@@ -9,7 +9,6 @@ import io.jnet.topology.Topology;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -28,7 +27,6 @@ class RdsConnectionResetTest {
 
     @Test
     @Timeout(60)
-    @Disabled("rds transport bug: messages lost across resets. The lower address closes, as raced, an accepted socket on which the higher address already wrote messages its TCP acknowledged (the sender freed them on that ACK); and a socket replaced or shut down is closed without reading what it still holds (acknowledged, so never resent): gaps both ways")
     void everyMessageOnceAndInOrderAcrossResets() throws Exception {
         run(20, 300, Duration.ofSeconds(30));
     }
@@ -36,7 +34,6 @@ class RdsConnectionResetTest {
     @Test
     @Tag("long")
     @Timeout(600)
-    @Disabled("the same rds transport bug as the default-run version")
     void everyMessageOnceAndInOrderAcrossManyResets() throws Exception {
         run(300, 1000, Duration.ofSeconds(300));
     }

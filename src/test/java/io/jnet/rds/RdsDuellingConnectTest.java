@@ -14,7 +14,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -35,7 +34,6 @@ class RdsDuellingConnectTest {
 
     @Test
     @Timeout(60)
-    @Disabled("rds transport bug: in a duel the higher address writes messages on its own outgoing connection, the lower address TCP-acknowledges them and closes that accepted socket as raced (s_tcp_connect_raced) unread; the sender freed them on the ACK: they are lost (b tx seq 133, a rx seq 121, retrans empty)")
     void duellingConnectsLeaveOneConnection() throws Exception {
         run(Duration.ofSeconds(4));
     }
@@ -43,7 +41,6 @@ class RdsDuellingConnectTest {
     @Test
     @Tag("long")
     @Timeout(300)
-    @Disabled("the same rds transport bug as the default-run version")
     void duellingConnectsForAMinute() throws Exception {
         run(Duration.ofMinutes(1));
     }
