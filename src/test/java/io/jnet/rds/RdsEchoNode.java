@@ -18,13 +18,13 @@ import java.util.List;
  * once the sockets are bound; on the stdin line {@code conns} prints {@code CONNS} and the namespace's RDS TCP
  * connections ({@code local -> remote}, separated by {@code ;}); exits at the end of stdin.
  *
- * <p>Once up, it sends one hello message (its process id, as text) from its first socket to the hello address, as a
+ * <p>Given a hello address, once up it sends one hello message (its process id, as text) from its first socket to the hello address, as a
  * cluster node that rejoins makes itself known: RDS has no keepalive, so a peer whose connection to the dead
  * incarnation is idle (all acknowledged, its senders waiting on the dead node's congestion map) learns of the restart
  * only when the new incarnation sends.
  *
  * <p>Arguments: local UDP port, the peer's UDP port, MAC address (hex), inner address, first RDS port, number of
- * sockets, hello address (address:port).
+ * sockets, optionally the hello address (address:port).
  */
 public final class RdsEchoNode {
     private RdsEchoNode() { }
@@ -46,9 +46,11 @@ public final class RdsEchoNode {
         for (RdsSocket s : sockets) {
             Thread.ofPlatform().daemon().name("echo " + s.localAddress()).start(() -> echo(s));
         }
-        String[] hello = args[6].split(":");
-        byte[] pid = Long.toString(ProcessHandle.current().pid()).getBytes(StandardCharsets.US_ASCII);
-        sockets.getFirst().send(pid, 0, pid.length, new InetSocketAddress(hello[0], Integer.parseInt(hello[1])));
+        if (args.length > 6) {
+            String[] hello = args[6].split(":");
+            byte[] pid = Long.toString(ProcessHandle.current().pid()).getBytes(StandardCharsets.US_ASCII);
+            sockets.getFirst().send(pid, 0, pid.length, new InetSocketAddress(hello[0], Integer.parseInt(hello[1])));
+        }
         System.out.println("READY");
         System.out.flush();
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

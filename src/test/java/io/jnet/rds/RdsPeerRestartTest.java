@@ -41,13 +41,15 @@ import org.junit.jupiter.api.Timeout;
  * duplicated, none reordered, none damaged; what is missing is one contiguous range per kill at most (what the
  * dead peer swallowed), and everything after it came back (the stream resumed, and all the messages sent
  * after the restart arrived). It also asserts that the sender's connection was reset and reconnected by the
- * sender, the side that connected first (only the outgoing side reconnects): afterwards the one RDS TCP
- * connection goes from this node to the child's port 16385, on both nodes.
+ * sender (its connection is the outgoing one: its sends made it), and that afterwards one TCP connection carries
+ * it, the same on both nodes (this node's reconnect, or the restarted child's own connect, whichever the
+ * arbitration kept: the child connects too, to send its hello).
  *
  * <p>RDS has no keepalive (nor has Linux's connecting side): when every message to the dead peer was acknowledged and
  * the senders wait on its congestion map (it was congested when it died), nothing is in flight to find the dead
  * connection. So each incarnation of the child sends a hello when it starts, as a rejoining cluster node would
- * ({@link RdsEchoNode}); the test checks that every hello arrives, and that the stream resumes after it.
+ * ({@link RdsEchoNode}); the test checks that every hello arrives, and that the stream resumes after it. The
+ * first incarnation is quiet, so that this node's sends make the connection (c_outgoing here).
  */
 class RdsPeerRestartTest {
     static final String LOCAL = "198.51.100.1";
@@ -86,10 +88,11 @@ class RdsPeerRestartTest {
             hellos.setOption(SocketOption.SO_RCVTIMEO, Duration.ofSeconds(20));
             List<InetSocketAddress> peers = List.of(new InetSocketAddress(PEER, 7000), new InetSocketAddress(PEER, 7001));
             List<String> childArgs = List.of(Integer.toString(peerUdp), Integer.toString(v.localAddress().getPort()),
-                    Long.toHexString(PEER_MAC), PEER, "7000", "2", LOCAL + ":5999");
-            Child child = Child.start(childArgs);
-            assertThat(hello(hellos)).isEqualTo(child.process.pid());
-            try (RdsTraffic t = new RdsTraffic(31, RdsTraffic.mixed(16 << 10))) {
+                    Long.toHexString(PEER_MAC), PEER, "7000", "2");
+            List<String> restartArgs = new ArrayList<>(childArgs);
+            restartArgs.add(LOCAL + ":5999");
+            Child child = Child.start(childArgs); // quiet: this node's first send makes the connection (outgoing)
+            try (RdsTraffic t = new RdsTraffic(31, RdsTraffic.atLeast(RdsTraffic.HEADER, RdsTraffic.mixed(16 << 10)))) {
                 for (RdsSocket s : mine) t.startReceiver(s, true);
                 for (RdsSocket s : mine) t.startSender(s, peers, Long.MAX_VALUE);
                 long lost = 0;
@@ -101,7 +104,7 @@ class RdsPeerRestartTest {
                     child.kill();
                     long acceptedAtKill = t.accepted();
                     Thread.sleep(200); // the stream goes on into the dead peer meanwhile
-                    child = Child.start(childArgs);
+                    child = Child.start(restartArgs);
                     assertThat(hello(hellos)).as("the restarted child's hello").isEqualTo(child.process.pid());
                     long want2 = acceptedAtKill + echoesBetween;
                     assertThat(RdsFaultNet.await(() -> t.accepted() >= want2 || !t.failures().isEmpty(), 30_000))
@@ -128,10 +131,15 @@ class RdsPeerRestartTest {
                 });
                 for (RdsTraffic.StreamAccount acc : t.accounts()) lost += acc.sent() - acc.accepted();
                 System.out.println("messages the dead peers swallowed: " + lost);
-                // one connection, made by this node (the outgoing side) to the child's RDS port, on both nodes
+                // this node's connection (outgoing: its sends made it) was torn down at each kill (asserted above) and
+                // is UP again over one TCP connection, the same on both nodes: this node's reconnect, or the restarted
+                // child's connect (its hello makes it connect too), whichever the arbitration kept
+                RdsConnection conn = RdsProtocol.of(ns).connections().getFirst();
+                assertThat(RdsProtocol.of(ns).connections()).hasSize(1);
+                assertThat(conn.isOutgoing()).isTrue();
+                assertThat(conn.state()).isEqualTo(RdsConnState.UP);
                 List<String> here = RdsFaultNet.rdsConnections(ns);
                 assertThat(here).hasSize(1);
-                assertThat(here.getFirst()).startsWith(LOCAL + ":").endsWith(PEER + ":" + RdsFaultNet.RDS_TCP_PORT);
                 assertThat(childConns).containsExactly(RdsFaultNet.reverse(here.getFirst()));
                 assertThat(ns.internalErrors()).isZero();
             } finally {

@@ -38,7 +38,9 @@ import java.util.zip.CRC32C;
  * <p>Echo mode ({@link #startReceiver(RdsSocket, boolean)} with {@code echo}): the receiver gets its own
  * messages back from a peer that returns each one unchanged; they are checked against the stream they were
  * sent on (receiver's address to the echoing peer's), and gaps are allowed and recorded rather than counted
- * lost (see {@link StreamAccount#gaps()}), since a peer that dies loses what it had not returned yet.
+ * lost (see {@link StreamAccount#gaps()}), since a peer that dies loses what it had not returned yet. A message
+ * without a header cannot be placed after a gap, so echo mode wants sizes of at least {@link #HEADER} bytes
+ * ({@link #atLeast}); one that is not the next message counts as corrupted.
  *
  * <p>Threads: one per {@link #startSender sender} and per {@link #startReceiver receiver}; their exceptions are
  * collected in {@link #failures()}. {@link #close()} stops them and waits for them.
@@ -76,6 +78,11 @@ public final class RdsTraffic implements AutoCloseable {
             else n = 128 * 1024 + r.nextInt(Math.max(1, max - 128 * 1024 + 1));
             return Math.min(n, max);
         };
+    }
+
+    /** {@code sizes}, but never below {@code min} bytes. */
+    public static Sizes atLeast(int min, Sizes sizes) {
+        return (s, k) -> Math.max(min, sizes.size(s, k));
     }
 
     /** One direction between two sockets. */
