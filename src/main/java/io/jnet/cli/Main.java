@@ -9,7 +9,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code jnet} command line: {@code jnet perf}, {@code jnet serve}, {@code jnet fetch},
+ * The {@code jnet} command line: {@code jnet perf}, {@code jnet rds-stress}, {@code jnet serve}, {@code jnet fetch},
  * {@code jnet version}, {@code jnet help [COMMAND]}.
  *
  * <p>Exit codes: 0 success, 1 a test failed or an error occurred, 2 bad usage.
@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = Version.Provider.class,
         description = "A user-space TCP/IP stack for the JVM.",
-        subcommands = {PerfCommand.class, ServeCommand.class, FetchCommand.class, VersionCommand.class,
+        subcommands = {PerfCommand.class, RdsStressCommand.class, ServeCommand.class, FetchCommand.class, VersionCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Exit codes: 0 success, 1 a test failed or an error occurred, 2 bad usage.",
                 "Run 'jnet help COMMAND' for a command's options."})
@@ -98,6 +98,7 @@ public final class Main implements Callable<Integer> {
         @Override
         public <K> K create(Class<K> cls) throws Exception {
             if (cls == PerfCommand.class) return cls.cast(new PerfCommand(out, err));
+            if (cls == RdsStressCommand.class) return cls.cast(new RdsStressCommand(out, err));
             return CommandLine.defaultFactory().create(cls);
         }
     }

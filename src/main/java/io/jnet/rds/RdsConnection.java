@@ -393,7 +393,7 @@ public final class RdsConnection {
         reconnectTimer.cancel();
         lockXmit();
         try {
-            trans.shutdown(this, false);
+            if (tc != null) tc.closeSocket(false); // no read-out: the namespace is going
             pathReset();
             synchronized (this) {
                 for (RdsOutMessage m : sendQueue) m.free();

@@ -233,10 +233,10 @@ public final class RdsProtocol {
 
     private void closeAll() {
         closed = true;
+        worker.stop(); // no more work items: what runs now is the last
         for (RdsSocketImpl s : sockets) s.close();
         RdsTcpListener l = listener;
         if (l != null) l.close();
         for (RdsConnection c : conns.values()) c.destroy();
-        worker.stop();
     }
 }

@@ -151,9 +151,13 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     long rcvqTime;
 
     // --- congestion and timing
-    final RenoCongestion cc = new RenoCongestion();
+    /** cwnd and ssthresh (RFC 5681), bytes. */
+    final CongestionWindow win = new CongestionWindow();
+    /** The congestion control algorithm (Linux icsk_ca_ops). */
+    final CongestionControl cc = CongestionControl.newInstance(CongestionControl.DEFAULT_NAME);
+    /** Fast retransmit and fast recovery: which segment to resend on duplicate and partial ACKs, cwnd meanwhile. */
+    final LossRecovery recovery = new NewRenoRecovery();
     final RttEstimator rtt = new RttEstimator();
-    int dupAcks;
     int retransmits;
     /** Unanswered window probes (Linux icsk_probes_out). */
     int probesOut;
@@ -168,8 +172,8 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     long lastRecvNs;
     /** The input route of this connection's flow (Linux's sk_rx_dst), used by early demux. */
     final io.jnet.ip.InputRouteCache rxDst = new io.jnet.ip.InputRouteCache();
+    /** The last send loop stopped at cwnd (Linux tcp_is_cwnd_limited): only then may an ACK grow cwnd. */
     boolean cwndLimited;
-    boolean recoveredOnce;
     /** When a duplicate ACK last answered an out-of-window segment (Linux last_oow_ack_time). */
     long lastOowAckNs;
     int keepaliveProbes;
@@ -179,7 +183,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     boolean forceAck;
 
     // --- what TCP_INFO reports beyond the variables above (Linux tcp_sock statistics; see TcpInfoSnapshot)
-    /** Congestion-avoidance state, TcpInfo.TCP_CA_* (Linux icsk_ca_state). */
+    /** Congestion-avoidance state, TcpInfo.TCP_CA_* (Linux icsk_ca_state), set by the {@link #recovery}. */
     int caState = TcpInfo.TCP_CA_Open;
     /** When the connection reached ESTABLISHED, ns; 0 before. */
     long establishedNs;

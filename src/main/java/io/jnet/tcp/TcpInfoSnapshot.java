@@ -28,16 +28,16 @@ final class TcpInfoSnapshot {
         if (handshake) unacked = 1; // the SYN (or SYN-ACK) in flight
         // without SACK, Linux's Reno path counts duplicate ACKs as "sacked", at most one per segment not in a hole
         long holes = Math.min(Math.max(lost, 1), unacked);
-        long sacked = Math.max(0, Math.min(c.dupAcks, unacked - holes));
+        long sacked = Math.max(0, Math.min(c.recovery.dupAcks(), unacked - holes));
 
         int options = 0;
         if (c.tsEnabled) options |= TcpInfo.TCPI_OPT_TIMESTAMPS;
         if (c.wscaleEnabled) options |= TcpInfo.TCPI_OPT_WSCALE;
 
         long established = c.establishedNs;
-        long cwndSegments = c.cc.cwnd / mss;
-        long ssthresh = c.cc.ssthresh >= TcpInfo.TCP_INFINITE_SSTHRESH * mss
-                ? TcpInfo.TCP_INFINITE_SSTHRESH : c.cc.ssthresh / mss;
+        long cwndSegments = c.win.cwnd / mss;
+        long ssthresh = c.win.ssthresh >= TcpInfo.TCP_INFINITE_SSTHRESH * mss
+                ? TcpInfo.TCP_INFINITE_SSTHRESH : c.win.ssthresh / mss;
         long atoUs = Math.min(c.atoNs, c.tcp.sysctl.tcpDelackMaxMs.intValue() * 1_000_000L) / 1000;
         long windowClamp = Math.min((long) c.rcvbuf >> 1, 65535L << c.rcvWscale);
         long notSent = Math.max(0, c.writeSeq - c.sndMax);
@@ -53,7 +53,7 @@ final class TcpInfoSnapshot {
                 sinceMs(nowNs, c.dataPath.lastDataRecvNs(c), established),
                 sinceMs(nowNs, c.dataPath.lastAckRecvNs(c), established),
                 c.pmtu, windowClamp, c.rtt.srttUs, c.rtt.rttvarUs, ssthresh, cwndSegments,
-                c.advMss - (c.tsEnabled ? 12 : 0), TcpInput.TCP_FASTRETRANS_THRESH,
+                c.advMss - (c.tsEnabled ? 12 : 0), LossRecovery.TCP_FASTRETRANS_THRESH,
                 c.rcvRtt.rttUs(), c.rcvqSpace, u32(c.totalRetrans),
                 c.pacingRate, c.bytesAcked, c.bytesReceived, u32(c.segsOut), u32(c.segsIn),
                 notSent, c.minRtt.get(), u32(c.dataSegsIn), u32(c.dataSegsOut),
@@ -72,7 +72,7 @@ final class TcpInfoSnapshot {
                 0, 0, 0, 0,
                 listening ? queued : 0, listening ? backlog : 0, 0, 0,
                 0, 0, 0,
-                0, 0, 0, 0, 0, RenoCongestion.INIT_CWND_SEGMENTS, 0, TcpInput.TCP_FASTRETRANS_THRESH,
+                0, 0, 0, 0, 0, CongestionWindow.INIT_CWND_SEGMENTS, 0, LossRecovery.TCP_FASTRETRANS_THRESH,
                 0, 0, 0,
                 -1, 0, 0, 0, 0,
                 0, 0, 0, 0,

@@ -2,7 +2,6 @@ package io.jnet.tcp;
 
 import io.jnet.buffer.PacketBuffer;
 import io.jnet.socket.Errno;
-import io.jnet.socket.TcpInfo;
 import io.jnet.stack.MibCounter;
 import io.jnet.wire.Icmp;
 import io.jnet.wire.Tcp;
@@ -26,11 +25,6 @@ final class TcpInput {
      * taken for old duplicates.
      */
     static final int TCP_PAWS_WINDOW = 1;
-    /**
-     * Duplicate ACKs that trigger a fast retransmit (RFC 5681 3.2; Linux's TCP_FASTRETRANS_THRESH, the
-     * default of net.ipv4.tcp_reordering). jnet does not adapt it to reordering as Linux does.
-     */
-    static final int TCP_FASTRETRANS_THRESH = 3;
 
     /** RFC 7323 5.3 with Linux's window: true when {@code tsVal} is more than TCP_PAWS_WINDOW ticks behind {@code tsRecent}. */
     static boolean pawsOld(int tsRecent, int tsVal) {
@@ -293,9 +287,9 @@ final class TcpInput {
     static void updatePacingRate(TcpConnection c) {
         long srtt = c.rtt.srttUs;
         if (srtt <= 0) return;
-        int ratio = c.cc.cwnd < c.cc.ssthresh / 2
+        int ratio = c.win.cwnd < c.win.ssthresh / 2
                 ? c.tcp.sysctl.tcpPacingSsRatio.intValue() : c.tcp.sysctl.tcpPacingCaRatio.intValue();
-        long window = Math.max(c.cc.cwnd, (c.sndMax - c.sndUna) & 0xFFFFFFFFL);
+        long window = Math.max(c.win.cwnd, (c.sndMax - c.sndUna) & 0xFFFFFFFFL);
         c.pacingRate = window * ratio * 10_000L / srtt; // bytes * (ratio / 100) * 1e6 / srtt
     }
 
@@ -318,7 +312,8 @@ final class TcpInput {
         if (c.tsEnabled) m -= 12;
         c.mss = Math.max(m, c.tcp.sysctl.tcpMinSndMss.intValue() - (c.tsEnabled ? 12 : 0));
         c.rcvMss = Math.min(c.advMss, 536);
-        c.cc.init(c.mss);
+        c.win.init(c.mss);
+        c.cc.init(c.win);
         TcpSocketOptions.expandSndbuf(c);
     }
 
@@ -410,7 +405,7 @@ final class TcpInput {
         } else if (ack == c.sndUna) {
             boolean dup = segLen == 0 && pkt.length() == 0 && !windowUpdate && c.sndMax != c.sndUna
                     && (flags & (Tcp.SYN | Tcp.FIN)) == 0;
-            if (dup) duplicateAck(c);
+            if (dup) c.recovery.onDupAck(c);
             else if (pkt.length() == 0) tcp.mib.inc(MibCounter.TcpExtTCPPureAcks);
         }
         c.probesOut = 0; // the peer answers: probes are not unanswered (Linux icsk_probes_out)
@@ -420,7 +415,6 @@ final class TcpInput {
     }
 
     private static void newAck(TcpConnection c, int ack, TcpOptions opts) {
-        TcpProtocol tcp = c.tcp;
         long acked = (ack - c.sndUna) & 0xFFFFFFFFL;
         long flight = (c.sndMax - c.sndUna) & 0xFFFFFFFFL;
         long now = c.lastRecvNs;
@@ -469,29 +463,10 @@ final class TcpInput {
         c.rate.generate(deliveredSegments, now, c.minRtt.get());
         c.rtt.resetBackoff();
         c.retransmits = 0;
-        // congestion control
-        if (c.cc.inRecovery) {
-            if (Tcp.seqGeq(ack, c.cc.recover)) {
-                c.cc.exitRecovery((c.sndMax - ack) & 0xFFFFFFFFL);
-                c.caState = TcpInfo.TCP_CA_Open;
-            } else {
-                // NewReno partial ACK: retransmit the next hole, deflate (RFC 6582 3.2 step 5)
-                PacketBuffer head = c.writeQueue.peek();
-                if (head != null && head.when != 0) {
-                    TcpOutput.transmitData(c, head, true);
-                    tcp.mib.inc(MibCounter.TcpExtTCPFastRetrans);
-                }
-                c.cc.onPartialAck(acked);
-            }
-        } else {
-            c.cc.onAck(acked, c.cwndLimited || flight + c.mss >= c.cc.cwnd);
-            // Disorder ends with the new ACK; Loss once all that was outstanding at the timeout is acknowledged
-            if (c.caState == TcpInfo.TCP_CA_Disorder
-                    || c.caState == TcpInfo.TCP_CA_Loss && Tcp.seqGeq(ack, c.cc.recover)) {
-                c.caState = TcpInfo.TCP_CA_Open;
-            }
+        // loss recovery first: an ACK in fast recovery sets cwnd there, any other lets the congestion control grow it
+        if (!c.recovery.onNewAck(c, ack, acked)) {
+            c.cc.onAck(c.win, acked, c.cwndLimited || flight + c.mss >= c.win.cwnd);
         }
-        c.dupAcks = 0;
         // retransmission timer (RFC 6298 5.2/5.3)
         if (c.sndUna == c.sndMax) c.rtoTimer.cancel();
         else c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
@@ -506,31 +481,6 @@ final class TcpInput {
             c.wakeUp();
         } else if (c.writeSpaceEveryAck) {
             c.wakeUp(); // an in-stack owner frees its messages as they are acknowledged (RDS: rds_tcp_write_space)
-        }
-    }
-
-    private static void duplicateAck(TcpConnection c) {
-        TcpProtocol tcp = c.tcp;
-        c.dupAcks++;
-        if (c.cc.inRecovery) {
-            c.cc.onDupAckInRecovery();
-            TcpOutput.xmit(c);
-            return;
-        }
-        if (c.caState == TcpInfo.TCP_CA_Open) c.caState = TcpInfo.TCP_CA_Disorder;
-        if (c.dupAcks == TCP_FASTRETRANS_THRESH && (!c.recoveredOnce || Tcp.seqGt(c.sndUna, c.cc.recover))) {
-            c.recoveredOnce = true;
-            c.caState = TcpInfo.TCP_CA_Recovery;
-            long flight = (c.sndMax - c.sndUna) & 0xFFFFFFFFL;
-            c.cc.enterRecovery(flight, c.sndMax);
-            tcp.mib.inc(MibCounter.TcpExtTCPRenoRecovery);
-            PacketBuffer head = c.writeQueue.peek();
-            if (head != null && head.when != 0) {
-                TcpOutput.transmitData(c, head, true);
-                tcp.mib.inc(MibCounter.TcpExtTCPFastRetrans);
-                c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
-            }
-            TcpOutput.xmit(c);
         }
     }
 
@@ -794,7 +744,7 @@ final class TcpInput {
                 if (m < c.mss && m >= 48) {
                     c.pmtu = mtu;
                     c.mss = m;
-                    c.cc.setMss(m);
+                    c.win.setMss(m);
                     PacketBuffer head = c.writeQueue.peek();
                     if (head != null && head.when != 0) {
                         c.sendHead = head;

@@ -299,7 +299,8 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         c.peerMss = mss;
         c.mss = Math.min(mss, c.advMss);
         c.rcvMss = Math.min(c.advMss, 536);
-        c.cc.init(c.mss);
+        c.win.init(c.mss);
+        c.cc.init(c.win);
         c.irs = peerIsn;
         c.rcvNxt = pkt.seq;
         c.rcvWup = c.rcvNxt;

@@ -4,7 +4,6 @@ import io.jnet.buffer.PacketBuffer;
 import io.jnet.buffer.PayloadRegion;
 import io.jnet.ip.Route;
 import io.jnet.socket.Errno;
-import io.jnet.socket.TcpInfo;
 import io.jnet.stack.MibCounter;
 import io.jnet.wire.Ipv4;
 import io.jnet.wire.Tcp;
@@ -267,7 +266,7 @@ final class TcpOutput {
                 fin = (seg.flags & Tcp.FIN) != 0;
             }
             long inflight = (c.sndNxt - c.sndUna) & 0xFFFFFFFFL;
-            if (inflight > 0 && inflight + len > c.cc.cwnd) {
+            if (inflight > 0 && inflight + len > c.win.cwnd) {
                 c.cwndLimited = true;
                 break;
             }
@@ -424,14 +423,13 @@ final class TcpOutput {
         long notSent = (c.writeSeq - c.sndMax) & 0xFFFFFFFFL;
         int mss = Math.max(1, c.mss);
         long inFlight = (((c.sndNxt - c.sndUna) & 0xFFFFFFFFL) + mss - 1) / mss;
-        boolean lossesRepaired = c.caState != TcpInfo.TCP_CA_Loss || Tcp.seqGeq(c.sndNxt, c.cc.recover);
-        c.rate.checkAppLimited(notSent, mss, inFlight, c.cc.cwnd / mss, lossesRepaired);
+        c.rate.checkAppLimited(notSent, mss, inFlight, c.win.cwnd / mss, c.recovery.lostRetransmitted(c));
     }
 
     private static void idleRestart(TcpConnection c, long now) {
         if (c.tcp.sysctl.tcpSlowStartAfterIdle.enabled() && c.sndNxt == c.sndUna && c.lastSendNs != 0
                 && now - c.lastSendNs > c.rtt.currentRtoUs() * 1000) {
-            c.cc.restartAfterIdle();
+            c.cc.onRestartAfterIdle(c.win);
         }
     }
 

@@ -105,7 +105,7 @@ final class TcpSocketOptions {
         if (c.tcp.memory.underPressure() || c.tcp.memory.aboveMin()) return;
         int goal = TcpOutput.sizeGoal(c);
         long perSeg = goal + 320L;
-        long segs = Math.max(RenoCongestion.INIT_CWND_SEGMENTS, c.cc.cwnd / Math.max(1, goal));
+        long segs = Math.max(CongestionWindow.INIT_CWND_SEGMENTS, c.win.cwnd / Math.max(1, goal));
         long want = Math.min(c.tcp.sysctl.tcpWmem.intValue(2), 2 * segs * perSeg);
         if (want > c.sndbuf) c.sndbuf = (int) want;
     }

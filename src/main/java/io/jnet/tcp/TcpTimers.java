@@ -2,7 +2,6 @@ package io.jnet.tcp;
 
 import io.jnet.buffer.PacketBuffer;
 import io.jnet.socket.Errno;
-import io.jnet.socket.TcpInfo;
 import io.jnet.stack.MibCounter;
 
 /**
@@ -75,13 +74,10 @@ final class TcpTimers {
             return;
         }
         tcp.mib.inc(MibCounter.TcpExtTCPTimeouts);
-        if (c.cc.inRecovery || c.retransmits == 1) tcp.mib.inc(MibCounter.TcpExtTCPSlowStartRetrans);
-        c.cc.onRto((c.sndMax - c.sndUna) & 0xFFFFFFFFL);
-        c.recoveredOnce = true;
-        c.cc.recover = c.sndMax;
-        c.caState = TcpInfo.TCP_CA_Loss;
+        if (c.recovery.inRecovery() || c.retransmits == 1) tcp.mib.inc(MibCounter.TcpExtTCPSlowStartRetrans);
+        c.cc.onRto(c.win, (c.sndMax - c.sndUna) & 0xFFFFFFFFL);
+        c.recovery.onRto(c);
         markLost(c);
-        c.dupAcks = 0;
         c.rtt.backoff++;
         // go back N: resend from SND.UNA within the (now one-segment) congestion window
         c.sendHead = head;

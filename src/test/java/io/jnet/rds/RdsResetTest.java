@@ -92,8 +92,8 @@ class RdsResetTest {
                 }
                 assertThat(RdsPair.await(() -> up(p))).as("round %d: both UP on one TCP connection", round).isTrue();
                 RdsConnection ca = p.connA(), cb = p.connB();
-                assertThat(ca.isOutgoing()).isTrue();
-                assertThat(cb.isOutgoing()).isTrue();
+                // c_outgoing: each side's, unless the other's connection was accepted before its own send
+                assertThat(ca.isOutgoing() || cb.isOutgoing()).isTrue();
                 // when the two connects crossed, the lower address kept its own (rds_tcp_accept_one): A refused
                 // B's and connected to B's 16385 (when A's connect had not started yet, it took B's instead)
                 if (p.rdsA().statistics().get("s_tcp_connect_raced") > 0) {

@@ -1,0 +1,55 @@
+package io.jnet.tcp;
+
+/**
+ * Loss detection and repair by acknowledgements: when duplicate or partial ACKs mean a segment was lost, which
+ * segment to retransmit, entering and leaving fast recovery, and the congestion window while recovery lasts
+ * (gVisor's recovery interface with the sender's enterRecovery and leaveRecovery; Linux tcp_fastretrans_alert
+ * and its helpers). The {@link CongestionControl} only chooses ssthresh ({@link CongestionControl#onLossDetected})
+ * and hears of the end ({@link CongestionControl#afterRecovery}); the recovery sets cwnd in between.
+ *
+ * <p>An implementation keeps its own state (RFC 6582 recover, the duplicate ACK count, ...) and sets the
+ * connection's congestion state {@link TcpConnection#caState} (Linux icsk_ca_state: Open, Disorder, Recovery,
+ * Loss). The retransmission timer itself stays in {@link TcpTimers}, which tells the recovery through
+ * {@link #onRto}. One instance per connection; every method runs with the connection locked and allocates nothing.
+ */
+interface LossRecovery {
+    /**
+     * Duplicate ACKs that trigger a fast retransmit (RFC 5681 3.2; Linux's TCP_FASTRETRANS_THRESH, the
+     * default of net.ipv4.tcp_reordering). jnet does not adapt it to reordering as Linux does.
+     */
+    int TCP_FASTRETRANS_THRESH = 3;
+
+    /**
+     * An ACK advanced SND.UNA to {@code ack}, acknowledging {@code acked} new bytes; the write queue is already
+     * cleaned of what it covers. In fast recovery it is a full or a partial acknowledgement (RFC 6582 3.2 step 3).
+     *
+     * @return true when the ACK arrived in fast recovery (ending it or not): cwnd is the recovery's on this ACK
+     *         and the congestion control must not grow it (RFC 5681 3.2 step 6)
+     */
+    boolean onNewAck(TcpConnection c, int ack, long acked);
+
+    /**
+     * A duplicate ACK (RFC 5681 section 2; the caller checked the definition): counts it, and at the threshold
+     * enters fast retransmit and fast recovery (RFC 5681 3.2 steps 2-4, RFC 6582 3.2 steps 1-2).
+     */
+    void onDupAck(TcpConnection c);
+
+    /**
+     * The retransmission timer expired and the congestion control has set the loss window
+     * ({@link CongestionControl#onRto}): leave fast recovery, take everything outstanding as to be repaired
+     * (RFC 6582 3.2 step 4), congestion state Loss. The caller resends from SND.UNA.
+     */
+    void onRto(TcpConnection c);
+
+    /** Fast recovery in progress (Linux TCP_CA_Recovery). */
+    boolean inRecovery();
+
+    /** Duplicate ACKs since SND.UNA last advanced or the last timeout. */
+    int dupAcks();
+
+    /**
+     * Every segment taken for lost has been sent again (Linux lost_out &lt;= retrans_out, as tcp_rate_check_app_limited
+     * asks before calling the connection application-limited).
+     */
+    boolean lostRetransmitted(TcpConnection c);
+}

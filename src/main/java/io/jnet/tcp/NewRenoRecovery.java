@@ -1,0 +1,129 @@
+package io.jnet.tcp;
+
+import io.jnet.buffer.PacketBuffer;
+import io.jnet.socket.TcpInfo;
+import io.jnet.stack.MibCounter;
+import io.jnet.wire.Tcp;
+
+/**
+ * Fast retransmit and fast recovery without SACK: RFC 5681 3.2 with the NewReno modification of RFC 6582
+ * (Linux's Reno path in tcp_fastretrans_alert, tcp_add_reno_sack; gVisor reno_recovery.go). The third duplicate ACK
+ * (Linux TCP_FASTRETRANS_THRESH) retransmits the first unacknowledged segment and enters fast recovery with
+ * cwnd = ssthresh + 3 * SMSS, each further duplicate ACK inflates cwnd by one SMSS; a partial ACK retransmits the
+ * next hole and deflates cwnd by what it acknowledged, adding one SMSS back when that was at least one SMSS; the
+ * full ACK of {@link #recover} ends recovery with cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS) (option 1).
+ * Duplicate ACKs for data sent before the last recovery or timeout began (SND.UNA not past recover) do not start
+ * another one (RFC 6582 3.2 step 1).
+ *
+ * <p>Congestion states (Linux icsk_ca_state) it sets on the connection: Disorder at the first duplicate ACK,
+ * Recovery in fast recovery, Loss after a timeout; Open again at the ACK that ends them.
+ */
+final class NewRenoRecovery implements LossRecovery {
+    /** In fast recovery (RFC 5681 3.2). */
+    private boolean inRecovery;
+    /**
+     * RFC 6582 "recover": SND.MAX (the highest sequence sent) when the last fast recovery or timeout began. Valid
+     * once {@link #recoveredOnce}; before that, no duplicate ACK is held back by it.
+     */
+    private int recover;
+    /** A recovery or timeout has set {@link #recover} (RFC 6582 initialises recover to the ISS instead). */
+    private boolean recoveredOnce;
+    /** Duplicate ACKs since SND.UNA last advanced or the last timeout. */
+    private int dupAcks;
+
+    @Override
+    public boolean onNewAck(TcpConnection c, int ack, long acked) {
+        boolean wasInRecovery = inRecovery;
+        if (inRecovery) {
+            if (Tcp.seqGeq(ack, recover)) {
+                exitRecovery(c, ack);
+            } else {
+                // partial ACK: retransmit the next hole, deflate (RFC 6582 3.2 step 3)
+                retransmitHead(c);
+                CongestionWindow w = c.win;
+                w.cwnd = Math.max(w.mss, w.cwnd - acked + (acked >= w.mss ? w.mss : 0));
+            }
+        } else if (c.caState == TcpInfo.TCP_CA_Disorder
+                || c.caState == TcpInfo.TCP_CA_Loss && Tcp.seqGeq(ack, recover)) {
+            // Disorder ends with the new ACK; Loss once all that was outstanding at the timeout is acknowledged
+            c.caState = TcpInfo.TCP_CA_Open;
+        }
+        dupAcks = 0;
+        return wasInRecovery;
+    }
+
+    @Override
+    public void onDupAck(TcpConnection c) {
+        dupAcks++;
+        if (inRecovery) {
+            c.win.cwnd += c.win.mss; // each further duplicate ACK inflates the window (RFC 5681 3.2 step 4)
+            TcpOutput.xmit(c);
+            return;
+        }
+        if (c.caState == TcpInfo.TCP_CA_Open) c.caState = TcpInfo.TCP_CA_Disorder;
+        if (dupAcks == TCP_FASTRETRANS_THRESH && (!recoveredOnce || Tcp.seqGt(c.sndUna, recover))) {
+            enterRecovery(c);
+        }
+    }
+
+    @Override
+    public void onRto(TcpConnection c) {
+        inRecovery = false;
+        recoveredOnce = true;
+        recover = c.sndMax;
+        c.caState = TcpInfo.TCP_CA_Loss;
+        dupAcks = 0;
+    }
+
+    @Override
+    public boolean inRecovery() { return inRecovery; }
+
+    @Override
+    public int dupAcks() { return dupAcks; }
+
+    /** Outside Loss, or once SND.NXT has passed {@link #recover}: the go-back-N resend covered what the timeout took. */
+    @Override
+    public boolean lostRetransmitted(TcpConnection c) {
+        return c.caState != TcpInfo.TCP_CA_Loss || Tcp.seqGeq(c.sndNxt, recover);
+    }
+
+    /**
+     * Fast retransmit (RFC 5681 3.2 steps 2-3, RFC 6582 3.2 steps 1-2): ssthresh from the congestion control,
+     * cwnd = ssthresh + 3 * SMSS, recover = SND.MAX; the first unacknowledged segment goes again with the
+     * retransmission timer restarted, then whatever the window allows.
+     */
+    private void enterRecovery(TcpConnection c) {
+        recoveredOnce = true;
+        c.caState = TcpInfo.TCP_CA_Recovery;
+        long flight = (c.sndMax - c.sndUna) & 0xFFFFFFFFL;
+        CongestionWindow w = c.win;
+        c.cc.onLossDetected(w, flight);
+        w.cwnd = w.ssthresh + 3L * w.mss;
+        inRecovery = true;
+        recover = c.sndMax;
+        c.tcp.mib.inc(MibCounter.TcpExtTCPRenoRecovery);
+        if (retransmitHead(c)) c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
+        TcpOutput.xmit(c);
+    }
+
+    /** Full ACK (RFC 6582 3.2 step 3, option 1): cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS). */
+    private void exitRecovery(TcpConnection c, int ack) {
+        CongestionWindow w = c.win;
+        w.cwnd = Math.min(w.ssthresh, Math.max((c.sndMax - ack) & 0xFFFFFFFFL, w.mss) + w.mss);
+        inRecovery = false;
+        c.cc.afterRecovery(w);
+        c.caState = TcpInfo.TCP_CA_Open;
+    }
+
+    /**
+     * Retransmits the first unacknowledged segment, the one the duplicate or partial ACK says is missing, if it
+     * was sent (TcpExtTCPFastRetrans). Returns whether it went.
+     */
+    private static boolean retransmitHead(TcpConnection c) {
+        PacketBuffer head = c.writeQueue.peek();
+        if (head == null || head.when == 0) return false;
+        TcpOutput.transmitData(c, head, true);
+        c.tcp.mib.inc(MibCounter.TcpExtTCPFastRetrans);
+        return true;
+    }
+}

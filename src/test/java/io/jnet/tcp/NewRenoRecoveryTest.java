@@ -1,0 +1,124 @@
+package io.jnet.tcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jnet.socket.SocketOption;
+import io.jnet.socket.TcpInfo;
+import io.jnet.socket.TcpServerSocket;
+import io.jnet.stack.MibCounter;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Fast retransmit and fast recovery without SACK on virtual time, ACK by ACK: the window through a recovery
+ * (RFC 5681 3.2 steps 2-4), the partial ACK (RFC 6582 3.2 step 3) and the full ACK that ends it (option 1).
+ * Ten segments are written at once with the initial window; the server's ACKs are held and released one at a time.
+ */
+class NewRenoRecoveryTest {
+    /** Writes ten segments of which those at the given indexes (0-based) are lost once; the server's ACKs are held. */
+    private static TcpConnection[] sendTenLosing(VirtualNet net, TcpServerSocket srv, Set<Integer> lost) throws Exception {
+        TcpConnection[] p = TcpInfoTest.establishWithRtt(net, srv);
+        TcpConnection c = p[0];
+        int mss = c.mss;
+        c.setOption(SocketOption.TCP_NODELAY, true);
+        int first = c.sndNxt;
+        boolean[] dropped = new boolean[10];
+        net.filter.dropOutbound(f -> {
+            if (!f.isData()) return false;
+            int i = (f.seq() - first) / mss;
+            return lost.contains(i) && !dropped[i] && (dropped[i] = true);
+        });
+        net.filter.hold(false, true);
+        c.write(new byte[10 * mss], 0, 10 * mss);
+        assertThat(c.sndMax - first).isEqualTo(10 * mss);
+        return p;
+    }
+
+    /** Releases the server's ACKs until SND.UNA reaches {@code seq}, then asserts there is no duplicate yet. */
+    private static void releaseUntilUna(VirtualNet net, TcpConnection c, int seq) {
+        while (c.sndUna != seq) assertThat(net.filter.releaseNext(false)).isTrue();
+        assertThat(c.recovery.dupAcks()).isZero();
+        assertThat(c.recovery.inRecovery()).isFalse();
+    }
+
+    @Test
+    void theWindowInflatesPerDuplicateAndFallsAtTheFullAck() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection[] p = sendTenLosing(net, srv, Set.of(2));
+            TcpConnection c = p[0];
+            int mss = c.mss;
+            int hole = c.sndMax - 8 * mss;
+            releaseUntilUna(net, c, hole);
+            long cwndBefore = c.win.cwnd;
+
+            // two duplicates: Disorder, the window as it was
+            for (int i = 1; i <= 2; i++) {
+                assertThat(net.filter.releaseNext(false)).isTrue();
+                assertThat(c.recovery.dupAcks()).isEqualTo(i);
+                assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Disorder);
+                assertThat(c.win.cwnd).isEqualTo(cwndBefore);
+            }
+            // the third: ssthresh = FlightSize / 2 = 4 segments, cwnd = ssthresh + 3 segments, the hole goes again
+            assertThat(net.filter.releaseNext(false)).isTrue();
+            assertThat(c.recovery.inRecovery()).isTrue();
+            assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Recovery);
+            assertThat(c.win.ssthresh).isEqualTo(4L * mss);
+            assertThat(c.win.cwnd).isEqualTo(7L * mss);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPRenoRecovery)).isEqualTo(1);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPFastRetrans)).isEqualTo(1);
+            // each further duplicate: one more segment
+            for (int i = 4; i <= 7; i++) {
+                assertThat(net.filter.releaseNext(false)).isTrue();
+                assertThat(c.recovery.dupAcks()).isEqualTo(i);
+                assertThat(c.win.cwnd).isEqualTo((long) (i + 4) * mss);
+            }
+            // the retransmission's ACK covers everything (recover = SND.MAX at the start): the full ACK ends recovery
+            // with cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS), nothing being in flight
+            assertThat(net.filter.releaseNext(false)).isTrue();
+            assertThat(c.sndUna).isEqualTo(c.sndMax);
+            assertThat(c.recovery.inRecovery()).isFalse();
+            assertThat(c.recovery.dupAcks()).isZero();
+            assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Open);
+            assertThat(c.win.cwnd).isEqualTo(2L * mss);
+            assertThat(c.win.ssthresh).isEqualTo(4L * mss);
+            assertThat(net.filter.heldCount(false)).isZero();
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPFastRetrans)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aPartialAckResendsTheNextHoleAndDeflates() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection[] p = sendTenLosing(net, srv, Set.of(2, 5));
+            TcpConnection c = p[0];
+            int mss = c.mss;
+            int hole = c.sndMax - 8 * mss;
+            releaseUntilUna(net, c, hole);
+
+            // six duplicates (segments 4, 5, 7, 8, 9 and 10): recovery at the third, cwnd 7 + 3 segments after them
+            for (int i = 1; i <= 6; i++) assertThat(net.filter.releaseNext(false)).isTrue();
+            assertThat(c.recovery.dupAcks()).isEqualTo(6);
+            assertThat(c.recovery.inRecovery()).isTrue();
+            assertThat(c.win.ssthresh).isEqualTo(4L * mss);
+            assertThat(c.win.cwnd).isEqualTo(10L * mss);
+
+            // the first retransmission's ACK stops at the second hole: partial, three segments acknowledged
+            assertThat(net.filter.releaseNext(false)).isTrue();
+            assertThat(c.sndUna).isEqualTo(hole + 3 * mss);
+            assertThat(c.recovery.inRecovery()).isTrue();
+            assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Recovery);
+            assertThat(c.win.cwnd).as("deflated by what was acknowledged, one segment added back").isEqualTo(8L * mss);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPFastRetrans)).as("the second hole went at once").isEqualTo(2);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPRenoRecovery)).isEqualTo(1);
+
+            // its ACK is the full one
+            assertThat(net.filter.releaseNext(false)).isTrue();
+            assertThat(c.sndUna).isEqualTo(c.sndMax);
+            assertThat(c.recovery.inRecovery()).isFalse();
+            assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Open);
+            assertThat(c.win.cwnd).isEqualTo(2L * mss);
+            assertThat(net.filter.heldCount(false)).isZero();
+            assertThat(p[1].info().bytesReceived()).isEqualTo(10L * mss);
+        }
+    }
+}

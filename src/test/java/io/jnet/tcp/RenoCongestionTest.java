@@ -1,0 +1,119 @@
+package io.jnet.tcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+/** Reno's window arithmetic on a {@link CongestionWindow} alone (RFC 5681 3.1, RFC 3465, RFC 6928), in bytes. */
+class RenoCongestionTest {
+    static final int MSS = 1000;
+
+    private final CongestionWindow w = new CongestionWindow();
+    private final CongestionControl reno = CongestionControl.newInstance("reno");
+
+    RenoCongestionTest() {
+        w.init(MSS);
+        reno.init(w);
+    }
+
+    @Test
+    void lookedUpByLinuxsName() {
+        assertThat(reno).isInstanceOf(RenoCongestion.class);
+        assertThat(reno.name()).isEqualTo("reno").isEqualTo(CongestionControl.DEFAULT_NAME);
+        assertThat(CongestionControl.newInstance("reno")).isNotSameAs(reno);
+        assertThatThrownBy(() -> CongestionControl.newInstance("cubic"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cubic");
+    }
+
+    @Test
+    void startsWithTheInitialWindowAndNoThreshold() {
+        assertThat(w.cwnd).isEqualTo(10L * MSS);
+        assertThat(w.inSlowStart()).isTrue();
+    }
+
+    @Test
+    void slowStartGrowsByWhatIsAckedUpToTwoSegments() {
+        reno.onAck(w, 500, true);
+        assertThat(w.cwnd).isEqualTo(10L * MSS + 500);
+        reno.onAck(w, 5L * MSS, true); // a stretch ACK counts for at most L = 2 segments (RFC 3465)
+        assertThat(w.cwnd).isEqualTo(12L * MSS + 500);
+    }
+
+    @Test
+    void noGrowthWhenTheWindowWasNotUsed() {
+        reno.onAck(w, MSS, false);
+        assertThat(w.cwnd).isEqualTo(10L * MSS);
+    }
+
+    @Test
+    void congestionAvoidanceAddsOneSegmentPerWindowAcknowledged() {
+        w.ssthresh = 10L * MSS;
+        assertThat(w.inSlowStart()).isFalse();
+        for (int i = 0; i < 9; i++) reno.onAck(w, MSS, true);
+        assertThat(w.cwnd).as("9 of 10 segments acknowledged").isEqualTo(10L * MSS);
+        reno.onAck(w, 1500, true);
+        assertThat(w.cwnd).isEqualTo(11L * MSS);
+        // the 500 bytes beyond the window count towards the next increase
+        for (int i = 0; i < 10; i++) reno.onAck(w, MSS, true);
+        assertThat(w.cwnd).isEqualTo(11L * MSS);
+        reno.onAck(w, 500, true);
+        assertThat(w.cwnd).isEqualTo(12L * MSS);
+    }
+
+    @Test
+    void aLossHalvesTheFlightIntoSsthreshAndLeavesCwndToTheRecovery() {
+        reno.onLossDetected(w, 8L * MSS);
+        assertThat(w.ssthresh).isEqualTo(4L * MSS);
+        assertThat(w.cwnd).isEqualTo(10L * MSS);
+        reno.onLossDetected(w, 3L * MSS);
+        assertThat(w.ssthresh).as("at least two segments").isEqualTo(2L * MSS);
+    }
+
+    @Test
+    void aLossForgetsBytesCountedInCongestionAvoidance() {
+        w.ssthresh = 10L * MSS;
+        for (int i = 0; i < 9; i++) reno.onAck(w, MSS, true);
+        reno.onLossDetected(w, 20L * MSS); // ssthresh 10 segments again
+        for (int i = 0; i < 9; i++) reno.onAck(w, MSS, true);
+        assertThat(w.cwnd).isEqualTo(10L * MSS);
+        reno.onAck(w, MSS, true);
+        assertThat(w.cwnd).isEqualTo(11L * MSS);
+    }
+
+    @Test
+    void aTimeoutLeavesTheLossWindow() {
+        reno.onRto(w, 7L * MSS);
+        assertThat(w.ssthresh).isEqualTo(3500);
+        assertThat(w.cwnd).isEqualTo(MSS);
+        reno.onAck(w, MSS, true);
+        assertThat(w.cwnd).as("slow start again").isEqualTo(2L * MSS);
+    }
+
+    @Test
+    void restartAfterIdleCutsToTheInitialWindowOnly() {
+        w.cwnd = 30L * MSS;
+        reno.onRestartAfterIdle(w);
+        assertThat(w.cwnd).isEqualTo(10L * MSS);
+        w.cwnd = 4L * MSS;
+        reno.onRestartAfterIdle(w);
+        assertThat(w.cwnd).isEqualTo(4L * MSS);
+    }
+
+    @Test
+    void cwndStopsAtTwoToTheThirty() {
+        w.cwnd = (1L << 30) - 100;
+        reno.onAck(w, MSS, true);
+        assertThat(w.cwnd).isEqualTo(1L << 30);
+    }
+
+    @Test
+    void anMssChangeKeepsTheNumberOfSegments() {
+        w.setMss(500);
+        assertThat(w.mss).isEqualTo(500);
+        assertThat(w.cwnd).isEqualTo(5000);
+        w.cwnd = 300;
+        w.setMss(200);
+        assertThat(w.cwnd).as("at least one segment").isEqualTo(200);
+    }
+}
