@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -58,7 +57,6 @@ class RdsPeerRestartTest {
 
     @Test
     @Timeout(90)
-    @Disabled("rds transport bug: a restarted peer with the higher address never reaches us while our connection to its dead incarnation is idle (all acknowledged, senders waiting on its congestion map): each of its connects is closed as raced because we still have a socket, and nothing finds the stale one; its hello never arrives")
     void echoedStreamResumesAfterThePeerRestarts() throws Exception {
         run(1, 1000);
     }
@@ -66,7 +64,6 @@ class RdsPeerRestartTest {
     @Test
     @Tag("long")
     @Timeout(600)
-    @Disabled("the same rds transport bug as the default-run version")
     void echoedStreamResumesAfterManyPeerRestarts() throws Exception {
         run(8, 3000);
     }
