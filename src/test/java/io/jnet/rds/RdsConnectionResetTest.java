@@ -56,6 +56,9 @@ class RdsConnectionResetTest {
                 t.startReceiver(bs.getFirst(), false);
                 byte[] buf = new byte[RdsSocket.MAX_MESSAGE_SIZE];
                 t.sendNext(as.getFirst(), RdsFaultNet.addresses(bs), 5, buf); // a's send makes the connection
+                assertThat(RdsFaultNet.await(t::allArrivedNow, 5_000)).isTrue();
+                // b's end came from the accept: with nothing to send it does not reconnect by itself after the reset
+                assertThat(RdsProtocol.of(b).connections().getFirst().isOutgoing()).isFalse();
                 t.sendNext(bs.getFirst(), RdsFaultNet.addresses(as), 5, buf);
                 assertThat(RdsFaultNet.await(t::allArrivedNow, 5_000)).isTrue();
                 assertThat(RdsFaultNet.await(() -> RdsProtocol.of(a).connections().getFirst().retransmitQueueSize() == 0
