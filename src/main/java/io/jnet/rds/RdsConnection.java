@@ -6,6 +6,7 @@ import io.jnet.wire.RdsHeader;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -56,6 +57,8 @@ public final class RdsConnection {
     private final AtomicBoolean inXmit = new AtomicBoolean();
     /** Someone wanted a transmit while another held the guard: the holder goes round again. */
     private volatile boolean xmitWanted;
+    /** Messages {@link #freeAcked} frees once out of the monitor; holder of the guard only. */
+    private final ArrayDeque<RdsOutMessage> ackedScratch = new ArrayDeque<>();
     /** The message the transport is writing (cp_xmit_rm); holder of the guard only. */
     private RdsOutMessage xmitMsg;
     /** RCMG_MAP_QUEUED: the local congestion map goes out before the next message. */
@@ -245,31 +248,42 @@ public final class RdsConnection {
         trans.dropAcked(this);
     }
 
-    /** rds_send_path_drop_acked: frees retransmit-queue messages that end at or before {@code acked}. */
+    /**
+     * rds_send_path_drop_acked: frees retransmit-queue messages that end at or before {@code acked}. They are
+     * taken off under this object's monitor and freed after it (freeing wakes the sending socket, whose readiness
+     * listeners are the application's). Holder of the transmit guard.
+     */
     void freeAcked(long acked) {
-        int n = 0;
+        ArrayDeque<RdsOutMessage> done = ackedScratch;
         synchronized (this) {
             RdsOutMessage m;
             while ((m = retrans.peekFirst()) != null && m.end <= acked && m != xmitMsg) {
-                retrans.pollFirst();
-                m.free();
-                n++;
+                done.addLast(retrans.pollFirst());
             }
         }
-        if (n > 0) proto.stats.add(RdsStatistics.Counter.s_send_drop_acked, n);
+        int n = done.size();
+        if (n == 0) return;
+        RdsOutMessage m;
+        while ((m = done.pollFirst()) != null) m.free();
+        proto.stats.add(RdsStatistics.Counter.s_send_drop_acked, n);
     }
 
-    /** rds_send_drop_to for a closing socket: its messages not yet written are dropped. */
+    /**
+     * rds_send_drop_to for a closing socket: its messages not yet written are dropped (freed after leaving this
+     * object's monitor).
+     */
     void dropQueuedFrom(RdsSocketImpl rs) {
+        ArrayList<RdsOutMessage> dropped = new ArrayList<>();
         synchronized (this) {
             for (Iterator<RdsOutMessage> it = sendQueue.iterator(); it.hasNext(); ) {
                 RdsOutMessage m = it.next();
                 if (m.rs == rs && m.off == 0) {
                     it.remove();
-                    m.free();
+                    dropped.add(m);
                 }
             }
         }
+        for (RdsOutMessage m : dropped) m.free();
     }
 
     /**
@@ -436,10 +450,12 @@ public final class RdsConnection {
         try {
             if (tc != null) tc.closeSocket(false); // no read-out: the namespace is going
             pathReset();
+            ArrayList<RdsOutMessage> dropped;
             synchronized (this) {
-                for (RdsOutMessage m : sendQueue) m.free();
+                dropped = new ArrayList<>(sendQueue);
                 sendQueue.clear();
             }
+            for (RdsOutMessage m : dropped) m.free();
         } finally {
             inXmit.set(false);
         }
