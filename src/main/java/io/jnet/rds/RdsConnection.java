@@ -6,8 +6,10 @@ import io.jnet.wire.RdsHeader;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -23,14 +25,18 @@ import java.util.concurrent.atomic.AtomicReference;
  * first, with RDS_FLAG_RETRANSMITTED (rds_send_path_reset).
  *
  * <p>State ({@link RdsConnState}) changes by compare-and-set as rds_conn_path_transition. A failure drops the
- * connection (ERROR, then shutdown on the worker: DISCONNECTING, transport shutdown, DOWN); then only the side
- * that made the connection by sending ({@link #isOutgoing()}, Linux's c_outgoing) reconnects, after a delay as
+ * connection (ERROR, then shutdown on the worker: DISCONNECTING, transport shutdown, DOWN); then the side that
+ * made the connection by sending ({@link #isOutgoing()}, Linux's c_outgoing) reconnects, and the accepting side
+ * too while it has messages queued or unacknowledged (as Linux since 4.11), after a delay as
  * rds_queue_reconnect: at once the first time, then uniformly random in [0, jitter) with the jitter doubling from
  * 1 ms to 1 s, back to 0 once UP.
  */
 public final class RdsConnection {
     /** rds_sysctl_reconnect_min_jiffies (HZ / 1000) and _max_jiffies (HZ), in nanoseconds. */
     static final long RECONNECT_MIN_NANOS = 1_000_000L, RECONNECT_MAX_NANOS = 1_000_000_000L;
+
+    /** Pongs waiting to be sent or acknowledged at most (jnet's cap; see {@link #sendPong}). */
+    static final int MAX_PONGS = 256;
 
     final RdsProtocol proto;
     final int laddr;
@@ -45,10 +51,14 @@ public final class RdsConnection {
     private final ArrayDeque<RdsOutMessage> sendQueue = new ArrayDeque<>();
     private final ArrayDeque<RdsOutMessage> retrans = new ArrayDeque<>();
     private long nextTxSeq = 1;
+    /** Pongs queued or unacknowledged. */
+    private final AtomicInteger pongs = new AtomicInteger();
     /** RDS_IN_XMIT. */
     private final AtomicBoolean inXmit = new AtomicBoolean();
     /** Someone wanted a transmit while another held the guard: the holder goes round again. */
     private volatile boolean xmitWanted;
+    /** Messages {@link #freeAcked} frees once out of the monitor; holder of the guard only. */
+    private final ArrayDeque<RdsOutMessage> ackedScratch = new ArrayDeque<>();
     /** The message the transport is writing (cp_xmit_rm); holder of the guard only. */
     private RdsOutMessage xmitMsg;
     /** RCMG_MAP_QUEUED: the local congestion map goes out before the next message. */
@@ -134,8 +144,18 @@ public final class RdsConnection {
         proto.stats.inc(RdsStatistics.Counter.s_send_queued);
     }
 
-    /** rds_send_pong / rds_send_probe: a pong to {@code dport}; a probe pong carries NPATHS 1 and GEN_NUM. */
+    /**
+     * rds_send_pong / rds_send_probe: a pong to {@code dport}; a probe pong carries NPATHS 1 and GEN_NUM. Pongs
+     * are charged to no socket's send buffer, so at most {@link #MAX_PONGS} may wait to be sent or acknowledged;
+     * a ping beyond that is not answered (jnet_s_send_pong_dropped), so a peer that pings without reading cannot
+     * fill memory with them. Linux has no such cap; jnet's addition.
+     */
     void sendPong(int dport) {
+        if (pongs.incrementAndGet() > MAX_PONGS) {
+            pongs.decrementAndGet();
+            proto.stats.inc(RdsStatistics.Counter.jnet_s_send_pong_dropped);
+            return;
+        }
         byte[] ext = null;
         if (dport == RdsHeader.PROBE_PORT) {
             ext = new byte[RdsHeader.EXT_SPACE];
@@ -145,9 +165,23 @@ public final class RdsConnection {
         synchronized (this) {
             byte[] none = new byte[0];
             RdsMessage m = new RdsMessage(nextTxSeq++, 0, 0, dport, 0, 0, ext, none, 0, 0);
-            sendQueue.addLast(new RdsOutMessage(m, null));
+            sendQueue.addLast(RdsOutMessage.pong(m, pongs));
         }
         proto.stats.inc(RdsStatistics.Counter.s_send_pong);
+        sendXmit();
+    }
+
+    /**
+     * A probe ping (Linux's rds_send_ping: sport RDS_FLAG_PROBE_PORT, dport 0) on the current TCP connection: a
+     * live peer answers with a probe pong, a peer that lost the connection (a restarted node) answers the segment
+     * with an RST, which drops the connection here. Not charged to any socket.
+     */
+    void sendProbePing() {
+        synchronized (this) {
+            RdsMessage m = new RdsMessage(nextTxSeq++, RdsHeader.PROBE_PORT, 0, 0, new byte[0]);
+            sendQueue.addLast(new RdsOutMessage(m, null));
+        }
+        proto.stats.inc(RdsStatistics.Counter.jnet_s_send_probe_ping);
         sendXmit();
     }
 
@@ -214,31 +248,42 @@ public final class RdsConnection {
         trans.dropAcked(this);
     }
 
-    /** rds_send_path_drop_acked: frees retransmit-queue messages that end at or before {@code acked}. */
+    /**
+     * rds_send_path_drop_acked: frees retransmit-queue messages that end at or before {@code acked}. They are
+     * taken off under this object's monitor and freed after it (freeing wakes the sending socket, whose readiness
+     * listeners are the application's). Holder of the transmit guard.
+     */
     void freeAcked(long acked) {
-        int n = 0;
+        ArrayDeque<RdsOutMessage> done = ackedScratch;
         synchronized (this) {
             RdsOutMessage m;
             while ((m = retrans.peekFirst()) != null && m.end <= acked && m != xmitMsg) {
-                retrans.pollFirst();
-                m.free();
-                n++;
+                done.addLast(retrans.pollFirst());
             }
         }
-        if (n > 0) proto.stats.add(RdsStatistics.Counter.s_send_drop_acked, n);
+        int n = done.size();
+        if (n == 0) return;
+        RdsOutMessage m;
+        while ((m = done.pollFirst()) != null) m.free();
+        proto.stats.add(RdsStatistics.Counter.s_send_drop_acked, n);
     }
 
-    /** rds_send_drop_to for a closing socket: its messages not yet written are dropped. */
+    /**
+     * rds_send_drop_to for a closing socket: its messages not yet written are dropped (freed after leaving this
+     * object's monitor).
+     */
     void dropQueuedFrom(RdsSocketImpl rs) {
+        ArrayList<RdsOutMessage> dropped = new ArrayList<>();
         synchronized (this) {
             for (Iterator<RdsOutMessage> it = sendQueue.iterator(); it.hasNext(); ) {
                 RdsOutMessage m = it.next();
                 if (m.rs == rs && m.off == 0) {
                     it.remove();
-                    m.free();
+                    dropped.add(m);
                 }
             }
         }
+        for (RdsOutMessage m : dropped) m.free();
     }
 
     /**
@@ -339,7 +384,11 @@ public final class RdsConnection {
 
     /**
      * rds_conn_shutdown, on the worker: DISCONNECTING, transport shutdown, unacknowledged messages back to the
-     * send queue, DOWN; then a reconnect only when this side made the connection (c_outgoing) or it is loopback.
+     * send queue, DOWN; then a reconnect when this side made the connection (c_outgoing), when it is loopback, or
+     * when messages wait to be sent or acknowledged. An idle accepted connection stays DOWN (the seed's c_outgoing
+     * rule); one with queued messages reconnects as Linux since 4.11 does (rds_queue_reconnect and
+     * rds_send_xmit's reconnect for a non-empty queue), else its messages, and senders waiting for send-buffer
+     * room they hold, would wait for a connection the peer may never make.
      */
     void shutdown() {
         shutdownQueued.set(false);
@@ -356,8 +405,14 @@ public final class RdsConnection {
         proto.stats.inc(RdsStatistics.Counter.s_conn_reset);
         state.set(RdsConnState.DOWN);
         if (destroyed || proto.isClosed()) return;
-        if (outgoing || tc == null) queueReconnect();
+        if (outgoing || tc == null || hasQueued()) queueReconnect();
     }
+
+    /**
+     * True while messages wait to be sent or acknowledged. Read after the state went DOWN: a message queued later
+     * finds the connection DOWN and starts the connect itself ({@link #connectIfDown}).
+     */
+    private synchronized boolean hasQueued() { return !sendQueue.isEmpty() || !retrans.isEmpty(); }
 
     /** rds_queue_reconnect. */
     void queueReconnect() {
@@ -395,10 +450,12 @@ public final class RdsConnection {
         try {
             if (tc != null) tc.closeSocket(false); // no read-out: the namespace is going
             pathReset();
+            ArrayList<RdsOutMessage> dropped;
             synchronized (this) {
-                for (RdsOutMessage m : sendQueue) m.free();
+                dropped = new ArrayList<>(sendQueue);
                 sendQueue.clear();
             }
+            for (RdsOutMessage m : dropped) m.free();
         } finally {
             inXmit.set(false);
         }

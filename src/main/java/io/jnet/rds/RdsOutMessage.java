@@ -1,6 +1,7 @@
 package io.jnet.rds;
 
 import io.jnet.wire.RdsHeader;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A message on a connection's send or retransmit queue (Linux's rds_message with its m_flags): the message, the
@@ -17,10 +18,19 @@ final class RdsOutMessage {
     /** RDS_MSG_RETRANSMITTED: resent after a reconnect, sent with RDS_FLAG_RETRANSMITTED. */
     boolean retransmitted;
 
-    RdsOutMessage(RdsMessage msg, RdsSocketImpl rs) {
+    /** For a pong: its connection's count of pongs outstanding, decremented when it is freed; else null. */
+    private final AtomicInteger pongs;
+
+    RdsOutMessage(RdsMessage msg, RdsSocketImpl rs) { this(msg, rs, null); }
+
+    private RdsOutMessage(RdsMessage msg, RdsSocketImpl rs, AtomicInteger pongs) {
         this.msg = msg;
         this.rs = rs;
+        this.pongs = pongs;
     }
+
+    /** A pong, counted in {@code pongs} until freed. */
+    static RdsOutMessage pong(RdsMessage msg, AtomicInteger pongs) { return new RdsOutMessage(msg, null, pongs); }
 
     /** Bytes on the stream: header plus payload. */
     int total() { return RdsHeader.LENGTH + msg.payloadLength(); }
@@ -28,5 +38,6 @@ final class RdsOutMessage {
     /** Gives the payload bytes back to the sending socket's send buffer (rds_send_remove_from_sock). */
     void free() {
         if (rs != null) rs.sendFreed(msg.payloadLength());
+        else if (pongs != null) pongs.decrementAndGet();
     }
 }

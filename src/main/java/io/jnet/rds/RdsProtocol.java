@@ -215,10 +215,11 @@ public final class RdsProtocol {
             }
             return;
         }
-        if (sport == 0) { // a pong: consumed here (a probe pong's paths: jnet has a single path)
+        if (sport == 0 && dport == RdsHeader.PROBE_PORT) { // a probe pong: consumed (jnet has a single path)
             stats.inc(RdsStatistics.Counter.jnet_s_recv_pong);
             return;
         }
+        // any other pong (sport 0) goes to the socket that pinged, bound at its dport, as Linux (rds-ping)
         RdsSocketImpl rs = findBound(daddr, dport);
         if (rs == null) {
             stats.inc(RdsStatistics.Counter.s_recv_drop_no_sock);

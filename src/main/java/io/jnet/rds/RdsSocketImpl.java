@@ -134,7 +134,7 @@ final class RdsSocketImpl implements RdsSocket {
             int dport;
             if (to != null) {
                 dport = to.getPort();
-                if (daddr == 0 || dport == 0) throw new ErrnoException(Errno.EINVAL, "send to " + to);
+                if (daddr == 0) throw new ErrnoException(Errno.EINVAL, "send to " + to);
             } else {
                 if (connPort == 0) throw new ErrnoException(Errno.ENOTCONN, "send: no destination");
                 daddr = connAddr;

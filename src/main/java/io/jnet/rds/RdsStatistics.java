@@ -66,8 +66,15 @@ public final class RdsStatistics {
         jnet_s_conn_connect,
         /** jnet: messages resent after a reconnect (moved from the retransmit to the send queue). */
         jnet_s_send_retransmitted,
-        /** jnet: pongs received and consumed. */
+        /** jnet: probe pongs (sport 0, dport RDS_FLAG_PROBE_PORT) received and consumed. */
         jnet_s_recv_pong,
+        /**
+         * jnet: probe pings sent on an UP connection when the peer's new TCP connection lost the arbitration
+         * (rds_tcp_accept_one), to find a connection the peer no longer has (it restarted).
+         */
+        jnet_s_send_probe_ping,
+        /** jnet: pings not answered because a connection already had its maximum of pongs outstanding (256). */
+        jnet_s_send_pong_dropped,
     }
 
     private final LongAdder[] counters = new LongAdder[Counter.values().length];

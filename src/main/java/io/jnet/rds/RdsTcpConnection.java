@@ -79,12 +79,14 @@ final class RdsTcpConnection {
         return s == null ? null : s.remoteAddress();
     }
 
-    /** rds_tcp_tune: TCP_NODELAY; SO_SNDBUF / SO_RCVBUF only when net.rds.tcp.rds_tcp_sndbuf / _rcvbuf are set. */
+    /**
+     * rds_tcp_tune: TCP_NODELAY; the send and receive buffers only when net.rds.tcp.rds_tcp_sndbuf / _rcvbuf are
+     * set, to exactly those bytes (sk_sndbuf / sk_rcvbuf with the lock bits, not SO_SNDBUF's doubling), which
+     * stops TCP's autotuning of that buffer.
+     */
     void tune(TcpSocket s) throws IOException {
         s.setOption(SocketOption.TCP_NODELAY, true);
-        int snd = proto.sysctl.rdsTcpSndbuf.intValue(), rcv = proto.sysctl.rdsTcpRcvbuf.intValue();
-        if (snd > 0) s.setOption(SocketOption.SO_SNDBUF, snd);
-        if (rcv > 0) s.setOption(SocketOption.SO_RCVBUF, rcv);
+        TcpKernelSockets.setBufferSizes(s, proto.sysctl.rdsTcpSndbuf.intValue(), proto.sysctl.rdsTcpRcvbuf.intValue());
     }
 
     /** rds_tcp_set_callbacks: this connection hears of {@code s}'s readiness, on every ACK too. */

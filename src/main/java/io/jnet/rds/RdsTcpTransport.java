@@ -32,7 +32,9 @@ final class RdsTcpTransport implements RdsTransport {
      * rds_tcp_accept_one (with the single-socket arbitration of Linux 4.4): the connection for (local address of
      * {@code s}, its peer) is found or made (c_outgoing = 0 when made here). When it already has a TCP socket
      * (connecting or up) and the local address is below the peer's (unsigned), the new socket is closed and the
-     * existing one kept (s_tcp_connect_raced): the lower address's outgoing connection wins. Otherwise the new
+     * existing one kept (s_tcp_connect_raced): the lower address's outgoing connection wins; when the existing
+     * one is UP a probe ping goes on it, so that a connection the peer lost (it restarted) is reset and the
+     * peer's next connect gets in. Otherwise the new
      * socket replaces any existing one, whose unacknowledged messages are resent on it, and the connection is UP.
      * On the worker.
      */
@@ -58,6 +60,11 @@ final class RdsTcpTransport implements RdsTransport {
                 // already closed
             }
             s.close();
+            // The peer connects although it has our connection: it may have restarted and lost it, and an idle
+            // connection would never find out (nothing written, nothing to reset), locking the peer out. A
+            // probe ping makes a dead connection draw an RST (Linux has the peer's generation number in the
+            // probe pong for this; jnet asks the TCP connection itself).
+            if (c.state() == RdsConnState.UP) c.sendProbePing();
             return;
         }
         RdsConnState before = c.state();

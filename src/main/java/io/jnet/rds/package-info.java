@@ -30,8 +30,8 @@
  * and never escapes as an exception; exceptions caught in work items are counted in
  * {@link io.jnet.stack.NetNamespace#internalErrors()}.
  *
- * <p>Differences from Linux: one path per connection (a probe ping is answered with NPATHS 1); pongs are consumed
- * by RDS rather than delivered to a socket; a header with h_len above 1 MiB resets the connection (Linux takes
+ * <p>Differences from Linux: one path per connection (a probe ping is answered with NPATHS 1, a probe pong is
+ * consumed); at most 256 pongs wait per connection, further pings go unanswered; a header with h_len above 1 MiB resets the connection (Linux takes
  * any h_len); the higher address's outgoing connection counts as UP only once the peer has sent its first bytes,
  * and a socket that is shut down or replaced is read out under the same hold as its close, so that nothing TCP
  * acknowledged is thrown away; no RDMA, no IPv6.

@@ -49,14 +49,14 @@ public interface RdsSocket extends PollableSocket {
     /**
      * sendmsg(2): queues one message of {@code len} bytes for {@code to} (the connected destination when null),
      * copying it. Blocking, it waits for send-queue space (SO_SNDBUF) and for the destination port to be
-     * uncongested, up to SO_SNDTIMEO.
+     * uncongested, up to SO_SNDTIMEO. A message to port 0 is a ping, as Linux's rds-ping sends: the destination
+     * node's RDS answers it with a pong, an empty message from port 0 that this socket receives.
      *
      * @throws IOException {@link ErrnoException} ENOTCONN when the socket is unbound or there is no destination,
      *                     EMSGSIZE above {@link #MAX_MESSAGE_SIZE} or half of SO_SNDBUF, EAGAIN when the send
      *                     queue is full (non-blocking, or SO_SNDTIMEO expired), ENOBUFS when the destination
-     *                     port is congested and the socket is non-blocking, EINVAL for destination port 0 or the
-     *                     wildcard address, EHOSTUNREACH when no route leads to the destination, EBADF once
-     *                     closed
+     *                     port is congested and the socket is non-blocking, EINVAL for the wildcard address,
+     *                     EHOSTUNREACH when no route leads to the destination, EBADF once closed
      */
     void send(byte[] b, int off, int len, InetSocketAddress to) throws IOException;
 

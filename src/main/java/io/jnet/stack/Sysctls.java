@@ -55,8 +55,8 @@ public final class Sysctls {
     public final Sysctl tcpFriends = reg("net.ipv4.tcp_friends", "boolean", "pair new loopback connections whose two ends are sockets of this namespace: data goes straight to the peer's receive queue", 0, 1, 0);
 
     // net.rds.tcp (Linux's rds_tcp module parameters under /proc/sys/net/rds/tcp)
-    public final Sysctl rdsTcpSndbuf = reg("net.rds.tcp.rds_tcp_sndbuf", "bytes", "SO_SNDBUF of new RDS-over-TCP sockets (doubled as for SO_SNDBUF, autotuning off); 0 leaves the TCP default and autotuning", 0, Integer.MAX_VALUE / 2, 0);
-    public final Sysctl rdsTcpRcvbuf = reg("net.rds.tcp.rds_tcp_rcvbuf", "bytes", "SO_RCVBUF of new RDS-over-TCP sockets (doubled as for SO_RCVBUF, autotuning off); 0 leaves the TCP default and autotuning", 0, Integer.MAX_VALUE / 2, 0);
+    public final Sysctl rdsTcpSndbuf = reg("net.rds.tcp.rds_tcp_sndbuf", "bytes", "send buffer of new RDS-over-TCP sockets, exactly these bytes (not doubled as SO_SNDBUF, as Linux rds_tcp_tune; at least 4608), autotuning off; 0 leaves the TCP default and autotuning", 0, Integer.MAX_VALUE / 2, 0);
+    public final Sysctl rdsTcpRcvbuf = reg("net.rds.tcp.rds_tcp_rcvbuf", "bytes", "receive buffer of new RDS-over-TCP sockets, exactly these bytes (not doubled as SO_RCVBUF, as Linux rds_tcp_tune; at least 2304), autotuning off; 0 leaves the TCP default and autotuning", 0, Integer.MAX_VALUE / 2, 0);
     public final Sysctl rdsTcpJnetMsgMore = reg("net.rds.tcp.jnet_msg_more", "boolean", "RDS over TCP sends a message's header and all but its last 4 KiB fragment with MSG_MORE (Linux since 4.4); 0 never uses MSG_MORE, for comparison", 0, 1, 1);
     /**
      * net.ipv4.tcp_mem, pages of 4096 bytes: min (below it, memory pressure ends), pressure (above it, pressure

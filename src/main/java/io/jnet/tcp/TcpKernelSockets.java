@@ -23,6 +23,29 @@ public final class TcpKernelSockets {
         c.writeSpaceEveryAck = on;
     }
 
+    /**
+     * Sets {@code s}'s send and receive buffer sizes to exactly the bytes given, as an in-kernel user assigns
+     * sk_sndbuf / sk_rcvbuf and sets SOCK_SNDBUF_LOCK / SOCK_RCVBUF_LOCK (Linux's rds_tcp_tune): not doubled as
+     * SO_SNDBUF / SO_RCVBUF are, not capped by net.core.wmem_max / rmem_max, floored at SOCK_MIN_SNDBUF (4608)
+     * and SOCK_MIN_RCVBUF (2304); autotuning stops for the buffer set. A size of 0 leaves that buffer alone.
+     *
+     * @throws IllegalArgumentException when {@code s} is not a socket of this TCP implementation, or for a
+     *                                  negative size
+     */
+    public static void setBufferSizes(TcpSocket s, int sndbuf, int rcvbuf) {
+        if (!(s instanceof TcpConnection c)) throw new IllegalArgumentException("not a jnet TCP socket: " + s);
+        if (sndbuf < 0 || rcvbuf < 0) throw new IllegalArgumentException("negative buffer size: " + sndbuf + ", " + rcvbuf);
+        if (sndbuf > 0) {
+            c.sndbuf = Math.max(TcpSocketOptions.SOCK_MIN_SNDBUF, sndbuf);
+            c.sndbufLocked = true;
+            c.wakeUp();
+        }
+        if (rcvbuf > 0) {
+            c.rcvbuf = Math.max(TcpSocketOptions.SOCK_MIN_RCVBUF, rcvbuf);
+            c.rcvbufLocked = true;
+        }
+    }
+
     /** Takes bytes read by {@link #drainAndClose}; false stops the reading. */
     @FunctionalInterface
     public interface ChunkSink {

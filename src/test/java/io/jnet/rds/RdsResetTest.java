@@ -183,10 +183,11 @@ class RdsResetTest {
             List<String> errors = RdsPair.exchange(List.of(a), List.of(b), 200, 30000);
             assertThat(errors).isEmpty();
             io.jnet.socket.TcpSocket t = p.connA().tc.socket();
-            assertThat(t.getOption(SocketOption.SO_SNDBUF)).isEqualTo(200000);
-            assertThat(t.getOption(SocketOption.SO_RCVBUF)).isEqualTo(180000);
+            // exactly the bytes set, not doubled as SO_SNDBUF (rds_tcp_tune assigns sk_sndbuf)
+            assertThat(t.getOption(SocketOption.SO_SNDBUF)).isEqualTo(100000);
+            assertThat(t.getOption(SocketOption.SO_RCVBUF)).isEqualTo(90000);
             assertThat(p.connB().tc.socket().getOption(SocketOption.SO_SNDBUF))
-                    .as("b's defaults: left to TCP").isNotEqualTo(200000);
+                    .as("b's defaults: left to TCP").isNotEqualTo(100000);
             p.assertNoInternalErrors();
         }
     }

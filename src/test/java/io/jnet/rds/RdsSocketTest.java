@@ -96,7 +96,6 @@ class RdsSocketTest {
         try (RdsSocket unbound = ns.openRdsSocket(); RdsSocket s = bound(4000)) {
             assertThat(errno(() -> unbound.send(m, 0, 10, addr(LO, 4000)))).isEqualTo(Errno.ENOTCONN);
             assertThat(errno(() -> s.send(m, 0, 10, null))).as("no destination").isEqualTo(Errno.ENOTCONN);
-            assertThat(errno(() -> s.send(m, 0, 10, addr(LO, 0)))).isEqualTo(Errno.EINVAL);
             assertThat(errno(() -> s.send(m, 0, 10, addr("0.0.0.0", 5)))).isEqualTo(Errno.EINVAL);
             assertThat(errno(() -> s.send(new byte[RdsSocket.MAX_MESSAGE_SIZE + 1], 0, RdsSocket.MAX_MESSAGE_SIZE + 1,
                     addr(LO, 4000)))).isEqualTo(Errno.EMSGSIZE);
