@@ -56,6 +56,19 @@ public final class PacketQueue {
         bytes += n;
     }
 
+    /**
+     * Lowers the charge ({@link PacketBuffer#truesize()}) of {@code b}, a buffer in this queue, by {@code n}
+     * bytes, and the queue's byte count with it: the charge went to another buffer that now holds part of its
+     * bytes (Linux tcp_fragment moves truesize with the bytes it splits off).
+     *
+     * @throws IllegalArgumentException when {@code n} is negative or more than the buffer's charge
+     */
+    public void uncharge(PacketBuffer b, int n) {
+        if (n < 0 || n > b.truesize()) throw new IllegalArgumentException("uncharge " + n + " of " + b.truesize());
+        b.setTruesize(b.truesize() - n);
+        bytes -= n;
+    }
+
     public PacketBuffer peek() { return head; }
 
     public PacketBuffer peekLast() { return tail; }

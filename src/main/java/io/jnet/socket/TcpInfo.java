@@ -40,8 +40,8 @@ package io.jnet.socket;
  * @param probes unanswered zero-window or keepalive probes ({@code icsk_probes_out})
  * @param backoff exponential backoff shift of the retransmission timer, or of the zero-window probe timer
  *     while probing ({@code icsk_backoff}, which Linux shares between the two)
- * @param options negotiated options: {@link #TCPI_OPT_TIMESTAMPS}, {@link #TCPI_OPT_WSCALE}. jnet has no SACK
- *     and no ECN yet, so {@link #TCPI_OPT_SACK} and {@link #TCPI_OPT_ECN} are never set
+ * @param options negotiated options: {@link #TCPI_OPT_TIMESTAMPS}, {@link #TCPI_OPT_WSCALE}, {@link #TCPI_OPT_SACK}.
+ *     jnet has no ECN yet, so {@link #TCPI_OPT_ECN} is never set
  * @param sndWscale the peer's window scale shift (RFC 7323), 0 without window scaling
  * @param rcvWscale our window scale shift, 0 without window scaling
  * @param deliveryRateAppLimited true when the {@link #deliveryRate} sample was taken while the application
@@ -54,8 +54,9 @@ package io.jnet.socket;
  * @param unacked segments sent and not yet acknowledged ({@code packets_out}); a write-queue buffer larger
  *     than {@link #sndMss} (large sends on loopback) counts as ceil(length / sndMss) segments, as Linux's
  *     {@code tcp_skb_pcount}; the SYN counts while the handshake is open
- * @param sacked without SACK (jnet has none yet), Linux counts duplicate ACKs here ({@code sacked_out} of
- *     its Reno path), limited to {@code unacked} minus the holes; jnet does the same
+ * @param sacked with SACK, the segments the peer SACKed and that are not yet acknowledged ({@code sacked_out});
+ *     without SACK, Linux counts duplicate ACKs here ({@code sacked_out} of its Reno path), limited to
+ *     {@code unacked} minus the holes; jnet does the same
  * @param lost segments marked lost and not yet acknowledged ({@code lost_out}): everything outstanding at a
  *     retransmission timeout, the segment at SND.UNA at a fast retransmit
  * @param retrans retransmitted segments not yet acknowledged ({@code retrans_out}); a timeout clears the

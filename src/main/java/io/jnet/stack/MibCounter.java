@@ -36,6 +36,14 @@ public enum MibCounter {
     TcpExtTCPBacklogCoalesce, TcpExtTCPRcvCoalesce, TcpExtTCPAckCompressed, TcpExtTCPWinProbe,
     TcpExtTCPTimeWaitOverflow, TcpExtTCPRetransFail, TcpExtLockDroppedIcmps, TcpExtTCPSpuriousRtxHostQueues,
     TcpExtTCPACKSkippedSeq, TcpExtTCPACKSkippedPAWS,
+    // SACK and D-SACK (RFC 2018, RFC 2883), Linux's names: D-SACK blocks sent for data below RCV.NXT (OldSent, above)
+    // and in the out-of-order queue; received SACK blocks discarded as invalid, D-SACK blocks ignored as too old or
+    // with no undo possible, D-SACK blocks for out-of-order data, dubious D-SACKs, segments D-SACKed, and timeouts
+    // that found the peer had dropped data it had SACKed
+    TcpExtTCPDSACKOfoSent, TcpExtTCPSACKDiscard, TcpExtTCPDSACKIgnoredOld, TcpExtTCPDSACKIgnoredNoUndo,
+    TcpExtTCPDSACKOfoRecv, TcpExtTCPDSACKIgnoredDubious, TcpExtTCPDSACKRecvSegs, TcpExtTCPSACKReneging,
+    // jnet's own: SACK options whose length is no whole number of blocks (ignored, as Linux ignores them unseen)
+    TcpExtJnetSackOptionMalformed,
     // TCP memory pressure (net.ipv4.tcp_mem; io.jnet.tcp.TcpMemory): entries into pressure, and milliseconds spent
     // under it (Linux adds the time when pressure ends; jnet's reading includes a pressure still going on)
     TcpExtTCPMemoryPressures, TcpExtTCPMemoryPressuresChrono,

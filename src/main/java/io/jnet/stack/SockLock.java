@@ -268,6 +268,16 @@ public final class SockLock {
 
     private long busyPollWakes;
 
+    /** True while a thread waits in {@link #await(long, long)} (spinning or parked), for tests. */
+    public boolean hasWaiters() {
+        lockShort();
+        try {
+            return waitQueue != null;
+        } finally {
+            unlock();
+        }
+    }
+
     /** Waits in {@link #await(long, long)} that ended by a wake-up during the spin, without sleeping (for tests). */
     public long busyPollWakes() { return busyPollWakes; }
 

@@ -31,8 +31,10 @@ interface LossRecovery {
     /**
      * A duplicate ACK (RFC 5681 section 2; the caller checked the definition): counts it, and at the threshold
      * enters fast retransmit and fast recovery (RFC 5681 3.2 steps 2-4, RFC 6582 3.2 steps 1-2).
+     *
+     * @param newlySacked segments this ACK SACKed that were not SACKed before (0 without SACK)
      */
-    void onDupAck(TcpConnection c);
+    void onDupAck(TcpConnection c, int newlySacked);
 
     /**
      * The retransmission timer expired and the congestion control has set the loss window

@@ -52,16 +52,29 @@ final class NewRenoRecovery implements LossRecovery {
         return wasInRecovery;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>With SACK, a Linux receiver compresses its duplicate ACKs after the third (tcp_sack_compress: one ACK per
+     * millisecond or per 44 segments), so they no longer count the segments that arrived: the SACK blocks do. As
+     * Linux's tcp_time_to_recover (sacked_out + 1 above the reordering degree) and RFC 6675's IsLost, three
+     * segments SACKed also start fast retransmit, and in fast recovery the window grows by one SMSS per segment
+     * newly SACKed rather than per duplicate ACK (at least one per duplicate ACK, as without SACK). Without SACK,
+     * RFC 5681 and RFC 6582 exactly.
+     */
     @Override
-    public void onDupAck(TcpConnection c) {
+    public void onDupAck(TcpConnection c, int newlySacked) {
         dupAcks++;
         if (inRecovery) {
-            c.win.cwnd += c.win.mss; // each further duplicate ACK inflates the window (RFC 5681 3.2 step 4)
+            // each further duplicate ACK inflates the window (RFC 5681 3.2 step 4): one segment left the network
+            c.win.cwnd += (long) c.win.mss * Math.max(1, newlySacked);
             TcpOutput.xmit(c);
             return;
         }
         if (c.caState == TcpInfo.TCP_CA_Open) c.caState = TcpInfo.TCP_CA_Disorder;
-        if (dupAcks == TCP_FASTRETRANS_THRESH && (!recoveredOnce || Tcp.seqGt(c.sndUna, recover))) {
+        boolean lost = dupAcks == TCP_FASTRETRANS_THRESH
+                || c.sackOk && dupAcks < TCP_FASTRETRANS_THRESH && c.sack.sackedOut() >= TCP_FASTRETRANS_THRESH;
+        if (lost && (!recoveredOnce || Tcp.seqGt(c.sndUna, recover))) {
             enterRecovery(c);
         }
     }
@@ -71,6 +84,7 @@ final class NewRenoRecovery implements LossRecovery {
         inRecovery = false;
         recoveredOnce = true;
         recover = c.sndMax;
+        c.sack.setUndoMarker(c.sndUna);
         c.caState = TcpInfo.TCP_CA_Loss;
         dupAcks = 0;
     }
@@ -94,6 +108,7 @@ final class NewRenoRecovery implements LossRecovery {
      */
     private void enterRecovery(TcpConnection c) {
         recoveredOnce = true;
+        c.sack.setUndoMarker(c.sndUna); // D-SACKs of what this recovery resends are valid (tcp_init_undo)
         c.caState = TcpInfo.TCP_CA_Recovery;
         long flight = (c.sndMax - c.sndUna) & 0xFFFFFFFFL;
         CongestionWindow w = c.win;

@@ -28,6 +28,10 @@ final class OfoQueue {
     private PacketBuffer last;
     private int size;
     private long bytes;
+    /** The last {@link #queue} call met bytes already queued: [dupStart, dupEnd) is what to report as D-SACK. */
+    private boolean dupFound;
+    private int dupStart;
+    private int dupEnd;
     /** xorshift32 state for priorities, seeded per queue so that a peer cannot shape the tree. */
     private int random = System.identityHashCode(this) * 0x9E3779B9 | 1;
 
@@ -40,10 +44,15 @@ final class OfoQueue {
      * predecessor's tailroom when it fits (tcp_try_coalesce, TcpExtTCPRcvCoalesce). Text beyond a queued
      * FIN is dropped (Linux discards it when the FIN is processed).
      *
+     * <p>What was queued already is recorded as Linux's tcp_data_queue_ofo reports it in a D-SACK block
+     * ({@link #dupFound()}): the whole segment when all of it was present, the part a predecessor overlaps, or the
+     * queued segments it covers.
+     *
      * @return true when {@code pkt} was kept in the queue; false when nothing of it was (its bytes were
      *     present already or were copied into a neighbour), and the caller releases it
      */
     boolean queue(PacketBuffer pkt, boolean fin, Mib mib) {
+        dupFound = false;
         pkt.flags = fin ? Tcp.FIN : 0;
         pkt.endSeq = pkt.seq + pkt.length();
         if (root == null) {
@@ -58,17 +67,20 @@ final class OfoQueue {
                     // every byte is present (a FIN right behind them is news, kept on prev)
                     if (fin && pkt.endSeq == prev.endSeq) prev.flags |= Tcp.FIN;
                     mib.inc(MibCounter.TcpExtTCPOFOMerge);
+                    dupSet(pkt.seq, pkt.endSeq);
                     return false;
                 }
                 if (prev.seq == pkt.seq) {
                     // the same start and more: the segment replaces prev
                     PacketBuffer before = previous(prev);
+                    dupExtend(prev.seq, prev.endSeq);
                     remove(prev);
                     prev.release();
                     mib.inc(MibCounter.TcpExtTCPOFOMerge);
                     prev = before;
                 } else {
                     int cut = prev.endSeq - pkt.seq;
+                    dupSet(pkt.seq, prev.endSeq);
                     pkt.pull(cut);
                     pkt.seq += cut;
                 }
@@ -84,6 +96,7 @@ final class OfoQueue {
                 break;
             }
             if ((next.flags & Tcp.FIN) != 0 && next.endSeq == pkt.endSeq) pkt.flags = Tcp.FIN;
+            dupExtend(next.seq, next.endSeq);
             PacketBuffer after = next(next);
             remove(next);
             next.release();
@@ -98,6 +111,32 @@ final class OfoQueue {
         }
         insert(pkt);
         return true;
+    }
+
+    /** The last {@link #queue} found some of the segment's bytes queued already (Linux calls tcp_dsack_set). */
+    boolean dupFound() { return dupFound; }
+
+    /** Start of the duplicate span of the last {@link #queue}, when {@link #dupFound()}. */
+    int dupStart() { return dupStart; }
+
+    /** End (exclusive) of the duplicate span of the last {@link #queue}, when {@link #dupFound()}. */
+    int dupEnd() { return dupEnd; }
+
+    /** tcp_dsack_set within one queueing: the span replaces what was recorded. */
+    private void dupSet(int seq, int endSeq) {
+        dupFound = true;
+        dupStart = seq;
+        dupEnd = endSeq;
+    }
+
+    /** tcp_dsack_extend within one queueing: sets a span when none is recorded, else widens it when they touch. */
+    private void dupExtend(int seq, int endSeq) {
+        if (!dupFound) {
+            dupSet(seq, endSeq);
+        } else if (!Tcp.seqGt(seq, dupEnd) && !Tcp.seqGt(dupStart, endSeq)) {
+            if (Tcp.seqLt(seq, dupStart)) dupStart = seq;
+            if (Tcp.seqGt(endSeq, dupEnd)) dupEnd = endSeq;
+        }
     }
 
     boolean isEmpty() { return root == null; }

@@ -105,13 +105,47 @@ final class ReceiveMemory {
     }
 
     /**
-     * Linux tcp_grow_window, as far as jnet keeps rcv_ssthresh: after a data segment, a clamped window grows by
-     * two MSS unless TCP memory is under pressure, and is unclamped once it covers the receive buffer.
+     * Linux tcp_win_from_space with tcp_adv_win_scale 1 (jnet measures no scaling_ratio): the window, in bytes,
+     * that {@code space} bytes of buffer allow for, half of it.
      */
-    static void growRcvSsthresh(TcpConnection c) {
-        if (c.tcp.memory.underPressure()) return;
-        long next = (long) c.rcvSsthresh + 2L * c.advMss;
+    static long winFromSpace(long space) {
+        return space >> 1;
+    }
+
+    /**
+     * Linux tcp_grow_window, as far as jnet keeps rcv_ssthresh: after a data segment {@code in} of at least 128
+     * bytes (tcp_event_data_recv), a clamped window grows unless TCP memory is under pressure, and is unclamped
+     * once it covers the receive buffer. Only a segment whose charge the window allows for (check #2:
+     * tcp_win_from_space(truesize) &lt;= len) grows it by two advertised MSS or twice its bytes; a bloated one
+     * (much more charge than bytes, such as a small segment in a large buffer) only while the window is still
+     * small against the largest buffer, by two received MSS ({@link #growWindowBloated}), else not at all: a
+     * window grown for such segments would let in more charge than the buffer has room for.
+     */
+    static void growWindow(TcpConnection c, PacketBuffer in) {
+        if (c.rcvSsthresh == Integer.MAX_VALUE || c.tcp.memory.underPressure()) return;
+        int len = in.length();
+        if (len < 128) return;
+        long incr = winFromSpace(in.truesize()) <= len ? 2L * c.advMss : growWindowBloated(c, len, in.truesize());
+        if (incr == 0) return;
+        long next = (long) c.rcvSsthresh + Math.max(incr, 2L * len);
         c.rcvSsthresh = next >= c.rcvbuf ? Integer.MAX_VALUE : (int) next;
+    }
+
+    /**
+     * Linux __tcp_grow_window: for a segment of {@code len} bytes charged {@code truesize}, two received MSS when
+     * half the window its charge stands for fits its bytes while rcv_ssthresh is at most half the window of the
+     * largest buffer (net.ipv4.tcp_rmem[2]); each halving of the former allows half as much of the latter. 0 when
+     * none does (a 64 KiB buffer holding one MSS grows a window of at most 96 KiB with tcp_rmem[2] = 6 MiB).
+     */
+    static long growWindowBloated(TcpConnection c, int len, long truesize) {
+        long charge = winFromSpace(truesize) >> 1;
+        long window = winFromSpace(c.tcp.sysctl.tcpRmem.intValue(2)) >> 1;
+        while (c.rcvSsthresh <= window) {
+            if (charge <= len) return 2L * c.rcvMss;
+            charge >>= 1;
+            window >>= 1;
+        }
+        return 0;
     }
 
     /**
@@ -139,7 +173,10 @@ final class ReceiveMemory {
             }
             p = prev;
         }
-        if (pruned) c.tcp.mib.inc(MibCounter.TcpExtOfoPruned);
+        if (pruned) {
+            c.tcp.mib.inc(MibCounter.TcpExtOfoPruned);
+            c.rcvSacks.reset(); // the blocks may describe what went (tcp_prune_ofo_queue: tcp_sack_reset)
+        }
         return pruned;
     }
 
@@ -279,7 +316,7 @@ final class ReceiveMemory {
      * with jnet's window of half the free buffer).
      */
     static boolean bloated(PacketBuffer b) {
-        return b.truesize() > 2L * b.length();
+        return winFromSpace(b.truesize()) > b.length();
     }
 
     /** What the compact buffers for {@code len} bytes are charged. */

@@ -91,6 +91,11 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     // --- options
     boolean tsEnabled;
     boolean wscaleEnabled;
+    /**
+     * SACK (RFC 2018) is in use (Linux tcp_is_sack, rx_opt.sack_ok): before the handshake completes, that we offer it
+     * (net.ipv4.tcp_sack); after, that both ends offered SACK-permitted on SYN and SYN-ACK.
+     */
+    boolean sackOk;
     int tsOffset;
     int tsRecent;
     long tsRecentStamp;
@@ -108,12 +113,16 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     Object friendTag;
     /** Unacknowledged and unsent data segments in sequence order (Linux sk_write_queue). */
     final PacketQueue writeQueue = new PacketQueue();
+    /** The sent segments of {@link #writeQueue} the peer SACKed, when SACK is in use (Linux's SACK tagging). */
+    final SackScoreboard sack = new SackScoreboard();
     /** First segment not yet sent (Linux sk_send_head), or null. */
     PacketBuffer sendHead;
     /** In-order received data not yet read; the head's data starts at the first unread byte. */
     final PacketQueue receiveQueue = new PacketQueue();
     /** Out-of-order segments, in sequence order, disjoint (Linux out_of_order_queue). */
     final OfoQueue oooQueue = new OfoQueue();
+    /** The SACK and D-SACK blocks our ACKs carry when SACK is in use (Linux selective_acks, duplicate_sack). */
+    final SackBlocks rcvSacks = new SackBlocks();
     /** The socket's parked buffers (net.ipv4.tcp_tx_skb_cache, tcp_rx_skb_cache). */
     final SkbCache skbCache = new SkbCache();
     int sndbuf;
@@ -141,8 +150,9 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     volatile boolean memLimited;
     /**
      * Most window to offer, in bytes (Linux rcv_ssthresh as far as memory pressure limits it): clamped to four
-     * advertised MSS under TCP memory pressure (tcp_adjust_rcv_ssthresh), grown again by two MSS per data segment
-     * once pressure ended (tcp_grow_window); {@link Integer#MAX_VALUE} when unclamped.
+     * advertised MSS under TCP memory pressure (tcp_adjust_rcv_ssthresh) and to two when the queues outgrew the
+     * buffer (tcp_clamp_window), grown again per data segment whose charge the window allows for
+     * ({@link ReceiveMemory#growWindow}, tcp_grow_window); {@link Integer#MAX_VALUE} when unclamped.
      */
     int rcvSsthresh = Integer.MAX_VALUE;
     /** Receive-buffer autotuning state (Linux rcvq_space): bytes copied since rcvqTime. */

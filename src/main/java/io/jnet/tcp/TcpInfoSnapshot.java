@@ -19,20 +19,28 @@ final class TcpInfoSnapshot {
         long unacked = 0;
         long lost = 0;
         long retrans = 0;
+        long sackedSegs = 0;
         for (PacketBuffer p = c.writeQueue.peek(); p != null && p.when != 0; p = p.next) {
             int n = TcpOutput.segmentCount(c, p);
             unacked += n;
-            if ((p.flags & TcpOutput.LOST) != 0) lost += n;
+            if ((p.flags & SackScoreboard.SACKED_ACKED) != 0) sackedSegs += n;
+            else if ((p.flags & TcpOutput.LOST) != 0) lost += n; // a SACKed segment is not lost (tcp_sacktag_one)
             if ((p.flags & TcpOutput.RETRANS_OUT) != 0) retrans += n;
         }
         if (handshake) unacked = 1; // the SYN (or SYN-ACK) in flight
-        // without SACK, Linux's Reno path counts duplicate ACKs as "sacked", at most one per segment not in a hole
-        long holes = Math.min(Math.max(lost, 1), unacked);
-        long sacked = Math.max(0, Math.min(c.recovery.dupAcks(), unacked - holes));
+        long sacked;
+        if (c.sackOk) {
+            sacked = sackedSegs; // Linux sacked_out: the segments SACKed
+        } else {
+            // without SACK, Linux's Reno path counts duplicate ACKs as "sacked", at most one per segment not in a hole
+            long holes = Math.min(Math.max(lost, 1), unacked);
+            sacked = Math.max(0, Math.min(c.recovery.dupAcks(), unacked - holes));
+        }
 
         int options = 0;
         if (c.tsEnabled) options |= TcpInfo.TCPI_OPT_TIMESTAMPS;
         if (c.wscaleEnabled) options |= TcpInfo.TCPI_OPT_WSCALE;
+        if (c.sackOk && !handshake) options |= TcpInfo.TCPI_OPT_SACK;
 
         long established = c.establishedNs;
         long cwndSegments = c.win.cwnd / mss;

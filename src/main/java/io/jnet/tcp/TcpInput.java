@@ -111,7 +111,11 @@ final class TcpInput {
         }
         if (!acceptable) {
             if ((flags & Tcp.RST) == 0) {
-                if (Tcp.seqLt(seq, c.rcvNxt) && segLen > 0) tcp.mib.inc(MibCounter.TcpExtDelayedACKLost);
+                if (Tcp.seqLt(seq, c.rcvNxt) && segLen > 0) {
+                    tcp.mib.inc(MibCounter.TcpExtDelayedACKLost);
+                    // tcp_send_dupack: report the duplicate, up to RCV.NXT, in a D-SACK block
+                    if (dsackOn(c)) c.rcvSacks.dsackSet(seq, Tcp.seqGt(pkt.endSeq, c.rcvNxt) ? c.rcvNxt : pkt.endSeq, c.rcvNxt, tcp.mib);
+                }
                 sendDupAckLimited(c, MibCounter.TcpExtTCPACKSkippedSeq); // tcp_send_dupack, rate limited
                 enterQuickAck(c);
             }
@@ -293,7 +297,11 @@ final class TcpInput {
         c.pacingRate = window * ratio * 10_000L / srtt; // bytes * (ratio / 100) * 1e6 / srtt
     }
 
-    /** Applies the peer's SYN options: MSS (floored at tcp_min_snd_mss), window scale, timestamps. */
+    /**
+     * Applies the peer's SYN options: MSS (floored at tcp_min_snd_mss), window scale, timestamps, SACK-permitted
+     * (SACK is used when we offered it, net.ipv4.tcp_sack, and the peer's SYN or SYN-ACK carried it: Linux
+     * tcp_parse_options takes SACK_PERM only on a SYN and only with the sysctl on).
+     */
     static void negotiate(TcpConnection c, TcpOptions opts, boolean active) {
         int peerMss = opts.mss >= 0 ? opts.mss : 536;
         peerMss = Math.max(peerMss, c.tcp.sysctl.tcpMinSndMss.intValue());
@@ -306,6 +314,7 @@ final class TcpInput {
             c.rcvWscale = 0;
         }
         c.tsEnabled = c.tsEnabled && opts.hasTimestamp;
+        c.sackOk = c.sackOk && opts.sackPermitted && c.tcp.sysctl.tcpSack.enabled();
         c.pmtu = c.tcp.ip.mtuFor(c.remoteAddr);
         int pathMss = TcpOutput.mssForMtu(c.pmtu);
         int m = Math.min(peerMss, pathMss > 0 ? pathMss : peerMss);
@@ -400,12 +409,18 @@ final class TcpInput {
             c.sndWl2 = ack;
             if (newWnd > c.maxSndWnd) c.maxSndWnd = newWnd;
         }
+        int newlySacked = 0;
+        if (c.sackOk) {
+            // SACK blocks first, as tcp_ack does before cleaning the queue (tcp_sacktag_write_queue)
+            if (opts.sackMalformed) tcp.mib.inc(MibCounter.TcpExtJnetSackOptionMalformed);
+            if (opts.sackBlocks > 0) newlySacked = c.sack.tag(opts, ack, c.sndUna, c.sndMax, c.mss, c.totalRetrans, tcp.mib);
+        }
         if (Tcp.seqGt(ack, c.sndUna)) {
             newAck(c, ack, opts);
         } else if (ack == c.sndUna) {
             boolean dup = segLen == 0 && pkt.length() == 0 && !windowUpdate && c.sndMax != c.sndUna
                     && (flags & (Tcp.SYN | Tcp.FIN)) == 0;
-            if (dup) c.recovery.onDupAck(c);
+            if (dup) c.recovery.onDupAck(c, newlySacked);
             else if (pkt.length() == 0) tcp.mib.inc(MibCounter.TcpExtTCPPureAcks);
         }
         c.probesOut = 0; // the peer answers: probes are not unanswered (Linux icsk_probes_out)
@@ -432,6 +447,7 @@ final class TcpInput {
                 if ((seg.flags & TcpOutput.RETRANSMITTED) != 0) rttSampleNs = -2;
                 else if (seg.when != 0 && rttSampleNs == -1) rttSampleNs = now - seg.when;
                 if (seg == c.sendHead) c.sendHead = seg.next;
+                c.sack.onAcked(seg, c.mss);
                 c.writeQueue.poll();
                 c.skbCache.freeAcked(c, seg);
             } else if (Tcp.seqLt(seg.seq, ack)) {
@@ -439,6 +455,7 @@ final class TcpInput {
                 int before = TcpOutput.segmentCount(c, seg);
                 seg.pull(n);
                 seg.seq = ack;
+                c.sack.onPartialAck(seg, n, before, c.mss);
                 deliveredSegments += before - TcpOutput.segmentCount(c, seg); // tcp_tso_acked
                 break;
             } else {
@@ -494,9 +511,12 @@ final class TcpInput {
         if (Tcp.seqLt(seq, c.rcvNxt)) {
             int dup = c.rcvNxt - seq;
             if (dup >= pkt.length() && (flags & Tcp.FIN) == 0) {
+                // a retransmission of what we have: ACK at once, with the duplicate in a D-SACK block (tcp_data_queue)
+                if (dsackOn(c)) c.rcvSacks.dsackSet(seq, pkt.endSeq, c.rcvNxt, tcp.mib);
                 TcpOutput.sendAck(c);
                 return false;
             }
+            if (dsackOn(c)) c.rcvSacks.dsackSet(seq, c.rcvNxt, c.rcvNxt, tcp.mib); // partly old: the old part
             int cut = Math.min(dup, pkt.length());
             pkt.pull(cut);
             pkt.seq = seq = seq + cut;
@@ -516,7 +536,7 @@ final class TcpInput {
             }
             measureRcvMss(c, len);
             eventDataRecv(c);
-            if (c.rcvSsthresh != Integer.MAX_VALUE) ReceiveMemory.growRcvSsthresh(c);
+            ReceiveMemory.growWindow(c, pkt);
         }
         boolean fin = (flags & Tcp.FIN) != 0;
         if (seq == c.rcvNxt) {
@@ -546,6 +566,7 @@ final class TcpInput {
                 drainOutOfOrder(c);
                 c.forceAck = true;
             }
+            if (c.rcvSacks.count() > 0) c.rcvSacks.remove(c.rcvNxt, c.oooQueue.isEmpty()); // tcp_sack_remove
             c.wakeUp();
             return kept;
         }
@@ -561,7 +582,19 @@ final class TcpInput {
         c.rcvOoopack++;
         enterQuickAck(c);
         c.forceAck = true;
-        return c.oooQueue.queue(pkt, fin, tcp.mib);
+        int ofoEnd = seq + len + (fin ? 1 : 0);
+        boolean kept = c.oooQueue.queue(pkt, fin, tcp.mib);
+        if (c.sackOk) {
+            OfoQueue q = c.oooQueue;
+            if (q.dupFound() && dsackOn(c)) c.rcvSacks.dsackSet(q.dupStart(), q.dupEnd(), c.rcvNxt, tcp.mib);
+            c.rcvSacks.newOfo(seq, ofoEnd); // tcp_sack_new_ofo_skb: this segment's block goes first
+        }
+        return kept;
+    }
+
+    /** D-SACK blocks are sent: SACK is in use and net.ipv4.tcp_dsack is on (Linux tcp_dsack_set's test). */
+    private static boolean dsackOn(TcpConnection c) {
+        return c.sackOk && c.tcp.sysctl.tcpDsack.enabled();
     }
 
     /**
@@ -584,6 +617,7 @@ final class TcpInput {
         c.finReceived = true;
         c.forceAck = true;
         c.oooQueue.purge(); // nothing may follow the FIN (Linux tcp_fin drops it)
+        c.rcvSacks.reset();
         switch (c.state) {
             case SYN_RECEIVED, ESTABLISHED -> setState(c, TcpState.CLOSE_WAIT);
             case FIN_WAIT_1 -> {
@@ -607,8 +641,15 @@ final class TcpInput {
     /** Moves now-contiguous out-of-order segments to the receive queue (tcp_ofo_queue). */
     private static void drainOutOfOrder(TcpConnection c) {
         PacketBuffer p;
+        int dsackHigh = c.rcvNxt;
         while ((p = c.oooQueue.first()) != null && Tcp.seqLeq(p.seq, c.rcvNxt)) {
             c.oooQueue.pollFirst();
+            if (Tcp.seqLt(p.seq, dsackHigh) && dsackOn(c)) {
+                // bytes the in-order segment brought already (tcp_ofo_queue reports them with tcp_dsack_extend)
+                int dsack = dsackHigh;
+                if (Tcp.seqLt(p.endSeq, dsackHigh)) dsackHigh = p.endSeq;
+                c.rcvSacks.dsackExtend(p.seq, dsack, c.rcvNxt, c.tcp.mib);
+            }
             boolean fin = (p.flags & Tcp.FIN) != 0;
             if (Tcp.seqLeq(p.endSeq, c.rcvNxt) && !(fin && p.endSeq == c.rcvNxt)) {
                 p.release();

@@ -195,7 +195,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
                 return;
             }
             // SYN queue full: answer statelessly with a SYN cookie (RFC 4987 3.6, Linux tcp_syncookies=1)
-            SynCookies.sendCookie(tcp, pkt, src, dst, rxOpts, txOpts);
+            SynCookies.sendCookie(tcp, pkt, src, dst, rxOpts, txOpts, TcpOutput.chooseWscale(tcp, rcvbuf > 0, rcvbuf));
             cookiesSent = true;
             return;
         }
@@ -263,6 +263,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         c.wscaleEnabled = ws >= 0;
         c.rcvWscale = Math.max(ws, 0);
         c.tsEnabled = tcp.sysctl.tcpTimestamps.intValue() != 0;
+        c.sackOk = tcp.sysctl.tcpSack.enabled();
         return c;
     }
 
@@ -289,15 +290,34 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
                 return true; // dropped: the peer retransmits
             }
         }
+        int hl = Tcp.headerLength(b, off);
+        rxOpts.parse(b, off + Tcp.MIN_HEADER_LENGTH, hl - Tcp.MIN_HEADER_LENGTH);
+        int tsOptions = SynCookies.decodeTimestampOptions(tcp, rxOpts);
+        if (tsOptions == SynCookies.TS_OPT_INVALID) {
+            tcp.mib.inc(MibCounter.TcpExtSyncookiesFailed);
+            return false;
+        }
         TcpConnection c = newChild(src, dst, sport);
         if (c == null) return true;
-        // no state was kept: no window scaling, no timestamps (Linux keeps them in the timestamp; jnet does not)
-        c.wscaleEnabled = false;
-        c.rcvWscale = 0;
-        c.sndWscale = 0;
-        c.tsEnabled = false;
+        // no state was kept: what the options were is in the echoed timestamp, if any (Linux cookie_v4_check); our
+        // window scale is the one newChild chose again, as the SYN-ACK offered it
+        int peerWscale = tsOptions & SynCookies.TS_OPT_WSCALE_MASK;
+        if (peerWscale == SynCookies.TS_OPT_WSCALE_MASK || !c.wscaleEnabled) {
+            c.wscaleEnabled = false;
+            c.rcvWscale = 0;
+            c.sndWscale = 0;
+        } else {
+            c.sndWscale = Math.min(14, peerWscale);
+        }
+        c.tsEnabled = rxOpts.hasTimestamp;
+        c.sackOk = rxOpts.hasTimestamp && (tsOptions & SynCookies.TS_OPT_SACK) != 0;
+        if (c.tsEnabled) {
+            c.tsOffset = tcp.timestampOffset(dst, localPort, src, sport);
+            c.tsRecent = rxOpts.tsVal;
+            c.tsRecentStamp = tcp.ns.clock().nanoTime();
+        }
         c.peerMss = mss;
-        c.mss = Math.min(mss, c.advMss);
+        c.mss = Math.min(mss, c.advMss) - (c.tsEnabled ? 12 : 0);
         c.rcvMss = Math.min(c.advMss, 536);
         c.win.init(c.mss);
         c.cc.init(c.win);
@@ -311,7 +331,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         c.sndMax = ack;
         c.writeSeq = ack;
         c.sndSml = ack;
-        c.sndWnd = Tcp.window(b, off);
+        c.sndWnd = (long) Tcp.window(b, off) << c.sndWscale; // not a SYN: scaled
         c.sndWl1 = pkt.seq;
         c.sndWl2 = ack;
         c.maxSndWnd = c.sndWnd;

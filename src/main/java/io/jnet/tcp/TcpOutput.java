@@ -46,8 +46,16 @@ final class TcpOutput {
 
     /** Window scale to offer: enough for the largest receive buffer we may grow to (tcp_select_initial_window). */
     static int chooseWscale(TcpConnection c) {
-        if (!c.tcp.sysctl.tcpWindowScaling.enabled()) return -1;
-        long space = c.rcvbufLocked ? c.rcvbuf : Math.max(c.tcp.sysctl.tcpRmem.intValue(2), c.tcp.sysctl.rmemMax.intValue());
+        return chooseWscale(c.tcp, c.rcvbufLocked, c.rcvbuf);
+    }
+
+    /**
+     * {@link #chooseWscale(TcpConnection)} for a connection whose receive buffer is {@code rcvbuf} when
+     * {@code rcvbufLocked} (SO_RCVBUF), else autotuned; -1 with net.ipv4.tcp_window_scaling off.
+     */
+    static int chooseWscale(TcpProtocol tcp, boolean rcvbufLocked, int rcvbuf) {
+        if (!tcp.sysctl.tcpWindowScaling.enabled()) return -1;
+        long space = rcvbufLocked ? rcvbuf : Math.max(tcp.sysctl.tcpRmem.intValue(2), tcp.sysctl.rmemMax.intValue());
         int ws = 0;
         while (space > 65535 && ws < 14) {
             space >>= 1;
@@ -71,6 +79,7 @@ final class TcpOutput {
         c.wscaleEnabled = ws >= 0;
         c.rcvWscale = Math.max(ws, 0);
         c.tsEnabled = tcp.sysctl.tcpTimestamps.intValue() != 0;
+        c.sackOk = tcp.sysctl.tcpSack.enabled();
         if (!c.seededFromTimeWait) c.iss = tcp.initialSequence(c.localAddr, c.localPort, c.remoteAddr, c.remotePort);
         c.tsOffset = tcp.timestampOffset(c.localAddr, c.localPort, c.remoteAddr, c.remotePort);
         c.sndUna = c.iss;
@@ -85,7 +94,12 @@ final class TcpOutput {
         c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
     }
 
-    /** Sends SYN (active open) or SYN-ACK (passive or simultaneous open) with our options in Linux's order. */
+    /**
+     * Sends SYN (active open) or SYN-ACK (passive or simultaneous open) with our options in Linux's order
+     * (tcp_syn_options, tcp_synack_options, tcp_options_write): MSS; SACK-permitted and timestamps packed in one word
+     * ("SACK_PERM TS" instead of "NOP NOP TS"), or NOP NOP SACK_PERM without timestamps; NOP WS. SACK-permitted is
+     * offered on a SYN when net.ipv4.tcp_sack is on, and answered on a SYN-ACK when the SYN offered it too.
+     */
     static void sendSyn(TcpConnection c, boolean ack) {
         TcpOptions o = c.txOpts;
         o.clear();
@@ -96,6 +110,7 @@ final class TcpOutput {
             o.tsEcr = ack ? c.tsRecent : 0;
         }
         if (c.wscaleEnabled) o.windowScale = c.rcvWscale;
+        o.sackPermitted = c.sackOk;
         int flags = ack ? Tcp.SYN | Tcp.ACK : Tcp.SYN;
         c.lastSynSentNs = c.tcp.ns.clock().nanoTime();
         emit(c, null, 0, c.iss, flags, Math.min(c.rcvWnd, 65535), o);
@@ -344,9 +359,16 @@ final class TcpOutput {
      * segment's array through {@link PacketBuffer#shareArray()}, bytes it carries by reference itself through the
      * same region (as skb_split moves page fragments). Only a segment with bytes of both kinds after the split
      * point, which TCP does not build, would have its array bytes copied.
+     *
+     * <p>The charge goes with the bytes, as tcp_fragment moves truesize: the second part is charged what it holds,
+     * and the first part's charge drops by as much (never below its own bytes). Otherwise a segment cut down to
+     * what a small window takes would still be charged its whole array, and the receiver that this buffer reaches
+     * through a veth (which hands the sent buffer over as it is) would be charged many times the bytes its window
+     * allowed for.
      */
     static void split(TcpConnection c, PacketBuffer seg, int n) {
         int len = seg.length();
+        int pcountBefore = segmentCount(c, seg);
         int head = seg.headLength();
         int fromArray = Math.max(0, head - n); // the second part's bytes that lie in the array
         boolean byRef = fromArray == 0 || seg.payloadRegion() == null;
@@ -376,7 +398,9 @@ final class TcpOutput {
         seg.trim(n);
         seg.endSeq = seg.seq + n;
         seg.flags &= ~(Tcp.FIN | Tcp.PSH);
+        c.writeQueue.uncharge(seg, Math.max(0, Math.min(len - n, seg.truesize() - n)));
         c.writeQueue.insertAfter(seg, tail);
+        c.sack.onSplit(seg, tail, pcountBefore, c.mss);
         c.tcp.memory.forceSchedule(c, 0); // the split's new buffer (tcp_fragment charges it, sk_mem_charge)
     }
 
@@ -386,7 +410,7 @@ final class TcpOutput {
         int flags = Tcp.ACK;
         if ((seg.flags & Tcp.FIN) != 0) flags |= Tcp.FIN;
         if (len > 0 && (seg.next == null || seg == c.writeQueue.peekLast())) flags |= Tcp.PSH;
-        TcpOptions o = timestampOptions(c);
+        TcpOptions o = establishedOptions(c, c.mss - len);
         long now = c.tcp.ns.clock().nanoTime();
         if (seg.when != 0 || retransmission) {
             // a retransmission is of a segment taken for lost, and is in flight until acknowledged
@@ -399,6 +423,7 @@ final class TcpOutput {
         }
         c.rate.sent(seg, now, c.sndUna == c.sndMax);
         seg.when = now;
+        if (c.sackOk) c.sack.onSent(seg); // sent segments are what SACK blocks refer to
         if (len < c.mss) c.sndSml = seg.endSeq;
         if (len > 0) { // tcp_event_data_sent
             if (c.pingpong == 0 && c.ackPending && now - c.lrcvtimeNs < c.atoNs) c.pingpong = 1;
@@ -553,8 +578,15 @@ final class TcpOutput {
         return Math.min(c.rcvbuf / 2, c.rcvMss);
     }
 
-    /** The options of a segment after the handshake: the timestamp option when negotiated (RFC 7323 3). */
-    static TcpOptions timestampOptions(TcpConnection c) {
+    /**
+     * The options of a segment after the handshake (Linux tcp_established_options): the timestamp option when
+     * negotiated (RFC 7323 3), then with SACK the pending D-SACK block and the SACK blocks (RFC 2018 4, RFC 2883),
+     * as many as fit in the option space and in {@code room} bytes ({@link SackBlocks#fill}).
+     *
+     * @param room bytes the segment may still grow by within the MSS: the MSS for a segment without data, the MSS
+     *     less the payload for a data segment
+     */
+    static TcpOptions establishedOptions(TcpConnection c, int room) {
         TcpOptions o = c.txOpts;
         o.clear();
         if (c.tsEnabled) {
@@ -562,13 +594,14 @@ final class TcpOutput {
             o.tsVal = c.tcp.tsClock() + c.tsOffset;
             o.tsEcr = c.tsRecent;
         }
+        if (c.sackOk) c.rcvSacks.fill(o, room);
         return o;
     }
 
     /** Sends a pure ACK now. */
     static void sendAck(TcpConnection c) {
         if (c.state == TcpState.CLOSED || c.state == TcpState.SYN_SENT || c.state == TcpState.LISTEN) return;
-        TcpOptions o = timestampOptions(c);
+        TcpOptions o = establishedOptions(c, c.mss);
         // SND.MAX, not SND.NXT: after a go-back-N rewind an ACK must not carry an old sequence number
         // (the peer would find it unacceptable and answer with a duplicate ACK; BSD's tcp_output does this)
         emit(c, null, 0, c.sndMax, Tcp.ACK, -1, o);
@@ -577,7 +610,7 @@ final class TcpOutput {
 
     /** A window probe or keepalive: an ACK with an old sequence number to elicit an ACK (tcp_xmit_probe_skb). */
     static void sendProbe(TcpConnection c) {
-        TcpOptions o = timestampOptions(c);
+        TcpOptions o = establishedOptions(c, c.mss);
         emit(c, null, 0, c.sndUna - 1, Tcp.ACK, -1, o);
         ackSent(c);
     }
@@ -701,6 +734,7 @@ final class TcpOutput {
             c.tcp.unbind(c, c.localPort);
             c.portHeld = false;
         }
+        c.sack.clear();
         c.writeQueue.purge();
         c.skbCache.purge(c);
         c.sendHead = null;
@@ -753,6 +787,7 @@ final class TcpOutput {
             tcp.unbind(c, c.localPort);
             c.portHeld = false;
         }
+        c.sack.clear();
         c.writeQueue.purge();
         c.skbCache.purge(c);
         c.sendHead = null;

@@ -97,8 +97,12 @@ final class TcpTimers {
      * are cleared (Linux tcp_timeout_mark_lost): they are counted again as they go out once more.
      */
     private static void markLost(TcpConnection c) {
+        // with SACK, SACKed segments are not lost (tcp_mark_skb_lost), unless the peer reneged: the first
+        // unacknowledged segment is SACKed, and every mark goes
+        if (c.sackOk) c.sack.checkReneging(c.tcp.mib);
         for (PacketBuffer p = c.writeQueue.peek(); p != null && p.when != 0; p = p.next) {
-            p.flags = (p.flags | TcpOutput.LOST) & ~TcpOutput.RETRANS_OUT;
+            if ((p.flags & SackScoreboard.SACKED_ACKED) != 0) p.flags &= ~TcpOutput.RETRANS_OUT;
+            else p.flags = (p.flags | TcpOutput.LOST) & ~TcpOutput.RETRANS_OUT;
         }
     }
 

@@ -11,7 +11,13 @@ package io.jnet.wire;
 public final class TcpOptions {
     public static final int KIND_EOL = 0, KIND_NOP = 1, KIND_MSS = 2, KIND_WSCALE = 3, KIND_SACK_PERM = 4, KIND_SACK = 5,
             KIND_TIMESTAMP = 8;
+    /**
+     * SACK blocks an option can hold at most: (40 - 2) / 8 in the 40-byte option area (RFC 2018 3); with timestamps
+     * 3 fit (Linux TCP_NUM_SACKS is 4, tcp_established_options takes what fits).
+     */
     public static final int MAX_SACK_BLOCKS = 4;
+    /** Bytes of option space in a TCP header (Linux MAX_TCP_OPTION_SPACE). */
+    public static final int MAX_OPTION_SPACE = Tcp.MAX_HEADER_LENGTH - Tcp.MIN_HEADER_LENGTH;
 
     /** MSS option value in bytes, or -1 when absent or 0 (Linux ignores an MSS option of 0). */
     public int mss = -1;
@@ -21,8 +27,17 @@ public final class TcpOptions {
     public boolean hasTimestamp;
     public int tsVal;
     public int tsEcr;
-    /** Number of SACK blocks present; block i is [sackLeft[i], sackRight[i]). */
+    /**
+     * Number of SACK blocks present, 0..{@link #MAX_SACK_BLOCKS}; block i is [sackLeft[i], sackRight[i]) as sent
+     * (nothing about the edges is checked here: that is the sender's scoreboard's job, Linux tcp_is_sackblock_valid).
+     * When writing, only the blocks that fit in the option area after the other options go out.
+     */
     public int sackBlocks;
+    /**
+     * The last parse met a SACK option whose length is not 2 + 8n for some n &gt;= 1 (RFC 2018 3): it was ignored,
+     * as Linux's tcp_parse_options ignores it; the stack counts it (TcpExtJnetTCPSACKOptionMalformed).
+     */
+    public boolean sackMalformed;
     public final int[] sackLeft = new int[MAX_SACK_BLOCKS];
     public final int[] sackRight = new int[MAX_SACK_BLOCKS];
 
@@ -33,6 +48,7 @@ public final class TcpOptions {
         hasTimestamp = false;
         tsVal = tsEcr = 0;
         sackBlocks = 0;
+        sackMalformed = false;
     }
 
     /**
@@ -58,6 +74,7 @@ public final class TcpOptions {
                     if (olen == 4 && Bytes.u16(b, i + 2) != 0) mss = Bytes.u16(b, i + 2);
                 }
                 case KIND_WSCALE -> { if (olen == 3) windowScale = Math.min(14, b[i + 2] & 0xFF); }
+                // a SACK-permitted option of another length is ignored (Linux: opsize == TCPOLEN_SACK_PERM)
                 case KIND_SACK_PERM -> { if (olen == 2) sackPermitted = true; }
                 case KIND_TIMESTAMP -> {
                     if (olen == 10) {
@@ -67,6 +84,8 @@ public final class TcpOptions {
                     }
                 }
                 case KIND_SACK -> {
+                    // Linux: opsize >= TCPOLEN_SACK_BASE + TCPOLEN_SACK_PERBLOCK and a whole number of blocks; the
+                    // option area bounds it to 4 blocks (olen <= 40), the min() only guards the arrays
                     if (olen >= 10 && (olen - 2) % 8 == 0) {
                         int n = Math.min(MAX_SACK_BLOCKS, (olen - 2) / 8);
                         for (int k = 0; k < n; k++) {
@@ -74,6 +93,8 @@ public final class TcpOptions {
                             sackRight[k] = Bytes.i32(b, i + 6 + 8 * k);
                         }
                         sackBlocks = n;
+                    } else {
+                        sackMalformed = true;
                     }
                 }
                 default -> { /* unknown: skip */ }
@@ -85,18 +106,39 @@ public final class TcpOptions {
 
     /** Bytes {@link #write} will produce (a multiple of 4). */
     public int writtenLength() {
+        int n = lengthBeforeSack();
+        int blocks = sackBlocksToWrite(n);
+        if (blocks > 0) n += 4 + 8 * blocks;
+        return n;
+    }
+
+    /** Bytes of the options written before the SACK blocks. */
+    private int lengthBeforeSack() {
         int n = 0;
         if (mss >= 0) n += 4;
         if (hasTimestamp) n += 12; // (SACK_PERM or NOP NOP) + TS
         else if (sackPermitted) n += 4; // NOP NOP SACK_PERM
         if (windowScale >= 0) n += 4;
-        if (sackBlocks > 0) n += 4 + 8 * sackBlocks;
         return n;
     }
 
     /**
+     * SACK blocks that {@link #write} puts out: {@link #sackBlocks}, cut to what fits in the option space left
+     * after {@code used} bytes (Linux tcp_established_options: (remaining - TCPOLEN_SACK_BASE_ALIGNED) /
+     * TCPOLEN_SACK_PERBLOCK), so 3 with timestamps, 4 without; the first blocks are kept (the most recent).
+     */
+    private int sackBlocksToWrite(int used) {
+        if (sackBlocks <= 0) return 0;
+        return Math.max(0, Math.min(Math.min(sackBlocks, MAX_SACK_BLOCKS), (MAX_OPTION_SPACE - used - 4) / 8));
+    }
+
+    /** SACK blocks {@link #write} puts out (see {@link #sackBlocks}). */
+    public int sackBlocksWritten() { return sackBlocksToWrite(lengthBeforeSack()); }
+
+    /**
      * Writes the options in Linux's order (tcp_options_write): MSS; SACK_PERM+TS or NOP,NOP,TS or
-     * NOP,NOP,SACK_PERM; NOP,WS; NOP,NOP,SACK blocks. Returns bytes written ({@link #writtenLength()}).
+     * NOP,NOP,SACK_PERM; NOP,WS; NOP,NOP,SACK blocks (as many as fit, {@link #sackBlocksWritten()}). Returns bytes
+     * written ({@link #writtenLength()}).
      */
     public int write(byte[] b, int off) {
         int i = off;
@@ -119,10 +161,11 @@ public final class TcpOptions {
         if (windowScale >= 0) {
             b[i] = KIND_NOP; b[i + 1] = KIND_WSCALE; b[i + 2] = 3; b[i + 3] = (byte) windowScale; i += 4;
         }
-        if (sackBlocks > 0) {
-            b[i] = KIND_NOP; b[i + 1] = KIND_NOP; b[i + 2] = KIND_SACK; b[i + 3] = (byte) (2 + 8 * sackBlocks);
+        int blocks = sackBlocksToWrite(i - off);
+        if (blocks > 0) {
+            b[i] = KIND_NOP; b[i + 1] = KIND_NOP; b[i + 2] = KIND_SACK; b[i + 3] = (byte) (2 + 8 * blocks);
             i += 4;
-            for (int k = 0; k < sackBlocks; k++) {
+            for (int k = 0; k < blocks; k++) {
                 Bytes.put32(b, i, sackLeft[k]);
                 Bytes.put32(b, i + 4, sackRight[k]);
                 i += 8;

@@ -21,6 +21,8 @@ import java.util.Arrays;
  * @param window window field as sent (not scaled), 16 bits
  * @param urgentPointer urgent pointer, 16 bits
  * @param options parsed options; never null (an empty holder when there are none). Not copied: do not mutate
+ * @throws IllegalArgumentException for a field out of range, or options (raw, or written from {@code options} with
+ *     all their SACK blocks) that are not 0..40 bytes in 4-byte words
  * @param rawOptions option bytes (0..40, a multiple of 4) to emit verbatim, or null to emit {@code options}
  */
 public record TcpRepr(int sourcePort, int destinationPort, int seq, int ack, int flags, int window, int urgentPointer,
@@ -35,6 +37,9 @@ public record TcpRepr(int sourcePort, int destinationPort, int seq, int ack, int
         int ol = rawOptions != null ? rawOptions.length : options.writtenLength();
         if (ol % 4 != 0 || ol > Tcp.MAX_HEADER_LENGTH - Tcp.MIN_HEADER_LENGTH) {
             throw new IllegalArgumentException("TCP options must be 0..40 bytes in 4-byte words: " + ol);
+        }
+        if (rawOptions == null && options.sackBlocks > options.sackBlocksWritten()) {
+            throw new IllegalArgumentException("TCP options: " + options.sackBlocks + " SACK blocks do not fit in 40 bytes");
         }
         if (rawOptions != null) rawOptions = rawOptions.clone();
     }

@@ -137,6 +137,11 @@ class StackFuzzTest {
                     frames, received, usable, conns.size(), delta(m, before, MibCounter.TcpInSegs),
                     delta(m, before, MibCounter.TcpInErrs), delta(m, before, MibCounter.IpInHdrErrors),
                     delta(m, before, MibCounter.TcpExtTCPChallengeACK), delta(m, before, MibCounter.TcpOutRsts));
+            // the hostile SACK blocks reached the connections' scoreboards and were weighed there
+            System.out.printf("fuzz SACK: TcpExtTCPSACKDiscard +%d, TcpExtTCPDSACKRecv +%d, TcpExtJnetSackOptionMalformed +%d%n",
+                    delta(m, before, MibCounter.TcpExtTCPSACKDiscard), delta(m, before, MibCounter.TcpExtTCPDSACKRecv),
+                    delta(m, before, MibCounter.TcpExtJnetSackOptionMalformed));
+            assertThat(delta(m, before, MibCounter.TcpExtTCPSACKDiscard)).as("SACK blocks discarded").isPositive();
             // listeners still accept
             for (int port : new int[] {80, 81}) {
                 try (TcpSocket c = TcpSocket.open(b)) {
@@ -189,7 +194,7 @@ class StackFuzzTest {
             return f;
         }
         int thl = Tcp.headerLength(f, t0);
-        switch (r.nextInt(10)) {
+        switch (r.nextInt(11)) {
             case 0 -> Bytes.put32(f, t0 + 4, Tcp.seq(f, t0) + r.nextInt(-70000, 70000)); // seq near the window
             case 1 -> Bytes.put32(f, t0 + 8, Tcp.ack(f, t0) + r.nextInt(-70000, 70000)); // ack near snd.una
             case 2 -> f[t0 + 13] = (byte) r.nextInt(256); // flags
@@ -206,6 +211,7 @@ class StackFuzzTest {
                 f[t0 + 13] = (byte) new int[] {Tcp.SYN, Tcp.RST, Tcp.RST | Tcp.ACK, Tcp.FIN | Tcp.ACK, Tcp.SYN | Tcp.ACK}[r.nextInt(5)];
                 Bytes.put32(f, t0 + 4, r.nextInt());
             }
+            case 9 -> f = withSackBlocks(f, ip, t0, thl, r); // hostile SACK blocks around the ACK
             default -> { // truncate the segment
                 int cut = t0 + r.nextInt(Math.max(1, f.length - t0));
                 f = java.util.Arrays.copyOf(f, cut);
@@ -218,6 +224,38 @@ class StackFuzzTest {
             Tcp.fillChecksum(f, t0, tl, Ipv4.source(f, ip), Ipv4.destination(f, ip));
         }
         return f;
+    }
+
+    /**
+     * The segment with its options replaced by NOP NOP SACK: 1 to 4 blocks with edges near the ACK (often a block of
+     * a few bytes, reversed, or beyond what was sent), sometimes a malformed length.
+     */
+    private static byte[] withSackBlocks(byte[] f, int ip, int t0, int thl, SplittableRandom r) {
+        if (f.length < t0 + thl) return f;
+        int blocks = 1 + r.nextInt(4);
+        int optLen = 4 + 8 * blocks;
+        byte[] g = new byte[t0 + 20 + optLen + (f.length - t0 - thl)];
+        System.arraycopy(f, 0, g, 0, t0 + 20);
+        System.arraycopy(f, t0 + thl, g, t0 + 20 + optLen, f.length - t0 - thl);
+        g[t0 + 12] = (byte) (((20 + optLen) / 4) << 4 | (g[t0 + 12] & 0x0F));
+        int o = t0 + 20;
+        g[o] = 1;
+        g[o + 1] = 1;
+        g[o + 2] = 5;
+        g[o + 3] = (byte) (r.nextInt(10) == 0 ? r.nextInt(256) : 2 + 8 * blocks);
+        int ack = Tcp.ack(f, t0);
+        for (int b = 0; b < blocks; b++) {
+            int start = ack + r.nextInt(-70000, 70000);
+            int end = switch (r.nextInt(4)) {
+                case 0 -> start + 1 + r.nextInt(8);
+                case 1 -> start - r.nextInt(1000);
+                default -> start + r.nextInt(70000);
+            };
+            Bytes.put32(g, o + 4 + 8 * b, start);
+            Bytes.put32(g, o + 8 + 8 * b, end);
+        }
+        Ipv4.setTotalLength(g, ip, g.length - ip);
+        return g;
     }
 
     private static void fixIpChecksum(byte[] f, int ip) {

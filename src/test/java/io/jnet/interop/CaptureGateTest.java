@@ -57,6 +57,11 @@ class CaptureGateTest {
         assertThat(count(pcap, "ip.src == " + JNET_IP + " && tcp.len > 0")).as("data segments from jnet").isGreaterThan(10);
         assertThat(count(pcap, "ip.src == " + JNET_IP + " && tcp.flags.fin == 1")).as("jnet's FIN").isEqualTo(1);
         assertThat(count(pcap, "tcp.flags.reset == 1")).as("resets").isZero();
+        // the kernel's SYN offers SACK-permitted, jnet's SYN-ACK answers it, packed with the timestamps as Linux packs it
+        assertThat(count(pcap, "ip.dst == " + JNET_IP + " && tcp.flags.syn == 1 && tcp.options.sack_perm"))
+                .as("the kernel's SYN with SACK_PERM").isEqualTo(1);
+        assertThat(count(pcap, "ip.src == " + JNET_IP + " && tcp.flags.syn == 1 && tcp.flags.ack == 1"
+                + " && tcp.options.sack_perm && tcp.options.timestamp.tsval")).as("jnet's SYN-ACK with SACK_PERM").isEqualTo(1);
     }
 
     @Test
@@ -139,6 +144,13 @@ class CaptureGateTest {
         }
         CaptureGate.check(pcap);
         assertThat(count(pcap, "ip.src == " + JNET_IP + " && http.request.method == \"GET\"")).isPositive();
+        // the fetch may try before the server listens: every SYN of jnet's offers SACK_PERM, the kernel's SYN-ACK answers
+        assertThat(count(pcap, "ip.src == " + JNET_IP + " && tcp.flags.syn == 1 && tcp.flags.ack == 0 && tcp.options.sack_perm"))
+                .as("jnet's SYNs with SACK_PERM").isPositive();
+        assertThat(count(pcap, "ip.src == " + JNET_IP + " && tcp.flags.syn == 1 && tcp.flags.ack == 0 && !tcp.options.sack_perm"))
+                .as("jnet's SYNs without SACK_PERM").isZero();
+        assertThat(count(pcap, "ip.dst == " + JNET_IP + " && tcp.flags.syn == 1 && tcp.flags.ack == 1 && tcp.options.sack_perm"))
+                .as("the kernel's SYN-ACK answers it").isEqualTo(1);
     }
 
     /** Frames of {@code pcap} matching a tshark display filter. */

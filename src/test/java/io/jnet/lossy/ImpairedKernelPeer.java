@@ -36,7 +36,15 @@ final class ImpairedKernelPeer implements AutoCloseable {
 
     /** Sets up both sides, the impairment in front of jnet's TAP device. */
     static ImpairedKernelPeer open(ImpairmentConfig impairment) throws IOException {
-        TapStack stack = TapStack.open(new TapStack.Config("jnetl%d", JNET_IP + "/24", 1500, null));
+        return open(impairment, null);
+    }
+
+    /**
+     * Sets up both sides, the impairment in front of jnet's TAP device; {@code pcap} (or null) captures the frames
+     * on the TAP side of the impairment.
+     */
+    static ImpairedKernelPeer open(ImpairmentConfig impairment, java.nio.file.Path pcap) throws IOException {
+        TapStack stack = TapStack.open(new TapStack.Config("jnetl%d", JNET_IP + "/24", 1500, pcap));
         LinuxNetns netns = null;
         try {
             ImpairedDevice impaired = ImpairedDevice.interpose(stack.namespace(), stack.ifname(), impairment);

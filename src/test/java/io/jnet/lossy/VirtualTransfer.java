@@ -101,14 +101,19 @@ final class VirtualTransfer {
                 }
                 try (TcpSocket s = server) {
                     s.setBlocking(false);
+                    if (bound == TransferBound.millis(c)) { // the model's bound, not one given by the caller
+                        long rtoMs = Math.max(client.info().rto(), s.info().rto()) / 1000;
+                        bound = TransferBound.millis(c, rtoMs);
+                    }
                     checkBuffers(client, c);
                     checkBuffers(s, c);
                     StreamPump up = new StreamPump(client, s, c.bytes(), c.writeSize(), c.seed() * 2 + 1);
                     StreamPump down = new StreamPump(s, client, c.bytes(), c.writeSize(), c.seed() * 2 + 2);
+                        long dataBound = bound;
                     while (!up.done() || !down.done()) {
                         boolean moved = up.step() | down.step();
                         if (!moved) {
-                            advance(clock, t0, bound, () -> "a->b " + up + "; b->a " + down + "\nclient " + client.state()
+                            advance(clock, t0, dataBound, () -> "a->b " + up + "; b->a " + down + "\nclient " + client.state()
                                     + ", server " + s.state() + "\n" + counters(a, b, d));
                         }
                     }

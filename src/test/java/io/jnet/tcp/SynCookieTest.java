@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jnet.link.VethPair;
 import io.jnet.socket.ErrnoException;
 import io.jnet.socket.SocketOption;
+import io.jnet.socket.TcpInfo;
 import io.jnet.socket.TcpServerSocket;
 import io.jnet.socket.TcpSocket;
 import io.jnet.stack.MibCounter;
@@ -59,6 +60,20 @@ class SynCookieTest {
             TcpSocket s = srv.accept();
             assertThat(s.remoteAddress()).isEqualTo(c.localAddress());
             assertThat(a.mib().get(MibCounter.TcpExtSyncookiesRecv)).isEqualTo(1);
+            // the options came back in the echoed timestamp (cookie_init_timestamp / cookie_timestamp_decode):
+            // timestamps, SACK and window scaling
+            TcpInfo si = s.info();
+            TcpInfo ci = c.info();
+            int opts = si.options();
+            assertThat(opts & TcpInfo.TCPI_OPT_TIMESTAMPS).isNotZero();
+            assertThat(opts & TcpInfo.TCPI_OPT_SACK).isNotZero();
+            assertThat(opts & TcpInfo.TCPI_OPT_WSCALE).isNotZero();
+            assertThat(ci.options() & TcpInfo.TCPI_OPT_SACK).isNotZero();
+            assertThat(ci.options() & TcpInfo.TCPI_OPT_WSCALE).isNotZero();
+            assertThat(si.sndWscale()).as("the client's window scale, from the echoed timestamp").isEqualTo(ci.rcvWscale());
+            assertThat(si.rcvWscale()).as("the server's, as its SYN-ACK offered it").isEqualTo(ci.sndWscale());
+            assertThat(si.rcvWscale()).isPositive();
+            assertThat(s.info().sndMss()).as("MSS class 1460 less the timestamp option").isEqualTo(1448);
             byte[] msg = "through a cookie".getBytes();
             c.write(msg, 0, msg.length);
             byte[] got = new byte[msg.length];
@@ -77,6 +92,17 @@ class SynCookieTest {
             srv.close();
             assertThat(a.internalErrors()).isZero();
             assertThat(b.internalErrors()).isZero();
+        }
+    }
+
+    @Test
+    void cookieTimestampCarriesTheOptionsInItsLowSixBitsAndNeverRunsAhead() {
+        for (int now : new int[] {0, 1, 63, 64, 1000, 0x7FFFFFFF, -1, -64, 0x12345678}) {
+            for (int opts : new int[] {0x0F, 0x1F, 0x10 | 7, 0}) {
+                int ts = SynCookies.cookieTimestamp(now, opts);
+                assertThat(ts & 0x3F).isEqualTo(opts);
+                assertThat(now - ts).as("now %d opts %x", now, opts).isBetween(0, 63);
+            }
         }
     }
 }

@@ -34,6 +34,11 @@ class TcpBusyPollTest {
                     throw new RuntimeException(e);
                 }
             });
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (!reader.lock.hasWaiters()) { // the reader waits in read(), so the byte comes during the wait
+                if (System.nanoTime() > deadline) throw new AssertionError("the reader never waited");
+                Thread.sleep(1);
+            }
             Thread.sleep(afterMillis);
             client.write(new byte[] {7}, 0, 1);
             assertThat(read.get()).isEqualTo(1);

@@ -27,10 +27,10 @@ class TcpHandshakeTest {
             TcpFrame ack = f.get(2);
             assertThat(syn.isSyn()).isTrue();
             assertThat(syn.outbound()).isTrue();
-            // tcp_options_write: MSS, NOP NOP TS (no SACK-permitted: jnet does not do SACK), NOP WS
-            assertThat(syn.optionKinds()).containsExactly(TcpOptions.KIND_MSS, TcpOptions.KIND_NOP, TcpOptions.KIND_NOP,
+            // tcp_options_write: MSS, SACK_PERM packed with TS (in place of NOP NOP), NOP WS
+            assertThat(syn.optionKinds()).containsExactly(TcpOptions.KIND_MSS, TcpOptions.KIND_SACK_PERM,
                     TcpOptions.KIND_TIMESTAMP, TcpOptions.KIND_NOP, TcpOptions.KIND_WSCALE);
-            assertThat(syn.options().sackPermitted).isFalse();
+            assertThat(syn.options().sackPermitted).isTrue();
             assertThat(syn.options().mss).isEqualTo(1460);
             assertThat(syn.options().windowScale).isEqualTo(7);
             assertThat(syn.options().tsEcr).isZero();
@@ -40,7 +40,7 @@ class TcpHandshakeTest {
             assertThat(synAck.isSynAck()).isTrue();
             assertThat(synAck.outbound()).isFalse();
             assertThat(synAck.ack()).isEqualTo(syn.seq() + 1);
-            assertThat(synAck.optionKinds()).containsExactly(TcpOptions.KIND_MSS, TcpOptions.KIND_NOP, TcpOptions.KIND_NOP,
+            assertThat(synAck.optionKinds()).containsExactly(TcpOptions.KIND_MSS, TcpOptions.KIND_SACK_PERM,
                     TcpOptions.KIND_TIMESTAMP, TcpOptions.KIND_NOP, TcpOptions.KIND_WSCALE);
             assertThat(synAck.options().tsEcr).isEqualTo(syn.options().tsVal);
 
@@ -54,6 +54,9 @@ class TcpHandshakeTest {
             assertThat(p[1].state()).isEqualTo("ESTAB");
             assertThat(p[0].mss).as("1460 minus 12 bytes of timestamp option").isEqualTo(1448);
             assertThat(p[0].sndWscale).isEqualTo(7);
+            assertThat(p[0].sackOk).isTrue();
+            assertThat(p[1].sackOk).isTrue();
+            assertThat(p[0].info().options() & io.jnet.socket.TcpInfo.TCPI_OPT_SACK).isNotZero();
             assertThat(net.a.mib().get(MibCounter.TcpActiveOpens)).isEqualTo(1);
             assertThat(net.b.mib().get(MibCounter.TcpPassiveOpens)).isEqualTo(1);
         }
@@ -64,6 +67,7 @@ class TcpHandshakeTest {
         try (VirtualNet net = new VirtualNet()) {
             net.a.sysctl().set("net.ipv4.tcp_timestamps", "0");
             net.a.sysctl().set("net.ipv4.tcp_window_scaling", "0");
+            net.a.sysctl().set("net.ipv4.tcp_sack", "0");
             try (TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
                 TcpConnection[] p = net.establish(srv);
                 TcpFrame syn = net.filter.frames().get(0);
@@ -73,6 +77,47 @@ class TcpHandshakeTest {
                 assertThat(p[1].tsEnabled).isFalse();
                 assertThat(p[1].wscaleEnabled).isFalse();
                 assertThat(p[0].mss).isEqualTo(1460);
+            }
+        }
+    }
+
+    @Test
+    void withoutTimestampsSackPermittedGoesAsNopNopSackPerm() throws Exception {
+        try (VirtualNet net = new VirtualNet()) {
+            net.a.sysctl().set("net.ipv4.tcp_timestamps", "0");
+            try (TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+                TcpConnection[] p = net.establish(srv);
+                TcpFrame syn = net.filter.frames().get(0);
+                assertThat(syn.optionKinds()).containsExactly(TcpOptions.KIND_MSS, TcpOptions.KIND_NOP, TcpOptions.KIND_NOP,
+                        TcpOptions.KIND_SACK_PERM, TcpOptions.KIND_NOP, TcpOptions.KIND_WSCALE);
+                TcpFrame synAck = net.filter.frames().get(1);
+                assertThat(synAck.optionKinds()).containsExactly(TcpOptions.KIND_MSS, TcpOptions.KIND_NOP, TcpOptions.KIND_NOP,
+                        TcpOptions.KIND_SACK_PERM, TcpOptions.KIND_NOP, TcpOptions.KIND_WSCALE);
+                assertThat(p[0].sackOk).isTrue();
+                assertThat(p[1].sackOk).isTrue();
+                assertThat(p[1].tsEnabled).isFalse();
+            }
+        }
+    }
+
+    @Test
+    void sackIsUsedOnlyWhenBothEndsHaveTcpSackOn() throws Exception {
+        for (String off : new String[] {"a", "b"}) {
+            try (VirtualNet net = new VirtualNet()) {
+                (off.equals("a") ? net.a : net.b).sysctl().set("net.ipv4.tcp_sack", "0");
+                try (TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+                    TcpConnection[] p = net.establish(srv);
+                    TcpFrame syn = net.filter.frames().get(0);
+                    TcpFrame synAck = net.filter.frames().get(1);
+                    assertThat(syn.options().sackPermitted).as("SYN, tcp_sack off on %s", off).isEqualTo(off.equals("b"));
+                    assertThat(synAck.options().sackPermitted).as("SYN-ACK, tcp_sack off on %s", off).isFalse();
+                    assertThat(synAck.optionKinds()).as("SYN-ACK, tcp_sack off on %s", off).containsExactly(
+                            TcpOptions.KIND_MSS, TcpOptions.KIND_NOP, TcpOptions.KIND_NOP, TcpOptions.KIND_TIMESTAMP,
+                            TcpOptions.KIND_NOP, TcpOptions.KIND_WSCALE);
+                    assertThat(p[0].sackOk).isFalse();
+                    assertThat(p[1].sackOk).isFalse();
+                    assertThat(p[0].info().options() & io.jnet.socket.TcpInfo.TCPI_OPT_SACK).isZero();
+                }
             }
         }
     }

@@ -43,7 +43,7 @@ class TcpInfoTest {
             assertThat(i.state()).isEqualTo(TcpInfo.TCP_ESTABLISHED);
             assertThat(TcpInfo.stateName(i.state())).isEqualTo(c.state());
             assertThat(i.caState()).isEqualTo(TcpInfo.TCP_CA_Open);
-            assertThat(i.options()).isEqualTo(TcpInfo.TCPI_OPT_TIMESTAMPS | TcpInfo.TCPI_OPT_WSCALE);
+            assertThat(i.options()).isEqualTo(TcpInfo.TCPI_OPT_TIMESTAMPS | TcpInfo.TCPI_OPT_SACK | TcpInfo.TCPI_OPT_WSCALE);
             assertThat(i.sndWscale()).isEqualTo(c.sndWscale).isEqualTo(p[1].rcvWscale).isPositive();
             assertThat(i.rcvWscale()).isEqualTo(c.rcvWscale);
             // veth MTU 1500: MSS 1460, less 12 for the timestamp option (bytes)

@@ -237,4 +237,119 @@ class TcpOptionsTest {
             assertThat(back.toString()).isEqualTo(o.toString());
         }
     }
+
+    @Test
+    void sackOptionOfOneToFourBlocksParses() {
+        TcpOptions o = new TcpOptions();
+        for (int n = 1; n <= 4; n++) {
+            byte[] b = new byte[2 + 8 * n + 2];
+            b[0] = 1;
+            b[1] = 1;
+            b[2] = TcpOptions.KIND_SACK;
+            b[3] = (byte) (2 + 8 * n);
+            for (int k = 0; k < n; k++) {
+                Bytes.put32(b, 4 + 8 * k, 1000 * (k + 1));
+                Bytes.put32(b, 8 + 8 * k, 1000 * (k + 1) + 500);
+            }
+            assertThat(o.parse(b, 0, b.length)).isTrue();
+            assertThat(o.sackBlocks).isEqualTo(n);
+            assertThat(o.sackMalformed).isFalse();
+            for (int k = 0; k < n; k++) {
+                assertThat(o.sackLeft[k]).isEqualTo(1000 * (k + 1));
+                assertThat(o.sackRight[k]).isEqualTo(1000 * (k + 1) + 500);
+            }
+        }
+    }
+
+    @Test
+    void sackOptionOfAMalformedLengthIsIgnoredAndFlaggedAsLinuxIgnoresIt() {
+        TcpOptions o = new TcpOptions();
+        // lengths that are not 2 + 8n (n >= 1): ignored, parsing goes on after them (Linux tcp_parse_options)
+        for (int len : new int[] {2, 3, 9, 11, 17, 19, 33, 35}) {
+            byte[] b = new byte[40];
+            b[0] = TcpOptions.KIND_SACK;
+            b[1] = (byte) len;
+            int next = len;
+            b[next] = TcpOptions.KIND_MSS;
+            b[next + 1] = 4;
+            Bytes.put16(b, next + 2, 1400);
+            assertThat(o.parse(b, 0, next + 4)).as("length %d", len).isTrue();
+            assertThat(o.sackBlocks).as("length %d", len).isZero();
+            assertThat(o.sackMalformed).as("length %d", len).isTrue();
+            assertThat(o.mss).as("the option after it, length %d", len).isEqualTo(1400);
+        }
+        // running past the option area ends parsing, as for any option
+        assertThat(o.parse(hex("0101 052a 00000001 00000002"), 0, 12)).isFalse();
+        assertThat(o.sackBlocks).isZero();
+        // an SACK-permitted option of another length than 2 is ignored
+        assertThat(o.parse(hex("0403 00 01"), 0, 4)).isTrue();
+        assertThat(o.sackPermitted).isFalse();
+        assertThat(o.parse(hex("0101 0402"), 0, 4)).isTrue();
+        assertThat(o.sackPermitted).isTrue();
+        assertThat(o.sackMalformed).isFalse();
+    }
+
+    @Test
+    void sackBlocksWrittenAreCutToTheOptionSpaceAsLinuxDoes() {
+        TcpOptions o = new TcpOptions();
+        o.sackBlocks = 4;
+        for (int k = 0; k < 4; k++) { o.sackLeft[k] = 10 * k + 1; o.sackRight[k] = 10 * k + 5; }
+        assertThat(o.sackBlocksWritten()).isEqualTo(4);
+        assertThat(o.writtenLength()).isEqualTo(36);
+        assertWrites(o, "0101 0522 00000001 00000005 0000000b 0000000f 00000015 00000019 0000001f 00000023");
+        o.hasTimestamp = true;
+        o.tsVal = 7;
+        o.tsEcr = 9;
+        // with timestamps 3 blocks fit: NOP NOP TS, NOP NOP SACK(26) = 40 bytes; the first (most recent) are kept
+        assertThat(o.sackBlocksWritten()).isEqualTo(3);
+        assertThat(o.writtenLength()).isEqualTo(40);
+        assertWrites(o, "0101080a 00000007 00000009 0101051a 00000001 00000005 0000000b 0000000f 00000015 00000019");
+        o.sackBlocks = 1;
+        assertWrites(o, "0101080a 00000007 00000009 0101050a 00000001 00000005");
+        // nothing ever exceeds 40 bytes whatever is asked for
+        o.mss = 1460;
+        o.windowScale = 7;
+        o.sackPermitted = true;
+        o.sackBlocks = 4;
+        assertThat(o.writtenLength()).isLessThanOrEqualTo(TcpOptions.MAX_OPTION_SPACE);
+        assertThat(o.sackBlocksWritten()).isEqualTo(2);
+    }
+
+    @Test
+    void synOptionsWithSackPermittedInLinuxOrder() {
+        TcpOptions o = new TcpOptions();
+        o.mss = 1460;
+        o.sackPermitted = true;
+        o.windowScale = 7;
+        // no timestamps: MSS, NOP NOP SACK_PERM, NOP WS (tcp_options_write)
+        assertWrites(o, "020405b4 01010402 01030307");
+        o.hasTimestamp = true;
+        o.tsVal = 1;
+        o.tsEcr = 0;
+        // timestamps: SACK_PERM takes the place of NOP NOP before TS
+        assertWrites(o, "020405b4 0402080a 00000001 00000000 01030307");
+    }
+
+    @Test
+    void randomSackOptionsNeverYieldMoreThanFourBlocksOrThrow() {
+        Random r = new Random(0x5ac);
+        TcpOptions o = new TcpOptions();
+        byte[] b = new byte[40];
+        for (int i = 0; i < 200_000; i++) {
+            r.nextBytes(b);
+            int at = r.nextInt(8);
+            for (int k = 0; k < at; k++) b[k] = 1;
+            b[at] = (byte) (r.nextBoolean() ? TcpOptions.KIND_SACK : TcpOptions.KIND_SACK_PERM);
+            int len = r.nextInt(4) == 0 ? r.nextInt(256) : 2 + 8 * r.nextInt(5) + (r.nextInt(3) == 0 ? r.nextInt(8) : 0);
+            if (at + 1 < b.length) b[at + 1] = (byte) len;
+            int area = r.nextInt(41);
+            o.parse(b, 0, area);
+            assertThat(o.sackBlocks).isBetween(0, TcpOptions.MAX_SACK_BLOCKS);
+            if (o.sackBlocks > 0) {
+                byte[] out = new byte[TcpOptions.MAX_OPTION_SPACE];
+                int n = o.write(out, 0);
+                assertThat(n).isLessThanOrEqualTo(TcpOptions.MAX_OPTION_SPACE).isEqualTo(o.writtenLength());
+            }
+        }
+    }
 }

@@ -163,6 +163,7 @@ class WireFuzzTest {
             int tcp = Tcp.validate(m, l.l4(), len, false, 0, 0);
             if (tcp == Tcp.OK) {
                 options.parse(m, l.l4() + Tcp.MIN_HEADER_LENGTH, Tcp.headerLength(m, l.l4()) - Tcp.MIN_HEADER_LENGTH);
+                checkSack(options);
             }
             try {
                 TcpRepr.parse(m, l.l4(), len).emit(new byte[len], 0, len - Tcp.headerLength(m, l.l4()), 1, 2);
@@ -187,7 +188,14 @@ class WireFuzzTest {
         if (m.length > 0) {
             int off = r.nextInt(m.length);
             options.parse(m, off, r.nextInt(Math.min(40, m.length - off) + 1));
+            checkSack(options);
         }
+    }
+
+    /** Whatever the bytes, at most 4 SACK blocks come out, and writing them back stays within the 40 option bytes. */
+    private static void checkSack(TcpOptions options) {
+        assertThat(options.sackBlocks).isBetween(0, TcpOptions.MAX_SACK_BLOCKS);
+        assertThat(options.writtenLength()).isLessThanOrEqualTo(TcpOptions.MAX_OPTION_SPACE);
     }
 
     private static final int[] INTERESTING16 = {0, 1, 7, 8, 19, 20, 21, 40, 59, 60, 0x7FFF, 0x8000, 0xFFFE, 0xFFFF};
@@ -252,7 +260,7 @@ class WireFuzzTest {
             m[l.l4() + 12] = (byte) (doff << 4 | (m[l.l4() + 12] & 0x0F));
         }
         int[] kinds = {0, 1, 2, 3, 4, 5, 8, 30, 254, 255};
-        int[] lengths = {0, 1, 2, 3, 4, 6, 10, 18, 34, 40, 255};
+        int[] lengths = {0, 1, 2, 3, 4, 6, 9, 10, 11, 18, 26, 34, 35, 40, 42, 255};
         for (int i = start; i < end; ) {
             m[i++] = (byte) (r.nextInt(4) == 0 ? r.nextInt(256) : kinds[r.nextInt(kinds.length)]);
             if (i < end) m[i++] = (byte) (r.nextInt(4) == 0 ? r.nextInt(256) : lengths[r.nextInt(lengths.length)]);

@@ -1,0 +1,71 @@
+package io.jnet.tcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jnet.buffer.PacketBuffer;
+import io.jnet.socket.TcpServerSocket;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a segment is charged (truesize) and what it does to the window: a split moves the charge with the bytes
+ * (Linux tcp_fragment), and a clamped rcv_ssthresh grows only for segments whose charge the window allows for
+ * (Linux tcp_grow_window, __tcp_grow_window).
+ */
+class TcpSegmentChargeTest {
+    @Test
+    void aSplitMovesTheChargeOfTheBytesItSplitsOff() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection c = net.connect(VirtualNet.PORT);
+            int len = 65160;
+            PacketBuffer seg = c.tcp.ns.allocator().allocate(TcpOutput.TX_HEADROOM, len);
+            seg.put(len);
+            seg.seq = c.writeSeq;
+            seg.endSeq = c.writeSeq + len;
+            long charge = seg.truesize();
+            long queued = c.writeQueue.bytes();
+            c.writeQueue.add(seg);
+            TcpOutput.split(c, seg, 4000);
+            PacketBuffer tail = seg.next;
+            assertThat(seg.length()).isEqualTo(4000);
+            assertThat(tail.length()).isEqualTo(len - 4000);
+            assertThat(seg.truesize()).as("the first part keeps the charge of its own bytes").isEqualTo(charge - (len - 4000));
+            assertThat(tail.truesize()).as("the second part is charged its bytes").isGreaterThanOrEqualTo(len - 4000);
+            assertThat(c.writeQueue.bytes()).isEqualTo(queued + seg.truesize() + tail.truesize());
+            c.writeQueue.poll().release();
+            c.writeQueue.poll().release();
+        }
+    }
+
+    @Test
+    void aClampedWindowGrowsForCompactSegmentsAndForBloatedOnesOnlyWhileItIsSmall() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection c = net.connect(VirtualNet.PORT);
+            c.rcvbuf = 4 << 20;
+            int mss = 1448;
+            PacketBuffer compact = segment(mss, 0);
+            PacketBuffer bloated = segment(mss, 65536 - mss); // one MSS in a 64 KiB buffer
+            // tcp_rmem[2] = 6 MiB: a window of a quarter of it (1.5 MiB), halved with each halving of a quarter
+            // of the bloated segment's charge (16 KiB) until that fits its bytes (1 KiB): grows up to 96 KiB only
+            c.rcvSsthresh = 200_000;
+            ReceiveMemory.growWindow(c, bloated);
+            assertThat(c.rcvSsthresh).as("not for a bloated segment once the window is large").isEqualTo(200_000);
+            ReceiveMemory.growWindow(c, compact);
+            assertThat(c.rcvSsthresh).isEqualTo(200_000 + Math.max(2 * c.advMss, 2 * mss));
+            c.rcvSsthresh = 2 * c.advMss;
+            ReceiveMemory.growWindow(c, bloated);
+            assertThat(c.rcvSsthresh).as("a small window grows for it").isEqualTo(2 * c.advMss + Math.max(2 * c.rcvMss, 2 * mss));
+            c.rcvSsthresh = c.rcvbuf - 100;
+            ReceiveMemory.growWindow(c, compact);
+            assertThat(c.rcvSsthresh).as("unclamped once it covers the buffer").isEqualTo(Integer.MAX_VALUE);
+            compact.release();
+            bloated.release();
+        }
+    }
+
+    /** A buffer of {@code len} bytes with {@code spare} unused bytes charged behind them. */
+    private static PacketBuffer segment(int len, int spare) {
+        PacketBuffer b = PacketBuffer.allocate(0, len + spare);
+        b.put(len);
+        return b;
+    }
+}
