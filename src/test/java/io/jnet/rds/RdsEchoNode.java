@@ -75,7 +75,7 @@ public final class RdsEchoNode {
                         s.send(b, 0, r.length(), r.sender());
                         break;
                     } catch (ErrnoException e) {
-                        if (e.errno() != Errno.EAGAIN && e.errno() != Errno.ENOBUFS) throw e;
+                        if (e.errno() != Errno.EAGAIN && e.errno() != Errno.ETIMEDOUT && e.errno() != Errno.ENOBUFS) throw e;
                         Thread.sleep(1);
                     }
                 }

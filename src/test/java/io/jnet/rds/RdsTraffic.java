@@ -181,7 +181,7 @@ public final class RdsTraffic implements AutoCloseable {
     /**
      * Starts a thread that sends messages 1..{@code perDestination} of each stream from {@code sock} to each of
      * {@code to}, one to each destination in turn, until done or {@link #stopSending()}. Sends are blocking
-     * (SO_SNDTIMEO expiry, EAGAIN, is retried). The thread's failure goes to {@link #failures()}.
+     * (SO_SNDTIMEO expiry, ETIMEDOUT, is retried). The thread's failure goes to {@link #failures()}.
      */
     public Thread startSender(RdsSocket sock, List<InetSocketAddress> to, long perDestination) {
         InetSocketAddress from = sock.localAddress();
@@ -198,7 +198,7 @@ public final class RdsTraffic implements AutoCloseable {
                             sock.send(b, 0, n, s.to);
                             break;
                         } catch (ErrnoException e) {
-                            if (e.errno() != Errno.EAGAIN && e.errno() != Errno.ENOBUFS) throw e;
+                            if (e.errno() != Errno.EAGAIN && e.errno() != Errno.ETIMEDOUT && e.errno() != Errno.ENOBUFS) throw e;
                             if (closed) return;
                             if (e.errno() == Errno.ENOBUFS) Thread.sleep(1);
                         }
@@ -212,7 +212,7 @@ public final class RdsTraffic implements AutoCloseable {
     /**
      * Sends, in the calling thread, the next {@code count} messages of the stream from {@code sock} to each of
      * {@code to} (numbering goes on from what this traffic sent on the stream before), one to each destination in
-     * turn. Blocking sends; EAGAIN and ENOBUFS are retried. Not to be mixed with a sender thread on the same socket.
+     * turn. Blocking sends; EAGAIN, ETIMEDOUT and ENOBUFS are retried. Not to be mixed with a sender thread on the same socket.
      */
     public void sendNext(RdsSocket sock, List<InetSocketAddress> to, int count, byte[] buf) throws IOException, InterruptedException {
         InetSocketAddress from = sock.localAddress();
@@ -226,7 +226,7 @@ public final class RdsTraffic implements AutoCloseable {
                         sock.send(buf, 0, n, d);
                         break;
                     } catch (ErrnoException e) {
-                        if (e.errno() != Errno.EAGAIN && e.errno() != Errno.ENOBUFS) throw e;
+                        if (e.errno() != Errno.EAGAIN && e.errno() != Errno.ETIMEDOUT && e.errno() != Errno.ENOBUFS) throw e;
                         if (e.errno() == Errno.ENOBUFS) Thread.sleep(1);
                     }
                 }
@@ -258,7 +258,7 @@ public final class RdsTraffic implements AutoCloseable {
                 try {
                     r = sock.receive(b, 0, b.length);
                 } catch (ErrnoException e) {
-                    if (e.errno() == Errno.EAGAIN) continue;
+                    if (e.errno() == Errno.EAGAIN || e.errno() == Errno.ETIMEDOUT) continue;
                     if (closed && e.errno() == Errno.EBADF) return;
                     throw e;
                 }
