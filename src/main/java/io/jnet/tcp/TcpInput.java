@@ -336,6 +336,8 @@ final class TcpInput {
         c.rcvqTime = c.tcp.ns.clock().nanoTime();
         c.rcvqCopied = 0;
         if (c.keepalive) TcpTimers.armKeepalive(c);
+        // SACK negotiated: RFC 6675 recovery; NewReno otherwise
+        if (c.sackOk && !(c.recovery instanceof SackRecovery)) c.recovery = new SackRecovery();
     }
 
     /** Keeps TcpCurrEstab right (it counts ESTABLISHED and CLOSE-WAIT, as Linux). */
@@ -423,6 +425,7 @@ final class TcpInput {
             if (dup) c.recovery.onDupAck(c, newlySacked);
             else if (pkt.length() == 0) tcp.mib.inc(MibCounter.TcpExtTCPPureAcks);
         }
+        c.recovery.afterAck(c);
         c.probesOut = 0; // the peer answers: probes are not unanswered (Linux icsk_probes_out)
         c.lastAckRecvNs = c.lastRecvNs;
         updatePacingRate(c);
