@@ -17,8 +17,13 @@ import io.jnet.wire.Tcp;
  * RecoveryPoint = the highest sequence sent, and ends when SND.UNA reaches it. Meanwhile what goes out follows
  * NextSeg (RFC 6675 section 4): rule 1, the lost holes not yet retransmitted, in sequence order; rule 2, new data;
  * rule 3, a hole below the highest SACKed segment not yet retransmitted. Rule 4 (rescue retransmission) is not
- * done. How much may go is the pipe estimate (RFC 6675 SetPipe: every unSACKed byte not lost, plus every
- * retransmitted one in flight) against cwnd = ssthresh.
+ * done. How much may go on each ACK is Proportional Rate Reduction's (RFC 6937 PRR-SSRB as Linux,
+ * {@link ProportionalRateReduction}) from the pipe estimate (RFC 6675 SetPipe: every unSACKed byte not lost, plus
+ * every retransmitted one in flight), with cwnd = pipe + that; at the end cwnd = ssthresh.
+ *
+ * <p>Before recovery, while segments are SACKed but no hole is lost yet (Disorder), new data goes as far as cwnd
+ * exceeds the pipe, the SACKed segments counted out of it (RFC 3042 limited transmit; Linux's
+ * tcp_packets_in_flight in Disorder): the SACKs it draws can then reveal a loss without waiting for a timeout.
  *
  * <p>A retransmission that is itself lost (a segment sent after it was SACKed, later than a quarter of the
  * minimum RTT after it: the reordering window RACK uses) is marked lost again and counted
@@ -47,11 +52,20 @@ final class SackRecovery implements LossRecovery {
     private int highSackEnd;
     /** Whether {@link #highSackEnd} is set. */
     private boolean anySacked;
+    /** The last walk marked a segment lost that was not (Linux newly_lost). */
+    private boolean newlyLost;
+    /** Bytes this ACK advanced SND.UNA by (0 for a duplicate). */
+    private long ackedThisAck;
+    /** The scoreboard's SACKed bytes after the last ACK, for RFC 6937 DeliveredData. */
+    private long lastSackedBytes;
+    /** How much recovery sends per ACK (RFC 6937). */
+    private final ProportionalRateReduction prr = new ProportionalRateReduction();
 
     @Override
     public boolean onNewAck(TcpConnection c, int ack, long acked) {
         boolean wasInRecovery = inRecovery;
         dupAcks = 0;
+        ackedThisAck = acked;
         if (inRecovery) {
             if (Tcp.seqGeq(ack, recoveryPoint)) exitRecovery(c);
         } else if (c.caState == TcpInfo.TCP_CA_Loss) {
@@ -75,6 +89,11 @@ final class SackRecovery implements LossRecovery {
      */
     @Override
     public void afterAck(TcpConnection c) {
+        long acked = ackedThisAck;
+        ackedThisAck = 0;
+        long sackedBytes = c.sack.sackedBytes();
+        long delivered = Math.max(0, acked + sackedBytes - lastSackedBytes); // RFC 6937 DeliveredData
+        lastSackedBytes = sackedBytes;
         if (c.sndUna == c.sndMax) {
             lostPending = false;
             return;
@@ -84,31 +103,42 @@ final class SackRecovery implements LossRecovery {
             PacketBuffer head = c.writeQueue.peek();
             if (head == null || head.when == 0 || SackScoreboard.isSacked(head)) return;
             boolean lost = dupAcks >= DUP_THRESH || c.sack.sackedOut() > 0 && c.sack.isLost(head.seq, DUP_THRESH, c.mss);
-            if (!lost) return;
+            if (!lost) {
+                // Disorder: SACKed segments have left the network, so new data may take their place (RFC 3042
+                // limited transmit, as Linux's tcp_packets_in_flight counts them out in Disorder)
+                if (c.sack.sackedOut() > 0) {
+                    update(c);
+                    sendLoop(c, c.win.cwnd - pipe);
+                }
+                return;
+            }
             enterRecovery(c);
             update(c);
-            fastRetransmit(c);
+            markHeadLost(c);
         } else {
             update(c);
         }
-        sendLoop(c);
+        long allowance;
+        if (inRecovery) {
+            // PRR (RFC 6937): cwnd = pipe + sndcnt, as Linux's tcp_cwnd_reduction sets it
+            CongestionWindow w = c.win;
+            allowance = prr.sndcnt(delivered, pipe, w.ssthresh, c.mss, acked > 0 && !newlyLost);
+            w.cwnd = Math.max(w.mss, pipe + allowance);
+        } else {
+            allowance = c.win.cwnd - pipe; // Loss: slow start from the loss window
+        }
+        sendLoop(c, allowance);
     }
 
     /**
-     * RFC 6675 section 5 step 4.3: the first segment presumed lost goes at once, whatever the pipe (Linux's PRR
-     * lets the fast retransmit go on the ACK that enters recovery).
+     * Recovery entered by duplicate ACKs alone marks the first hole lost (Linux tcp_mark_head_lost), so that the
+     * fast retransmit (RFC 6675 section 5 step 4.3, PRR's first segment) is of it.
      */
-    private void fastRetransmit(TcpConnection c) {
-        for (PacketBuffer p = c.writeQueue.peek(); p != null && p.when != 0; p = p.next) {
-            if (SackScoreboard.isSacked(p)) continue;
-            if ((p.flags & TcpOutput.RETRANS_OUT) != 0) return;
-            p.flags |= TcpOutput.LOST; // entered by duplicate ACKs alone: the head is lost (tcp_mark_head_lost)
-            int len = p.endSeq - p.seq;
-            retransmit(c, p);
-            c.tcp.mib.inc(MibCounter.TcpExtTCPFastRetrans);
-            pipe += len;
-            return;
-        }
+    private void markHeadLost(TcpConnection c) {
+        PacketBuffer p = c.sack.firstHole();
+        if (p == null || p.when == 0 || (p.flags & (TcpOutput.LOST | TcpOutput.RETRANS_OUT)) != 0) return;
+        p.flags |= TcpOutput.LOST;
+        pipe -= p.endSeq - p.seq;
     }
 
     @Override
@@ -130,7 +160,7 @@ final class SackRecovery implements LossRecovery {
     @Override
     public boolean resendAfterRto(TcpConnection c) {
         update(c);
-        if (!sendLoop(c)) {
+        if (!sendLoop(c, c.win.cwnd - pipe)) {
             PacketBuffer hole = c.sack.firstHole();
             if (hole != null && hole.when != 0) retransmit(c, hole); // RFC 6298 5.4: the earliest, whatever cwnd says
         }
@@ -156,18 +186,19 @@ final class SackRecovery implements LossRecovery {
     private void enterRecovery(TcpConnection c) {
         c.sack.setUndoMarker(c.sndUna);
         CongestionWindow w = c.win;
-        c.cc.onLossDetected(w, (c.sndMax - c.sndUna) & 0xFFFFFFFFL);
-        w.cwnd = w.ssthresh;
+        long flight = (c.sndMax - c.sndUna) & 0xFFFFFFFFL;
+        c.cc.onLossDetected(w, flight);
+        prr.init(flight);
         inRecovery = true;
         recoveryPoint = c.sndMax;
         c.caState = TcpInfo.TCP_CA_Recovery;
         c.tcp.mib.inc(MibCounter.TcpExtTCPSACKRecovery);
     }
 
-    /** SND.UNA reached RecoveryPoint: cwnd = ssthresh (RFC 6675 4.2 left it there), state Open. */
+    /** SND.UNA reached RecoveryPoint: cwnd = ssthresh (RFC 6937; Linux tcp_end_cwnd_reduction), state Open. */
     private void exitRecovery(TcpConnection c) {
         CongestionWindow w = c.win;
-        w.cwnd = Math.max(w.mss, Math.min(w.cwnd, w.ssthresh));
+        w.cwnd = Math.max(w.mss, w.ssthresh);
         inRecovery = false;
         c.cc.afterRecovery(w);
         c.caState = TcpInfo.TCP_CA_Open;
@@ -183,6 +214,7 @@ final class SackRecovery implements LossRecovery {
         long sackedBytes = c.sack.sackedBytes();
         long maxSackedWhen = 0;
         anySacked = false;
+        newlyLost = false;
         for (PacketBuffer p = c.writeQueue.peek(); p != null && p.when != 0; p = p.next) {
             if (SackScoreboard.isSacked(p)) {
                 if (p.when > maxSackedWhen) maxSackedWhen = p.when;
@@ -207,12 +239,14 @@ final class SackRecovery implements LossRecovery {
                 // a segment sent after this retransmission arrived and it did not: lost again
                 p.flags &= ~TcpOutput.RETRANS_OUT;
                 c.tcp.mib.inc(MibCounter.TcpExtTCPLostRetransmit);
+                newlyLost = true;
             }
             if (lossRegion && (p.flags & TcpOutput.LOST) == 0) {
                 long segsAbove = sackedSegs - seenSegs;
                 long bytesAbove = sackedBytes - seenBytes;
                 if (segsAbove >= DUP_THRESH || bytesAbove > (long) (DUP_THRESH - 1) * c.mss) {
                     p.flags |= TcpOutput.LOST; // tcp_mark_head_lost
+                    newlyLost = true;
                 } else {
                     lossRegion = false; // IsLost is monotone: nothing above is lost by this rule
                 }
@@ -225,18 +259,19 @@ final class SackRecovery implements LossRecovery {
         pipe = pipeBytes;
     }
 
-    /** Bytes that may be sent now: cwnd - pipe (RFC 6675 section 5 step C). */
-    long sendAllowance(TcpConnection c) {
-        return c.win.cwnd - pipe;
-    }
-
     /**
      * Sends by NextSeg (RFC 6675 section 4) while the allowance lasts: lost holes, then new data, then holes below
      * the highest SACKed segment not yet retransmitted. Returns whether something went.
      */
-    private boolean sendLoop(TcpConnection c) {
+    private boolean sendLoop(TcpConnection c, long allowance) {
+        long before = pipe;
+        boolean sent = sendRules(c, allowance);
+        if (inRecovery) prr.onSent(pipe - before); // RFC 6937 prr_out: every byte sent, new or again
+        return sent;
+    }
+
+    private boolean sendRules(TcpConnection c, long allowance) {
         int mss = c.mss;
-        long allowance = sendAllowance(c);
         boolean sent = false;
         lostPending = false;
         // rule 1: lost and not retransmitted, in order
