@@ -54,6 +54,9 @@ class SackRecoveryTest {
                     .map(f -> (f.seq() - first) / mss).toList();
             assertThat(resent).containsExactlyInAnyOrder(1, 3, 5);
             assertThat(net.a.mib().get(MibCounter.TcpRetransSegs)).isEqualTo(3);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPFastRetrans)).isEqualTo(3);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPLostRetransmit)).isZero();
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPSACKReorder)).isZero();
             assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Open);
             assertThat(c.recovery.inRecovery()).isFalse();
             // ssthresh = FlightSize / 2 with segment 0 acknowledged, nine segments out; cwnd ends at it
@@ -102,6 +105,30 @@ class SackRecoveryTest {
             // the SACKed segments never went again
             assertThat(net.a.mib().get(MibCounter.TcpRetransSegs)).isEqualTo(6);
             c.sack.check();
+            assertThat(net.a.internalErrors()).isZero();
+        }
+    }
+
+    @Test
+    void aSegmentArrivingAfterLaterOnesCountsAsReorderingNotLoss() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection c = SackSenderTest.clientWithTenInFlight(net, srv);
+            int m = c.mss;
+            int base = c.sndUna;
+            // segments 3 and 4 arrive before 0-2: SACKed, too few above the hole to call it lost
+            SackSenderTest.ack(net, c, base, 0, 3 * m, 5 * m);
+            assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Disorder);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPSACKReorder)).isZero();
+            // then 0-2 arrive: the cumulative ACK covers segments never retransmitted below SACKed ones
+            SackSenderTest.ack(net, c, base, 5 * m);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPSACKReorder)).isEqualTo(1);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPSACKRecovery)).isZero();
+            assertThat(net.a.mib().get(MibCounter.TcpRetransSegs)).isZero();
+            assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Open);
+            // an ACK of the rest with nothing SACKed above: no reordering
+            SackSenderTest.ack(net, c, base, 10 * m);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPSACKReorder)).isEqualTo(1);
+            assertThat(net.a.mib().toNstatString()).contains("TcpExtTCPSACKReorder");
             assertThat(net.a.internalErrors()).isZero();
         }
     }
