@@ -133,6 +133,35 @@ class SackRecoveryTest {
         }
     }
 
+    @Test
+    void aRetransmissionLostAgainIsFoundBySacksOfDataSentAfterIt() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection c = SackSenderTest.clientWithTenInFlight(net, srv);
+            int m = c.mss;
+            int base = c.sndUna;
+            // 1-3 SACKed: recovery, segment 0 goes again (and is lost again: the link drops all data)
+            SackSenderTest.ack(net, c, base, 0, 1 * m, 4 * m);
+            assertThat(c.recovery.inRecovery()).isTrue();
+            net.advanceMillis(20);
+            byte[] more = new byte[2 * m];
+            assertThat(c.write(more, 0, more.length)).isEqualTo(more.length);
+            assertThat(c.sndMax - base).isEqualTo(10 * m); // recovery holds new data back
+            // 4-7 SACKed: the pipe is below ssthresh, PRR lets the two new segments go
+            SackSenderTest.ack(net, c, base, 0, 1 * m, 8 * m);
+            assertThat(c.sndMax - base).isEqualTo(12 * m);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPLostRetransmit)).isZero();
+            net.advanceMillis(20);
+            net.filter.clearRecording();
+            // the new segments, sent 20 ms after the retransmission, are SACKed and it is not: lost again
+            SackSenderTest.ack(net, c, base, 0, 10 * m, 12 * m, 1 * m, 8 * m);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPLostRetransmit)).isEqualTo(1);
+            assertThat(seqs(net, base, m)).startsWith(0);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPTimeouts)).isZero();
+            c.sack.check();
+            assertThat(net.a.internalErrors()).isZero();
+        }
+    }
+
     /** The data segments the client sent since the last clearRecording, as segment indexes from {@code base}. */
     private static List<Integer> seqs(VirtualNet net, int base, int mss) {
         return net.filter.frames(true).stream().filter(TcpFrame::isData).map(f -> (f.seq() - base) / mss).toList();
