@@ -42,6 +42,9 @@ public enum MibCounter {
     // that found the peer had dropped data it had SACKed
     TcpExtTCPDSACKOfoSent, TcpExtTCPSACKDiscard, TcpExtTCPDSACKIgnoredOld, TcpExtTCPDSACKIgnoredNoUndo,
     TcpExtTCPDSACKOfoRecv, TcpExtTCPDSACKIgnoredDubious, TcpExtTCPDSACKRecvSegs, TcpExtTCPSACKReneging,
+    // SACK-based loss recovery (RFC 6675), Linux's names: recoveries entered, recoveries ended by a timeout,
+    // retransmissions found lost again, ACKs showing by SACK that a segment arrived after later ones
+    TcpExtTCPSACKRecovery, TcpExtTCPSackRecoveryFail, TcpExtTCPLostRetransmit, TcpExtTCPSACKReorder,
     // jnet's own: SACK options whose length is no whole number of blocks (ignored, as Linux ignores them unseen)
     TcpExtJnetSackOptionMalformed,
     // TCP memory pressure (net.ipv4.tcp_mem; io.jnet.tcp.TcpMemory): entries into pressure, and milliseconds spent

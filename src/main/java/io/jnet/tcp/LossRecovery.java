@@ -43,6 +43,18 @@ interface LossRecovery {
      */
     void onRto(TcpConnection c);
 
+    /**
+     * Every ACK, after {@link #onNewAck} or {@link #onDupAck} and the congestion control's growth: a recovery that
+     * looks at the SACK scoreboard detects losses and sends here (RFC 6675 section 5). Nothing by default.
+     */
+    default void afterAck(TcpConnection c) { }
+
+    /**
+     * After {@link #onRto} and the timeout's lost marks: resend what the timeout took as lost itself and return
+     * true, or return false to let the timer go back N from SND.UNA (the default).
+     */
+    default boolean resendAfterRto(TcpConnection c) { return false; }
+
     /** Fast recovery in progress (Linux TCP_CA_Recovery). */
     boolean inRecovery();
 

@@ -31,8 +31,8 @@ import io.jnet.wire.TcpOptions;
  * and ignored as such (tcp_dsack_seen, TcpExtTCPDSACKIgnoredDubious).
  *
  * <p>Queries for loss recovery ({@link #firstHole}, {@link #highestSacked}, {@link #sackedBytesAbove},
- * {@link #isLost}) are for RFC 6675 recovery and RACK, which are not built yet: with SACK, jnet still recovers
- * as NewReno. One instance per connection, used under the socket lock; allocates nothing.
+ * {@link #isLost}) are for RFC 6675 recovery ({@link SackRecovery}) and RACK, which is not built yet. One
+ * instance per connection, used under the socket lock; allocates nothing.
  */
 final class SackScoreboard {
     /** A write-queue segment the peer SACKed (Linux TCPCB_SACKED_ACKED), in the buffer's flags. */

@@ -165,8 +165,11 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     final CongestionWindow win = new CongestionWindow();
     /** The congestion control algorithm (Linux icsk_ca_ops). */
     final CongestionControl cc = CongestionControl.newInstance(CongestionControl.DEFAULT_NAME);
-    /** Fast retransmit and fast recovery: which segment to resend on duplicate and partial ACKs, cwnd meanwhile. */
-    final LossRecovery recovery = new NewRenoRecovery();
+    /**
+     * Loss recovery: which segment to resend on duplicate, partial and SACK-bearing ACKs, cwnd meanwhile; NewReno
+     * until the connection is established with SACK, {@link SackRecovery} from then on.
+     */
+    LossRecovery recovery = new NewRenoRecovery();
     final RttEstimator rtt = new RttEstimator();
     int retransmits;
     /** Unanswered window probes (Linux icsk_probes_out). */

@@ -336,6 +336,8 @@ final class TcpInput {
         c.rcvqTime = c.tcp.ns.clock().nanoTime();
         c.rcvqCopied = 0;
         if (c.keepalive) TcpTimers.armKeepalive(c);
+        // SACK negotiated: RFC 6675 recovery; NewReno otherwise
+        if (c.sackOk && !(c.recovery instanceof SackRecovery)) c.recovery = new SackRecovery();
     }
 
     /** Keeps TcpCurrEstab right (it counts ESTABLISHED and CLOSE-WAIT, as Linux). */
@@ -423,6 +425,7 @@ final class TcpInput {
             if (dup) c.recovery.onDupAck(c, newlySacked);
             else if (pkt.length() == 0) tcp.mib.inc(MibCounter.TcpExtTCPPureAcks);
         }
+        c.recovery.afterAck(c);
         c.probesOut = 0; // the peer answers: probes are not unanswered (Linux icsk_probes_out)
         c.lastAckRecvNs = c.lastRecvNs;
         updatePacingRate(c);
@@ -439,9 +442,16 @@ final class TcpInput {
         c.rate.beginAck();
         // clean the retransmission queue (tcp_clean_rtx_queue)
         PacketBuffer seg;
+        boolean reordered = false;
         while ((seg = c.writeQueue.peek()) != null) {
             if (Tcp.seqLt(seg.seq, ack)) c.rate.delivered(seg);
             if (Tcp.seqLeq(seg.endSeq, ack)) {
+                // sent once, never SACKed, and acknowledged only now with SACKed data above it: it arrived after
+                // later segments (tcp_clean_rtx_queue's reord with tcp_check_sack_reordering)
+                if (!reordered && c.sackOk && c.sack.sackedOut() > 0 && seg.when != 0
+                        && (seg.flags & (SackScoreboard.SACKED_ACKED | TcpOutput.RETRANSMITTED)) == 0) {
+                    reordered = true;
+                }
                 deliveredSegments += TcpOutput.segmentCount(c, seg);
                 // Karn (RFC 6298 3): no sample once a retransmitted segment is acknowledged; else the oldest
                 if ((seg.flags & TcpOutput.RETRANSMITTED) != 0) rttSampleNs = -2;
@@ -462,6 +472,7 @@ final class TcpInput {
                 break;
             }
         }
+        if (reordered) c.tcp.mib.inc(MibCounter.TcpExtTCPSACKReorder); // jnet does not adapt DupThresh to it
         c.sndUna = ack;
         if (Tcp.seqLt(c.sndNxt, ack)) c.sndNxt = ack;
         if (c.sendHead == null) {

@@ -330,6 +330,32 @@ final class TcpOutput {
     }
 
     /**
+     * Sends the first unsent segment on its own, as far as the peer's window and Nagle allow but whatever the
+     * congestion window says: loss recovery decides how much goes (RFC 6675 NextSeg rule 2, new data). Returns
+     * the payload bytes sent, 0 when nothing could go.
+     */
+    static int sendNewSegment(TcpConnection c) {
+        PacketBuffer seg = c.sendHead;
+        if (seg == null) return 0;
+        int goal = sizeGoal(c);
+        if (seg.length() > goal) split(c, seg, goal);
+        int len = seg.length();
+        int wndEnd = c.sndUna + (int) Math.min(c.sndWnd, Integer.MAX_VALUE);
+        if (Tcp.seqGt(seg.seq + len, wndEnd)) return 0; // the peer's window: xmit splits and waits as it should
+        long inflight = (c.sndNxt - c.sndUna) & 0xFFFFFFFFL;
+        if (seg.next == null && len < c.mss && (c.nonagle & TCP_NAGLE_PUSH) == 0 && (seg.flags & Tcp.FIN) == 0
+                && nagleCheck(c, c.nonagle, inflight)) {
+            return 0;
+        }
+        transmitData(c, seg, false);
+        c.sendHead = seg.next;
+        c.sndNxt = seg.endSeq;
+        if (Tcp.seqGt(c.sndNxt, c.sndMax)) c.sndMax = c.sndNxt;
+        if (!c.rtoTimer.isPending()) c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
+        return Math.max(1, len);
+    }
+
+    /**
      * Linux tcp_nagle_check for a partial segment: hold it when corked (TCP_CORK, MSG_MORE), or, with Nagle on
      * ({@code nonagle} 0), while data is in flight and an earlier partial segment is unacknowledged (Minshall).
      */

@@ -79,6 +79,10 @@ final class TcpTimers {
         c.recovery.onRto(c);
         markLost(c);
         c.rtt.backoff++;
+        if (c.recovery.resendAfterRto(c)) {
+            c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
+            return;
+        }
         // go back N: resend from SND.UNA within the (now one-segment) congestion window
         c.sendHead = head;
         c.sndNxt = c.sndUna;

@@ -10,14 +10,17 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * Fast retransmit and fast recovery without SACK on virtual time, ACK by ACK: the window through a recovery
+ * Fast retransmit and fast recovery without SACK (the client has net.ipv4.tcp_sack off) on virtual time, ACK by ACK: the window through a recovery
  * (RFC 5681 3.2 steps 2-4), the partial ACK (RFC 6582 3.2 step 3) and the full ACK that ends it (option 1).
  * Ten segments are written at once with the initial window; the server's ACKs are held and released one at a time.
  */
 class NewRenoRecoveryTest {
     /** Writes ten segments of which those at the given indexes (0-based) are lost once; the server's ACKs are held. */
     private static TcpConnection[] sendTenLosing(VirtualNet net, TcpServerSocket srv, Set<Integer> lost) throws Exception {
+        net.a.sysctl().set("net.ipv4.tcp_sack", "0"); // NewReno is the recovery of peers without SACK
         TcpConnection[] p = TcpInfoTest.establishWithRtt(net, srv);
+        assertThat(p[0].sackOk).isFalse();
+        assertThat(p[0].recovery).isInstanceOf(NewRenoRecovery.class);
         TcpConnection c = p[0];
         int mss = c.mss;
         c.setOption(SocketOption.TCP_NODELAY, true);

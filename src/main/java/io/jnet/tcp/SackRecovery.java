@@ -1,0 +1,324 @@
+package io.jnet.tcp;
+
+import io.jnet.buffer.PacketBuffer;
+import io.jnet.socket.TcpInfo;
+import io.jnet.stack.MibCounter;
+import io.jnet.wire.Tcp;
+
+/**
+ * Conservative loss recovery with SACK: RFC 6675 (Linux tcp_fastretrans_alert's SACK path with
+ * tcp_mark_head_lost / tcp_update_scoreboard and tcp_xmit_retransmit_queue; gVisor sack_recovery.go), chosen when
+ * SACK is negotiated ({@link NewRenoRecovery} stays for peers without it).
+ *
+ * <p>Loss detection is the scoreboard's, not a duplicate ACK count (a Linux receiver compresses its duplicate ACKs
+ * once SACK is on): a hole is lost when {@link #DUP_THRESH} segments, or more than (DupThresh - 1) * SMSS bytes,
+ * are SACKed above it (RFC 6675 IsLost), and lost holes are marked as Linux's TCPCB_LOST ({@link TcpOutput#LOST}).
+ * Recovery starts on the first lost hole (or DupThresh duplicate ACKs, RFC 6675 section 5 step 4) with
+ * RecoveryPoint = the highest sequence sent, and ends when SND.UNA reaches it. Meanwhile what goes out follows
+ * NextSeg (RFC 6675 section 4): rule 1, the lost holes not yet retransmitted, in sequence order; rule 2, new data;
+ * rule 3, a hole below the highest SACKed segment not yet retransmitted. Rule 4 (rescue retransmission) is not
+ * done. How much may go on each ACK is Proportional Rate Reduction's (RFC 6937 PRR-SSRB as Linux,
+ * {@link ProportionalRateReduction}) from the pipe estimate (RFC 6675 SetPipe: every unSACKed byte not lost, plus
+ * every retransmitted one in flight), with cwnd = pipe + that; at the end cwnd = ssthresh.
+ *
+ * <p>Before recovery, while segments are SACKed but no hole is lost yet (Disorder), new data goes as far as cwnd
+ * exceeds the pipe, the SACKed segments counted out of it (RFC 3042 limited transmit; Linux's
+ * tcp_packets_in_flight in Disorder): the SACKs it draws can then reveal a loss without waiting for a timeout.
+ *
+ * <p>A retransmission that is itself lost (a segment sent after it was SACKed, later than a quarter of the
+ * minimum RTT after it: the reordering window RACK uses) is marked lost again and counted
+ * (TcpExtTCPLostRetransmit), as Linux's tcp_mark_lost_retrans did. After a timeout everything unSACKed is
+ * lost (Linux tcp_timeout_mark_lost) and is resent within the slow-start window skipping the SACKed segments (as
+ * tcp_xmit_retransmit_queue skips TCPCB_SACKED_ACKED), rather than going back N.
+ *
+ * <p>Work per ACK in Recovery and Loss: one walk of the unacknowledged part of the write queue (bounded by the
+ * window); nothing in Open. Allocates nothing.
+ */
+final class SackRecovery implements LossRecovery {
+    /** RFC 6675 DupThresh (Linux's default tcp_reordering). */
+    static final int DUP_THRESH = TCP_FASTRETRANS_THRESH;
+
+    /** In fast recovery (TCP_CA_Recovery). */
+    private boolean inRecovery;
+    /** RFC 6675 RecoveryPoint: the highest sequence sent when the last recovery or timeout began. */
+    private int recoveryPoint;
+    /** Duplicate ACKs since SND.UNA last advanced. */
+    private int dupAcks;
+    /** Some lost segment was left unsent by the last send loop (Linux lost_out &gt; retrans_out). */
+    private boolean lostPending;
+    /** The pipe estimate of the last walk, bytes (RFC 6675 pipe). */
+    private long pipe;
+    /** The end of the highest SACKed segment found by the last walk (RFC 6675 HighSACK's end). */
+    private int highSackEnd;
+    /** Whether {@link #highSackEnd} is set. */
+    private boolean anySacked;
+    /** The last walk marked a segment lost that was not (Linux newly_lost). */
+    private boolean newlyLost;
+    /** Bytes this ACK advanced SND.UNA by (0 for a duplicate). */
+    private long ackedThisAck;
+    /** The scoreboard's SACKed bytes after the last ACK, for RFC 6937 DeliveredData. */
+    private long lastSackedBytes;
+    /** How much recovery sends per ACK (RFC 6937). */
+    private final ProportionalRateReduction prr = new ProportionalRateReduction();
+
+    @Override
+    public boolean onNewAck(TcpConnection c, int ack, long acked) {
+        boolean wasInRecovery = inRecovery;
+        dupAcks = 0;
+        ackedThisAck = acked;
+        if (inRecovery) {
+            if (Tcp.seqGeq(ack, recoveryPoint)) exitRecovery(c);
+        } else if (c.caState == TcpInfo.TCP_CA_Loss) {
+            if (Tcp.seqGeq(ack, recoveryPoint)) c.caState = TcpInfo.TCP_CA_Open;
+        } else if (c.caState == TcpInfo.TCP_CA_Disorder && c.sack.sackedOut() == 0) {
+            c.caState = TcpInfo.TCP_CA_Open;
+        }
+        return wasInRecovery;
+    }
+
+    @Override
+    public void onDupAck(TcpConnection c, int newlySacked) {
+        dupAcks++;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Runs the RFC 6675 steps on every ACK: enters recovery at the first lost hole, and in Recovery or Loss
+     * marks the lost holes and sends what the pipe allows.
+     */
+    @Override
+    public void afterAck(TcpConnection c) {
+        long acked = ackedThisAck;
+        ackedThisAck = 0;
+        long sackedBytes = c.sack.sackedBytes();
+        long delivered = Math.max(0, acked + sackedBytes - lastSackedBytes); // RFC 6937 DeliveredData
+        lastSackedBytes = sackedBytes;
+        if (c.sndUna == c.sndMax) {
+            lostPending = false;
+            return;
+        }
+        if (!inRecovery && c.caState != TcpInfo.TCP_CA_Loss) {
+            if (c.sack.sackedOut() > 0 && c.caState == TcpInfo.TCP_CA_Open) c.caState = TcpInfo.TCP_CA_Disorder;
+            PacketBuffer head = c.writeQueue.peek();
+            if (head == null || head.when == 0 || SackScoreboard.isSacked(head)) return;
+            boolean lost = dupAcks >= DUP_THRESH || c.sack.sackedOut() > 0 && c.sack.isLost(head.seq, DUP_THRESH, c.mss);
+            if (!lost) {
+                // Disorder: SACKed segments have left the network, so new data may take their place (RFC 3042
+                // limited transmit, as Linux's tcp_packets_in_flight counts them out in Disorder)
+                if (c.sack.sackedOut() > 0) {
+                    update(c);
+                    sendLoop(c, c.win.cwnd - pipe);
+                }
+                return;
+            }
+            enterRecovery(c);
+            update(c);
+            markHeadLost(c);
+        } else {
+            update(c);
+        }
+        long allowance;
+        if (inRecovery) {
+            // PRR (RFC 6937): cwnd = pipe + sndcnt, as Linux's tcp_cwnd_reduction sets it
+            CongestionWindow w = c.win;
+            allowance = prr.sndcnt(delivered, pipe, w.ssthresh, c.mss, acked > 0 && !newlyLost);
+            w.cwnd = Math.max(w.mss, pipe + allowance);
+        } else {
+            allowance = c.win.cwnd - pipe; // Loss: slow start from the loss window
+        }
+        sendLoop(c, allowance);
+    }
+
+    /**
+     * Recovery entered by duplicate ACKs alone marks the first hole lost (Linux tcp_mark_head_lost), so that the
+     * fast retransmit (RFC 6675 section 5 step 4.3, PRR's first segment) is of it.
+     */
+    private void markHeadLost(TcpConnection c) {
+        PacketBuffer p = c.sack.firstHole();
+        if (p == null || p.when == 0 || (p.flags & (TcpOutput.LOST | TcpOutput.RETRANS_OUT)) != 0) return;
+        p.flags |= TcpOutput.LOST;
+        pipe -= p.endSeq - p.seq;
+    }
+
+    @Override
+    public void onRto(TcpConnection c) {
+        if (inRecovery) c.tcp.mib.inc(MibCounter.TcpExtTCPSackRecoveryFail); // recovery ended by a timeout
+        inRecovery = false;
+        recoveryPoint = c.sndMax;
+        c.sack.setUndoMarker(c.sndUna);
+        c.caState = TcpInfo.TCP_CA_Loss;
+        dupAcks = 0;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The timeout has marked every unSACKed segment lost: resends them in order within the loss window,
+     * skipping SACKed ones, with SND.NXT left where it is (Linux tcp_xmit_retransmit_queue).
+     */
+    @Override
+    public boolean resendAfterRto(TcpConnection c) {
+        update(c);
+        if (!sendLoop(c, c.win.cwnd - pipe)) {
+            PacketBuffer hole = c.sack.firstHole();
+            if (hole != null && hole.when != 0) retransmit(c, hole); // RFC 6298 5.4: the earliest, whatever cwnd says
+        }
+        return true;
+    }
+
+    @Override
+    public boolean inRecovery() { return inRecovery; }
+
+    @Override
+    public int dupAcks() { return dupAcks; }
+
+    @Override
+    public boolean lostRetransmitted(TcpConnection c) { return !lostPending; }
+
+    /** The pipe estimate of the last walk, bytes (RFC 6675 SetPipe; tests). */
+    long pipe() { return pipe; }
+
+    /**
+     * RFC 6675 section 5 step 4 (Linux tcp_enter_recovery): RecoveryPoint = HighData, ssthresh from the congestion
+     * control and cwnd = ssthresh (RFC 6675 4.2), TcpExtTCPSACKRecovery.
+     */
+    private void enterRecovery(TcpConnection c) {
+        c.sack.setUndoMarker(c.sndUna);
+        CongestionWindow w = c.win;
+        long flight = (c.sndMax - c.sndUna) & 0xFFFFFFFFL;
+        c.cc.onLossDetected(w, flight);
+        prr.init(flight);
+        inRecovery = true;
+        recoveryPoint = c.sndMax;
+        c.caState = TcpInfo.TCP_CA_Recovery;
+        c.tcp.mib.inc(MibCounter.TcpExtTCPSACKRecovery);
+    }
+
+    /** SND.UNA reached RecoveryPoint: cwnd = ssthresh (RFC 6937; Linux tcp_end_cwnd_reduction), state Open. */
+    private void exitRecovery(TcpConnection c) {
+        CongestionWindow w = c.win;
+        w.cwnd = Math.max(w.mss, w.ssthresh);
+        inRecovery = false;
+        c.cc.afterRecovery(w);
+        c.caState = TcpInfo.TCP_CA_Open;
+    }
+
+    /**
+     * One walk of the unacknowledged write queue (Linux tcp_update_scoreboard with tcp_mark_lost_retrans, RFC 6675
+     * SetPipe): marks lost the holes with enough SACKed above them, takes a retransmission as lost again when a
+     * segment sent a reordering window after it is SACKed, and sums the pipe.
+     */
+    private void update(TcpConnection c) {
+        long sackedSegs = c.sack.sackedOut();
+        long sackedBytes = c.sack.sackedBytes();
+        long maxSackedWhen = 0;
+        anySacked = false;
+        newlyLost = false;
+        for (PacketBuffer p = c.writeQueue.peek(); p != null && p.when != 0; p = p.next) {
+            if (SackScoreboard.isSacked(p)) {
+                if (p.when > maxSackedWhen) maxSackedWhen = p.when;
+                highSackEnd = p.endSeq;
+                anySacked = true;
+            }
+        }
+        long minRttUs = c.minRtt.get();
+        long reoWndNs = minRttUs == MinRttFilter.NONE ? 0 : minRttUs * 1000 / 4;
+        long seenSegs = 0;
+        long seenBytes = 0;
+        long pipeBytes = 0;
+        boolean lossRegion = true;
+        for (PacketBuffer p = c.writeQueue.peek(); p != null && p.when != 0; p = p.next) {
+            int len = p.endSeq - p.seq;
+            if (SackScoreboard.isSacked(p)) {
+                seenSegs += TcpOutput.segmentCount(c, p);
+                seenBytes += len;
+                continue;
+            }
+            if ((p.flags & TcpOutput.RETRANS_OUT) != 0 && maxSackedWhen - p.when > reoWndNs) {
+                // a segment sent after this retransmission arrived and it did not: lost again
+                p.flags &= ~TcpOutput.RETRANS_OUT;
+                c.tcp.mib.inc(MibCounter.TcpExtTCPLostRetransmit);
+                newlyLost = true;
+            }
+            if (lossRegion && (p.flags & TcpOutput.LOST) == 0) {
+                long segsAbove = sackedSegs - seenSegs;
+                long bytesAbove = sackedBytes - seenBytes;
+                if (segsAbove >= DUP_THRESH || bytesAbove > (long) (DUP_THRESH - 1) * c.mss) {
+                    p.flags |= TcpOutput.LOST; // tcp_mark_head_lost
+                    newlyLost = true;
+                } else {
+                    lossRegion = false; // IsLost is monotone: nothing above is lost by this rule
+                }
+            }
+            boolean lost = (p.flags & TcpOutput.LOST) != 0;
+            boolean retransOut = (p.flags & TcpOutput.RETRANS_OUT) != 0;
+            if (!lost) pipeBytes += len;
+            if (retransOut) pipeBytes += len;
+        }
+        pipe = pipeBytes;
+    }
+
+    /**
+     * Sends by NextSeg (RFC 6675 section 4) while the allowance lasts: lost holes, then new data, then holes below
+     * the highest SACKed segment not yet retransmitted. Returns whether something went.
+     */
+    private boolean sendLoop(TcpConnection c, long allowance) {
+        long before = pipe;
+        boolean sent = sendRules(c, allowance);
+        if (inRecovery) prr.onSent(pipe - before); // RFC 6937 prr_out: every byte sent, new or again
+        return sent;
+    }
+
+    private boolean sendRules(TcpConnection c, long allowance) {
+        int mss = c.mss;
+        boolean sent = false;
+        lostPending = false;
+        // rule 1: lost and not retransmitted, in order
+        for (PacketBuffer p = c.writeQueue.peek(); p != null && p.when != 0; p = p.next) {
+            if (SackScoreboard.isSacked(p) || (p.flags & (TcpOutput.LOST | TcpOutput.RETRANS_OUT)) != TcpOutput.LOST) {
+                continue;
+            }
+            if (allowance < Math.min(mss, p.endSeq - p.seq) || allowance <= 0) {
+                lostPending = true;
+                return sent;
+            }
+            int len = p.endSeq - p.seq;
+            retransmit(c, p);
+            c.tcp.mib.inc(MibCounter.TcpExtTCPFastRetrans);
+            allowance -= len;
+            pipe += len;
+            sent = true;
+        }
+        // rule 2: new data
+        while (allowance >= mss || allowance > 0 && c.sendHead != null && c.sendHead.length() <= allowance) {
+            int n = TcpOutput.sendNewSegment(c);
+            if (n <= 0) break;
+            allowance -= n;
+            pipe += n;
+            sent = true;
+        }
+        // rule 3: a hole below the highest SACKed segment, not yet retransmitted
+        if (inRecovery && anySacked && allowance >= mss) {
+            for (PacketBuffer p = c.writeQueue.peek(); p != null && p.when != 0 && allowance >= mss; p = p.next) {
+                if (!Tcp.seqLt(p.seq, highSackEnd)) break;
+                if (SackScoreboard.isSacked(p) || (p.flags & (TcpOutput.RETRANS_OUT | TcpOutput.RETRANSMITTED)) != 0) {
+                    continue;
+                }
+                int len = p.endSeq - p.seq;
+                retransmit(c, p);
+                c.tcp.mib.inc(MibCounter.TcpExtTCPFastRetrans);
+                allowance -= len;
+                pipe += len;
+                sent = true;
+            }
+        }
+        return sent;
+    }
+
+    /** Retransmits {@code p}; the retransmission timer restarts when it is the head (tcp_xmit_retransmit_queue). */
+    private static void retransmit(TcpConnection c, PacketBuffer p) {
+        TcpOutput.transmitData(c, p, true);
+        if (p == c.writeQueue.peek()) c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
+    }
+}
