@@ -68,12 +68,22 @@ public final class StressPassive implements AutoCloseable {
      * active task has said HELLO long before.
      */
     public boolean done() {
-        return tasks.stream().anyMatch(t -> t.hellos > 0) && tasks.stream().allMatch(t -> t.open == 0);
+        return tasks.stream().anyMatch(t -> t.hellos > 0 || !t.joins.isEmpty()) && tasks.stream().allMatch(t -> t.open == 0);
+    }
+
+    /**
+     * The senders this side heard without their HELLO (it started, or restarted, while they were running), one
+     * line each: they are counted from their first request seen, and end the run with their END as the others.
+     */
+    public List<String> midRunJoins() {
+        List<String> out = new ArrayList<>();
+        for (Task t : tasks) out.addAll(t.joins);
+        return out;
     }
 
     /** The tasks no sender said HELLO to. */
     public List<Integer> idleTasks() {
-        return tasks.stream().filter(t -> t.hellos == 0).map(t -> t.index).toList();
+        return tasks.stream().filter(t -> t.hellos == 0 && t.joins.isEmpty()).map(t -> t.index).toList();
     }
 
     /** True when every task that heard HELLO got BYE. */
@@ -105,7 +115,8 @@ public final class StressPassive implements AutoCloseable {
      */
     public StressResult result(StressMeter meter) {
         List<String> problems = problems();
-        boolean anyHello = tasks.stream().anyMatch(t -> t.hellos > 0);
+        boolean anyHello = tasks.stream().anyMatch(t -> t.hellos > 0 || !t.joins.isEmpty());
+        problems.addAll(midRunJoins());
         if (!anyHello) problems.add("no HELLO arrived on any of the " + tasks.size() + " tasks");
         for (Task t : tasks) {
             if (t.open > 0) problems.add("task " + t.index + ": " + t.open + " sender(s) never sent END");
@@ -143,6 +154,8 @@ public final class StressPassive implements AutoCloseable {
         final LinkedBlockingQueue<Job> jobs = new LinkedBlockingQueue<>();
         final Queue<String> problems = new ConcurrentLinkedQueue<>();
         final Queue<PairResult> results = new ConcurrentLinkedQueue<>();
+        /** The senders heard without their HELLO, described. */
+        final Queue<String> joins = new ConcurrentLinkedQueue<>();
         /** Receiving thread only. */
         final Map<InetSocketAddress, PairCheck> checks = new HashMap<>();
         volatile int hellos;
@@ -182,6 +195,7 @@ public final class StressPassive implements AutoCloseable {
                             jobs.add(new Job(StressMessage.HELLO_ACK, from, 0, 0, StressMessage.HEADER_BYTES, null));
                         }
                         case StressMessage.REQUEST -> {
+                            if (!greeted.contains(from)) joined(from, StressMessage.seq(in));
                             PairCheck c = checks.computeIfAbsent(from, k -> new PairCheck());
                             c.accept(StressMessage.seq(in));
                             counters.received(r.length());
@@ -192,6 +206,7 @@ public final class StressPassive implements AutoCloseable {
                             }
                         }
                         case StressMessage.END -> {
+                            if (!greeted.contains(from)) joined(from, StressMessage.seq(in) + 1);
                             PairCheck c = checks.computeIfAbsent(from, k -> new PairCheck());
                             results.add(c.result(StressSockets.name(from), StressSockets.name(local), "requests",
                                     StressMessage.seq(in)));
@@ -210,7 +225,19 @@ public final class StressPassive implements AutoCloseable {
             }
         }
 
-        /** Receiving thread only: senders that said HELLO, and those of them that said END since. */
+        /**
+         * Receiving thread only: {@code from} sent a request (or END) without a HELLO first, so this side joined its
+         * run midway (it restarted): its messages are counted from {@code first}, and its END ends it.
+         */
+        private void joined(InetSocketAddress from, long first) {
+            checks.put(from, PairCheck.joinedAt(first));
+            open = openCount(from, true);
+            joins.add("task " + index + ": joined mid-run: no HELLO from " + StressSockets.name(from)
+                    + ", its first request seen was number " + first
+                    + " (this side started after the active side); the requests before it are not counted");
+        }
+
+        /** Receiving thread only: senders that said HELLO (or joined mid-run), and those of them that said END since. */
         private final java.util.Set<InetSocketAddress> greeted = new java.util.HashSet<>();
         private final java.util.Set<InetSocketAddress> ended = new java.util.HashSet<>();
 
