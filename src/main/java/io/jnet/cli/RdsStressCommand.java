@@ -173,7 +173,8 @@ public final class RdsStressCommand implements Callable<Integer> {
 
     @Option(names = "--wait", paramLabel = "SECS",
             description = "Active: how long to wait for the passive side's first answer (default 30). Passive: how "
-                    + "long to wait for the active side (default: no limit).")
+                    + "long to wait for the active side's first request (default: no limit), and, once traffic began, "
+                    + "how long without any message from the active side ends the run with exit code 1 (default 10).")
     Integer waitSeconds;
 
     @ArgGroup(exclusive = true)
@@ -484,24 +485,7 @@ public final class RdsStressCommand implements Callable<Integer> {
                     Thread.sleep(10);
                 }
                 report.begin(null);
-                StressMeter meter = new StressMeter(p.counters());
-                long start = System.nanoTime();
-                long prev = start;
-                for (int s = 1; !p.done(); ) {
-                    long due = start + TimeUnit.SECONDS.toNanos(s);
-                    if (System.nanoTime() - due >= 0) {
-                        long now = System.nanoTime();
-                        StressLine line = meter.sample(now - prev);
-                        prev = now;
-                        report.line(line, c.verbose() ? meter.taskLines() : List.of());
-                        s++;
-                    } else {
-                        Thread.sleep(10);
-                    }
-                }
-                long byeDeadline = System.nanoTime() + BYE_WAIT.toNanos();
-                while (!p.byes() && System.nanoTime() - byeDeadline < 0) Thread.sleep(10);
-                StressResult r = p.result(meter);
+                StressResult r = p.run(report::line, Duration.ofSeconds(waitSeconds == null ? 10 : waitSeconds), BYE_WAIT);
                 if (!p.idleTasks().isEmpty()) {
                     err.println("jnet rds-stress: no active task talked to the passive task(s) " + p.idleTasks()
                             + " (the active side ran fewer tasks)");

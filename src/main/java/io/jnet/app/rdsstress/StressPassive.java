@@ -15,6 +15,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.time.Duration;
 
 /**
  * The side that answers: one RDS socket per task bound to {@code local:port+i}. Its receiving thread checks the
@@ -55,6 +56,53 @@ public final class StressPassive implements AutoCloseable {
             threads.add(Thread.ofPlatform().daemon(true).name("rds-stress-passive-" + t.index).start(t::receive));
             threads.add(Thread.ofPlatform().daemon(true).name("rds-stress-passive-" + t.index + "-tx").start(t::send));
         }
+    }
+
+    /**
+     * Prints a line per second (to {@code out}) from now until {@link #done}, then waits up to {@code byeWait} for
+     * the BYEs, and returns the run seen from this side. Once traffic has begun, {@code idleLimit} without any
+     * message from any active task ends the run too, with a problem line: the active side stopped (it died, or
+     * its network did) and will not send END.
+     */
+    public StressResult run(StressActive.Output out, Duration idleLimit, Duration byeWait) throws InterruptedException {
+        StressMeter meter = new StressMeter(counters());
+        long start = System.nanoTime();
+        long prev = start;
+        String idle = null;
+        for (int s = 1; !done(); ) {
+            long now = System.nanoTime();
+            if (started() && now - lastHeard() > idleLimit.toNanos()) {
+                idle = "no message from any active task for " + idleLimit.toSeconds() + " s (--wait) after traffic"
+                        + " began: the active side stopped before END; giving up";
+                break;
+            }
+            long due = start + TimeUnit.SECONDS.toNanos(s);
+            if (now - due >= 0) {
+                StressLine line = meter.sample(now - prev);
+                prev = now;
+                out.line(line, config.verbose() ? meter.taskLines() : List.of());
+                s++;
+            } else {
+                Thread.sleep(10);
+            }
+        }
+        if (idle == null) {
+            long byeDeadline = System.nanoTime() + byeWait.toNanos();
+            while (!byes() && System.nanoTime() - byeDeadline < 0) Thread.sleep(10);
+        }
+        StressResult r = result(meter);
+        if (idle == null) return r;
+        List<String> problems = new ArrayList<>(r.problems());
+        problems.addFirst(idle);
+        return new StressResult(r.role(), r.lines(), r.average(), r.median(), r.rttCount(), r.rttP50Us(),
+                r.rttMaxUs(), r.pairs(), problems);
+    }
+
+    /** System.nanoTime() of the last message any task received; meaningful once {@link #started}. */
+    long lastHeard() {
+        long last = Long.MIN_VALUE;
+        for (Task t : tasks) if (t.heard && (last == Long.MIN_VALUE || t.lastHeard - last > 0)) last = t.lastHeard;
+        return last == Long.MIN_VALUE ? System.nanoTime() : last;
     }
 
     /** True once some request arrived. */
@@ -162,6 +210,9 @@ public final class StressPassive implements AutoCloseable {
         /** Senders that said HELLO and not yet END. */
         volatile int open;
         volatile boolean bye;
+        /** System.nanoTime() of the last message received, once {@link #heard}. */
+        volatile long lastHeard;
+        volatile boolean heard;
 
         Task(int index, RdsSocket socket, InetSocketAddress local) {
             this.index = index;
@@ -182,6 +233,8 @@ public final class StressPassive implements AutoCloseable {
                     }
                     if (r == null || r.isCongestionUpdate()) continue;
                     InetSocketAddress from = r.sender();
+                    lastHeard = System.nanoTime();
+                    heard = true;
                     if (r.truncated() || !StressMessage.valid(in, r.length())) {
                         checks.computeIfAbsent(from, k -> new PairCheck()).corrupt();
                         continue;

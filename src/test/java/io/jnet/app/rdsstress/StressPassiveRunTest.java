@@ -68,4 +68,46 @@ class StressPassiveRunTest {
             assertThat(p.midRunJoins()).singleElement().asString().contains("joined mid-run");
         }
     }
+
+    @Test
+    void anActiveSideThatStopsMidRunEndsThePassiveRunAfterTheIdleLimit() throws Exception {
+        FakeRds net = new FakeRds();
+        try (StressPassive p = new StressPassive(config(), net::open, B, 212992);
+             RdsSocket active = StressSockets.open(net::open, A, 4000, 212992)) {
+            p.start();
+            send(active, StressMessage.HELLO, 0);
+            for (long seq = 1; seq <= 5; seq++) send(active, StressMessage.REQUEST, seq);
+            await(p::started);
+            long t0 = System.nanoTime();
+            java.util.concurrent.CompletableFuture<StressResult> run = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return p.run((l, t) -> { }, Duration.ofSeconds(1), Duration.ofSeconds(1));
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            StressResult r = run.get(20, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(System.nanoTime() - t0).as("ended by the idle limit, not later").isLessThan(15_000_000_000L);
+            assertThat(r.ok()).isFalse();
+            assertThat(r.problems().getFirst()).isEqualTo("no message from any active task for 1 s (--wait) after"
+                    + " traffic began: the active side stopped before END; giving up");
+            assertThat(r.problems()).contains("task 0: 1 sender(s) never sent END");
+        }
+    }
+
+    @Test
+    void aRunThatEndsNormallyHasNoIdleProblem() throws Exception {
+        FakeRds net = new FakeRds();
+        try (StressPassive p = new StressPassive(config(), net::open, B, 212992);
+             RdsSocket active = StressSockets.open(net::open, A, 4000, 212992)) {
+            p.start();
+            send(active, StressMessage.HELLO, 0);
+            for (long seq = 1; seq <= 5; seq++) send(active, StressMessage.REQUEST, seq);
+            send(active, StressMessage.END, 5);
+            send(active, StressMessage.BYE, 0);
+            StressResult r = p.run((l, t) -> { }, Duration.ofSeconds(5), Duration.ofSeconds(1));
+            assertThat(r.problems()).isEmpty();
+            assertThat(r.ok()).isTrue();
+        }
+    }
 }
