@@ -5,6 +5,7 @@ import io.jnet.socket.RdsSocket;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -32,6 +33,31 @@ public final class StressActive implements AutoCloseable {
 
     private final StressConfig config;
     private final List<Task> tasks = new ArrayList<>();
+    private final int bufferFloor;
+    /** How long the tasks wait for the peer's last messages after the timed part, set when it ends; ns. */
+    private volatile long drainNanos;
+    /** Bytes of requests and their acks still outstanding when the timed part ended (one way: the send buffers). */
+    private volatile long outstandingBytes;
+
+    /**
+     * How long to wait after the timed part for what is still outstanding: twice the time {@code outstandingBytes}
+     * take at the rate the run completed them ({@code bytesPerSecond}), plus one second, and never less than
+     * {@code floor} (deep queues of large messages take longer to drain than any fixed wait).
+     */
+    static Duration drainWait(Duration floor, long outstandingBytes, double bytesPerSecond) {
+        if (outstandingBytes <= 0) return floor;
+        if (!(bytesPerSecond > 0)) return floor.multipliedBy(6);
+        double seconds = 2 * outstandingBytes / bytesPerSecond + 1;
+        long nanos = (long) Math.min(seconds * 1e9, TimeUnit.HOURS.toNanos(1));
+        return nanos > floor.toNanos() ? Duration.ofNanos(nanos) : floor;
+    }
+
+    private String drainText() {
+        double s = drainNanos / 1e9;
+        return String.format(java.util.Locale.ROOT, "%s s after the end (%.0f KiB %s then)",
+                s == Math.rint(s) ? Long.toString((long) s) : String.format(java.util.Locale.ROOT, "%.1f", s),
+                outstandingBytes / 1024.0, config.oneWay() ? "of send buffers possibly full" : "of requests and acks outstanding");
+    }
 
     /**
      * Opens and binds the tasks' sockets.
@@ -41,6 +67,8 @@ public final class StressActive implements AutoCloseable {
     public StressActive(StressConfig config, Supplier<RdsSocket> opener, InetAddress local, InetAddress remote,
                         int bufferFloor) throws IOException {
         this.config = config;
+        this.bufferFloor = bufferFloor;
+        this.drainNanos = config.drainWait().toNanos();
         int buffer = config.socketBuffer(bufferFloor);
         try {
             for (int i = 0; i < config.tasks(); i++) {
@@ -92,8 +120,26 @@ public final class StressActive implements AutoCloseable {
             out.line(line, config.verbose() ? meter.taskLines() : List.of());
         }
         long stopAt = System.nanoTime();
+        long sent = 0;
+        long acked = 0;
+        long txBytes = 0;
+        for (Task t : tasks) {
+            sent += t.counters.txMsgs.get();
+            acked += t.counters.rxMsgs.get();
+            txBytes += t.counters.txBytes.get();
+        }
+        double elapsed = Math.max(1e-3, (stopAt - start) / 1e9);
+        if (config.oneWay()) {
+            // nothing says how many are still on their way: at most what the send buffers hold
+            outstandingBytes = (long) tasks.size() * config.socketBuffer(bufferFloor);
+            drainNanos = drainWait(config.drainWait(), outstandingBytes, txBytes / elapsed).toNanos();
+        } else {
+            long perRequest = (long) config.reqBytes() + config.ackBytes();
+            outstandingBytes = Math.max(0, sent - acked) * perRequest;
+            drainNanos = drainWait(config.drainWait(), outstandingBytes, acked * perRequest / elapsed).toNanos();
+        }
         for (Task t : tasks) t.stopAt = stopAt;
-        long joinMs = config.drainWait().toMillis() + 5_000;
+        long joinMs = TimeUnit.NANOSECONDS.toMillis(drainNanos) + 5_000;
         long joinDeadline = System.currentTimeMillis() + joinMs;
         for (Thread th : threads) th.join(Math.max(1, joinDeadline - System.currentTimeMillis()));
         for (Task t : tasks) {
@@ -229,7 +275,7 @@ public final class StressActive implements AutoCloseable {
 
         private boolean drainOver() {
             long s = stopAt;
-            return s != 0 && System.nanoTime() - s > config.drainWait().toNanos();
+            return s != 0 && System.nanoTime() - s > drainNanos;
         }
 
         private void send() {
@@ -264,7 +310,7 @@ public final class StressActive implements AutoCloseable {
                 byte[] end = new byte[StressMessage.HEADER_BYTES];
                 while (!trySend(end, StressMessage.END, seq, 0, 0)) {
                     if (drainOver()) {
-                        problems.add("task " + index + ": could not send END within " + config.drainWait().toSeconds() + " s");
+                        problems.add("task " + index + ": could not send END within " + drainText());
                         return;
                     }
                 }
@@ -282,8 +328,7 @@ public final class StressActive implements AutoCloseable {
             String them = StressSockets.name(peer);
             while (true) {
                 if (drainOver()) {
-                    problems.add("task " + index + ": no END_ACK from " + them + " within "
-                            + config.drainWait().toSeconds() + " s after the end");
+                    problems.add("task " + index + ": no END_ACK from " + them + " within " + drainText());
                     // what arrived is still checked; how many the peer sent is unknown
                     if (!config.oneWay()) acks = ackCheck.result(them, me, "acks", -1);
                     return;
