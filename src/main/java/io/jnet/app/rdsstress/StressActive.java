@@ -154,6 +154,7 @@ public final class StressActive implements AutoCloseable {
         for (Task t : tasks) {
             if (t.requests != null) pairs.add(t.requests);
             if (t.acks != null) pairs.add(t.acks);
+            pairs.addAll(t.oldAcks);
         }
         List<StressLine> lines = meter.lines();
         Histogram total = meter.total();
@@ -177,7 +178,14 @@ public final class StressActive implements AutoCloseable {
         final TaskCounters counters = new TaskCounters();
         final Semaphore window = new Semaphore(config.depth());
         final Queue<String> problems = new ConcurrentLinkedQueue<>();
-        final PairCheck ackCheck = new PairCheck();
+        PairCheck ackCheck = new PairCheck();
+        /** The peer's incarnation seen last (receiving thread); 0 before its first answer. */
+        short peerIncarnation;
+        /** Acks received from the peer's incarnations before its last restart. */
+        long ackedBeforeRestart;
+        /** When the peer restarted, in seconds after the start of the task's traffic; NaN when it did not. */
+        double restartedAt = Double.NaN;
+        long trafficStart;
         volatile boolean abort;
         /** System.nanoTime() when the timed part ended; 0 before. */
         volatile long stopAt;
@@ -212,6 +220,7 @@ public final class StressActive implements AutoCloseable {
                 if (!answered) return;
                 go.await();
                 if (abort) return;
+                trafficStart = System.nanoTime();
                 Thread sender = Thread.ofPlatform().daemon(true).name("rds-stress-active-" + index + "-tx")
                         .start(this::send);
                 receive();
@@ -272,6 +281,27 @@ public final class StressActive implements AutoCloseable {
         }
 
         private boolean stopped() { return stopAt != 0; }
+
+        /**
+         * Receiving thread: a message from the peer's incarnation {@code inc}. A new one means the peer restarted:
+         * its acks are numbered from 1 again, so the acks of the old one are checked apart (their count is what
+         * came) and a fresh check starts.
+         */
+        private void incarnation(short inc, String them, String me) {
+            if (inc == peerIncarnation || inc == 0) return;
+            if (peerIncarnation != 0) {
+                restartedAt = (System.nanoTime() - trafficStart) / 1e9;
+                ackedBeforeRestart += ackCheck.received();
+                if (!config.oneWay() && ackCheck.received() > 0) {
+                    oldAcks.add(ackCheck.result(them, me, "acks before the peer restarted", ackCheck.received()
+                            + ackCheck.skipped()));
+                }
+                ackCheck = new PairCheck();
+            }
+            peerIncarnation = inc;
+        }
+
+        final List<PairResult> oldAcks = new ArrayList<>();
 
         private boolean drainOver() {
             long s = stopAt;
@@ -339,7 +369,9 @@ public final class StressActive implements AutoCloseable {
                     ackCheck.corrupt();
                     continue;
                 }
-                switch (StressMessage.type(in)) {
+                byte type = StressMessage.type(in);
+                if (type == StressMessage.ACK || type == StressMessage.END_ACK) incarnation(StressMessage.incarnation(in), them, me);
+                switch (type) {
                     case StressMessage.ACK -> {
                         long rtt = System.nanoTime() - StressMessage.time(in);
                         ackCheck.accept(StressMessage.seq(in));
@@ -348,7 +380,16 @@ public final class StressActive implements AutoCloseable {
                         window.release();
                     }
                     case StressMessage.END_ACK -> {
-                        requests = PairResult.of(me, them, "requests", lastSent, StressMessage.counter(in, 0),
+                        // requests before the first one a restarted peer counted are not its to answer
+                        long first = Math.max(1, StressMessage.echo(in));
+                        if (first > 1 && !Double.isNaN(restartedAt)) {
+                            long unanswered = Math.max(0, first - 1 - ackedBeforeRestart);
+                            problems.add(String.format(java.util.Locale.ROOT, "task %d: peer %s restarted at %.1f s"
+                                    + " (a new incarnation answered from request %d on): %d requests unanswered by a peer"
+                                    + " that restarted, not counted as lost", index, them, restartedAt, first, unanswered));
+                        }
+                        requests = PairResult.of(me, them, "requests", lastSent < 0 ? lastSent : Math.max(0, lastSent - (first - 1)),
+                                StressMessage.counter(in, 0),
                                 StressMessage.counter(in, 1), StressMessage.counter(in, 2), StressMessage.counter(in, 3));
                         if (!config.oneWay()) acks = ackCheck.result(them, me, "acks", StressMessage.seq(in));
                         return;

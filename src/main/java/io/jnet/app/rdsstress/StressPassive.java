@@ -29,6 +29,8 @@ public final class StressPassive implements AutoCloseable {
     private final List<Task> tasks = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean closed;
+    /** This side's incarnation, in every message it sends: never 0 (the active side's). */
+    private final short incarnation = (short) (1 + ThreadLocalRandom.current().nextInt(65535));
 
     /**
      * Opens and binds the tasks' sockets ({@code config}'s tasks, port and buffer sizes).
@@ -264,7 +266,8 @@ public final class StressPassive implements AutoCloseable {
                             results.add(c.result(StressSockets.name(from), StressSockets.name(local), "requests",
                                     StressMessage.seq(in)));
                             jobs.add(new Job(StressMessage.END_ACK, from, 0, 0, StressMessage.END_ACK_BYTES,
-                                    new long[] {c.received(), c.duplicated(), c.reordered(), c.corruptCount()}));
+                                    new long[] {c.received(), c.duplicated(), c.reordered(), c.corruptCount(),
+                                            c.skipped() + 1}));
                             ended.add(from);
                             open = openCount(from, false);
                         }
@@ -331,7 +334,8 @@ public final class StressPassive implements AutoCloseable {
                         }
                         default -> throw new IllegalStateException("job " + j.type());
                     }
-                    StressMessage.write(out, j.size(), j.type(), (byte) 0, n, j.echo(), j.time(), 0);
+                    long echo = j.type() == StressMessage.END_ACK ? j.counts()[4] : j.echo();
+                    StressMessage.write(out, j.size(), j.type(), (byte) 0, incarnation, n, echo, j.time(), 0);
                     while (true) {
                         try {
                             socket.send(out, 0, j.size(), j.to());

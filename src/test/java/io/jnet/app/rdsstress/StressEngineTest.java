@@ -190,6 +190,38 @@ class StressEngineTest {
     }
 
     @Test
+    void aRestartedPeerIsReportedAsSuchNotAsLostOrDuplicatedMessages() throws Exception {
+        FakeRds net = new FakeRds();
+        StressConfig c = new StressConfig(200, 64, 1, 64, 2, false, 4000, false, Duration.ofSeconds(2), Duration.ofSeconds(2));
+        StressPassive first = new StressPassive(c, net::open, B, 212992);
+        StressPassive[] second = new StressPassive[1];
+        try (StressActive a = new StressActive(c, net::open, A, B, 212992)) {
+            first.start();
+            StressResult r = a.run((line, tasks) -> {
+                if (second[0] == null) { // after the first second: the passive side restarts
+                    first.close();
+                    try {
+                        second[0] = new StressPassive(c, net::open, B, 212992);
+                    } catch (java.io.IOException e) {
+                        throw new IllegalStateException(e);
+                    }
+                    second[0].start();
+                }
+            });
+            assertThat(r.lost()).as(r.pairs().toString()).isZero();
+            assertThat(r.duplicated()).isZero();
+            assertThat(r.reordered()).isZero();
+            assertThat(r.pairs()).allMatch(PairResult::ok);
+            assertThat(r.problems()).singleElement().asString()
+                    .startsWith("task 0: peer 192.0.2.2:4000 restarted at ")
+                    .contains("requests unanswered by a peer that restarted, not counted as lost");
+            assertThat(r.verdictLine()).startsWith("verdict: FAIL").contains("0 lost, 0 duplicated, 0 reordered");
+        } finally {
+            if (second[0] != null) second[0].close();
+        }
+    }
+
+    @Test
     void withoutAPassiveSideTheActiveSideSaysSo() throws Exception {
         FakeRds net = new FakeRds();
         StressConfig c = new StressConfig(100, 100, 2, 1, 1, false, 4000, false, Duration.ofSeconds(1), Duration.ofSeconds(1));
