@@ -68,6 +68,9 @@ import picocli.CommandLine.Spec;
             "then the summary: avg (rate columns averaged over the seconds; rtt over",
             "every request) and med (medians of the per-second lines), the verdict,",
             "the failing pairs (all with -v) and any problem.",
+            "The passive side (--passive) counts its seconds from the first request",
+            "it gets to the last END, so it may print one line fewer than the active",
+            "side: its first second starts later and its last one is cut by END.",
             ""},
         footer = {"",
             "Examples:",
@@ -134,18 +137,20 @@ public final class RdsStressCommand implements Callable<Integer> {
     @Option(names = "--sizes", paramLabel = "LIST", split = ",", converter = SizeConverter.class,
             description = "A sweep: one run of -T seconds per request size (e.g. 64,1K,64K,1M; at least "
                     + StressMessage.HEADER_BYTES + "), each under every --compare configuration, both sides in this JVM; "
-                    + "prints a table of messages/s and rtt per size and configuration at the end.")
+                    + "prints a table of messages/s and rtt per size and configuration at the end. A 1 s run at the first "
+                    + "size, not measured, comes first to warm the JVM up.")
     List<Integer> sweepSizes;
 
     @Option(names = "--compare", paramLabel = "LIST", split = ",",
             description = "Configurations a sweep compares, side by side (runs alternate): defaults, pinned "
                     + "(net.rds.tcp.rds_tcp_sndbuf and rds_tcp_rcvbuf 131072), no-msg-more (net.rds.tcp.jnet_msg_more=0), "
-                    + "pinned-no-msg-more. Default: defaults. Applied on top of --rds-sysctl.")
+                    + "pinned-no-msg-more. Default: defaults. Applied on top of --rds-sysctl. Needs --sizes.")
     List<String> compare;
 
     @Option(names = "--plot", paramLabel = "FILE.png|FILE.svg",
             description = "With a sweep, also draw messages/s and rtt against the request size, a line per "
-                    + "configuration: FILE-rds-stress_messages.EXT and FILE-rds-stress_rtt.EXT.")
+                    + "configuration: FILE-rds-stress_messages.EXT and FILE-rds-stress_rtt.EXT. Needs --sizes; the "
+                    + "folder must be writable before the first run.")
     java.nio.file.Path plot;
 
     @Option(names = "--passive", description = "Run the answering side (needs --local and --vxlan-peer).")
@@ -173,7 +178,8 @@ public final class RdsStressCommand implements Callable<Integer> {
 
     @Option(names = "--wait", paramLabel = "SECS",
             description = "Active: how long to wait for the passive side's first answer (default 30). Passive: how "
-                    + "long to wait for the active side (default: no limit).")
+                    + "long to wait for the active side's first request (default: no limit), and, once traffic began, "
+                    + "how long without any message from the active side ends the run with exit code 1 (default 10).")
     Integer waitSeconds;
 
     @ArgGroup(exclusive = true)
@@ -372,16 +378,29 @@ public final class RdsStressCommand implements Callable<Integer> {
         }
         StressSweep sw;
         try {
-            List<Integer> sizes = sweepSizes == null ? List.of(plan.config().reqBytes()) : sweepSizes;
+            if (sweepSizes == null) {
+                throw new IllegalArgumentException((compare != null ? "--compare" : "--plot") + " is part of a sweep over"
+                        + " request sizes: give --sizes too (e.g. --sizes " + plan.config().reqBytes() + " for this -q alone)");
+            }
+            List<Integer> sizes = sweepSizes;
             List<StressSweep.Configuration> configs = new ArrayList<>();
             for (String n : compare == null ? List.of("defaults") : compare) configs.add(StressSweep.Configuration.of(n.trim()));
             for (int size : sizes) withSize(plan.config(), size); // checks every size before the first run
-            if (plot != null) io.jnet.perf.plot.SizePlot.Format.of(plot);
+            if (plot != null) {
+                io.jnet.perf.plot.SizePlot.Format.of(plot);
+                // the folder too, so that a mistyped path fails now rather than after the whole sweep
+                try {
+                    OutputFiles.checkWritable(plot);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("--plot: " + e.getMessage(), e);
+                }
+            }
             sw = new StressSweep(sizes, configs);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         boolean ok = true;
+        warmUp(plan, sw);
         for (int size : sw.sizes()) {
             for (StressSweep.Configuration conf : sw.configurations()) {
                 Map<String, String> s = new LinkedHashMap<>(plan.sysctls());
@@ -414,6 +433,30 @@ public final class RdsStressCommand implements Callable<Integer> {
         }
         return ok ? Main.EXIT_OK : Main.EXIT_FAILURE;
     }
+
+    /**
+     * A sweep's first run would be its only one on a cold JVM (code not yet compiled): a run of
+     * {@link #WARM_UP_SECONDS} s at the first size under the first configuration comes first, its report discarded.
+     */
+    private void warmUp(Plan plan, StressSweep sw) throws InterruptedException {
+        int size = sw.sizes().getFirst();
+        StressSweep.Configuration conf = sw.configurations().getFirst();
+        Map<String, String> s = new LinkedHashMap<>(plan.sysctls());
+        s.putAll(conf.sysctls());
+        StressConfig c = withSize(plan.config(), size);
+        c = new StressConfig(c.reqBytes(), c.ackBytes(), c.tasks(), c.depth(), WARM_UP_SECONDS, c.oneWay(), c.port(),
+                false, c.helloWait(), c.drainWait());
+        out.println("== warm-up: -q " + size + " " + conf.name() + ", " + WARM_UP_SECONDS + " s, not measured");
+        PrintStream discard = new PrintStream(java.io.OutputStream.nullOutputStream());
+        try {
+            inJvm(new Plan(c, s, null, plan.format()), new StressReport(discard, plan.format(), false));
+        } catch (IOException | IllegalStateException e) {
+            err.println("jnet rds-stress: warm-up: " + e.getMessage());
+        }
+    }
+
+    /** Seconds of a sweep's unmeasured warm-up run. */
+    static final int WARM_UP_SECONDS = 1;
 
     private static StressConfig withSize(StressConfig c, int size) {
         return new StressConfig(size, c.ackBytes(), c.tasks(), c.depth(), c.seconds(), c.oneWay(), c.port(), c.verbose(),
@@ -484,24 +527,7 @@ public final class RdsStressCommand implements Callable<Integer> {
                     Thread.sleep(10);
                 }
                 report.begin(null);
-                StressMeter meter = new StressMeter(p.counters());
-                long start = System.nanoTime();
-                long prev = start;
-                for (int s = 1; !p.done(); ) {
-                    long due = start + TimeUnit.SECONDS.toNanos(s);
-                    if (System.nanoTime() - due >= 0) {
-                        long now = System.nanoTime();
-                        StressLine line = meter.sample(now - prev);
-                        prev = now;
-                        report.line(line, c.verbose() ? meter.taskLines() : List.of());
-                        s++;
-                    } else {
-                        Thread.sleep(10);
-                    }
-                }
-                long byeDeadline = System.nanoTime() + BYE_WAIT.toNanos();
-                while (!p.byes() && System.nanoTime() - byeDeadline < 0) Thread.sleep(10);
-                StressResult r = p.result(meter);
+                StressResult r = p.run(report::line, Duration.ofSeconds(waitSeconds == null ? 10 : waitSeconds), BYE_WAIT);
                 if (!p.idleTasks().isEmpty()) {
                     err.println("jnet rds-stress: no active task talked to the passive task(s) " + p.idleTasks()
                             + " (the active side ran fewer tasks)");

@@ -106,6 +106,10 @@ class RdsStressCommandTest {
                 "--vxlan-peer", "127.0.0.1:4789");
         usageError("--vni must be 0 to 16777215", "--passive", "--local", "192.0.2.1", "--vxlan-peer", "127.0.0.1:1",
                 "--vni", "16777216");
+        usageError("--compare is part of a sweep over request sizes: give --sizes too", "--compare", "defaults,pinned");
+        usageError("--plot is part of a sweep over request sizes: give --sizes too", "--plot", "x.png");
+        usageError("--plot: cannot write /no/such/dir/rds.png: no such directory", "--sizes", "64", "--plot",
+                "/no/such/dir/rds.png");
         usageError("--remote 192.0.2.1 is --local's address", "--local", "192.0.2.1", "--remote", "192.0.2.1",
                 "--vxlan-peer", "127.0.0.1:4790");
     }

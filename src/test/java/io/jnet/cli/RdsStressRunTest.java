@@ -144,7 +144,8 @@ class RdsStressRunTest {
         int rc = Main.run(out, err, "rds-stress", "-a", "64", "-t", "2", "-d", "2", "-T", "1", "--sizes", "64,4K",
                 "--compare", "defaults,pinned", "--plot", plot.toString());
         assertThat(rc).as(out() + err()).isZero();
-        assertThat(out()).contains("== -q 64 defaults").contains("== -q 64 pinned").contains("== -q 4096 defaults")
+        assertThat(out()).startsWith("== warm-up: -q 64 defaults, 1 s, not measured\n== -q 64 defaults")
+                .contains("== -q 64 defaults").contains("== -q 64 pinned").contains("== -q 4096 defaults")
                 .contains("== -q 4096 pinned").contains("messages/s (median of the per-second tx/s)");
         List<String> rows = out().lines().filter(l -> l.matches(" +(64|4096) +[0-9.]+ +[0-9.]+")).toList();
         assertThat(rows).as(out()).hasSize(4); // two sizes, in the rate block and the rtt block

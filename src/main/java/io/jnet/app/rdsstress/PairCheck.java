@@ -17,6 +17,27 @@ public final class PairCheck {
     private long duplicated;
     private long reordered;
     private long corrupt;
+    /** Messages numbered before the first one this check saw, for a receiver that joined mid-run; 0 else. */
+    private long skipped;
+
+    /** A check for all messages from 1. */
+    public PairCheck() {}
+
+    /**
+     * A check for a receiver that joined mid-run (it restarted, and never heard the sender's HELLO): the sender's
+     * messages before {@code first} are not this receiver's to count, and {@code first} is not reordered.
+     */
+    public static PairCheck joinedAt(long first) {
+        PairCheck c = new PairCheck();
+        if (first > 1 && first <= Integer.MAX_VALUE) {
+            c.expected = first;
+            c.skipped = first - 1;
+        }
+        return c;
+    }
+
+    /** Messages numbered before the first one seen by a check that joined mid-run ({@link #joinedAt}); 0 else. */
+    public long skipped() { return skipped; }
 
     /** Accounts one well-formed message numbered {@code seq} (from 1). */
     public void accept(long seq) {
@@ -48,6 +69,7 @@ public final class PairCheck {
 
     /** The pair's result once the sender said it sent messages 1..{@code sent}. */
     public PairResult result(String sender, String receiver, String what, long sent) {
-        return PairResult.of(sender, receiver, what, sent, received, duplicated, reordered, corrupt);
+        return PairResult.of(sender, receiver, what, sent < 0 ? sent : Math.max(0, sent - skipped), received,
+                duplicated, reordered, corrupt);
     }
 }

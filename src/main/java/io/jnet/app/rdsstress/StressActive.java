@@ -5,6 +5,7 @@ import io.jnet.socket.RdsSocket;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -32,6 +33,31 @@ public final class StressActive implements AutoCloseable {
 
     private final StressConfig config;
     private final List<Task> tasks = new ArrayList<>();
+    private final int bufferFloor;
+    /** How long the tasks wait for the peer's last messages after the timed part, set when it ends; ns. */
+    private volatile long drainNanos;
+    /** Bytes of requests and their acks still outstanding when the timed part ended (one way: the send buffers). */
+    private volatile long outstandingBytes;
+
+    /**
+     * How long to wait after the timed part for what is still outstanding: twice the time {@code outstandingBytes}
+     * take at the rate the run completed them ({@code bytesPerSecond}), plus one second, and never less than
+     * {@code floor} (deep queues of large messages take longer to drain than any fixed wait).
+     */
+    static Duration drainWait(Duration floor, long outstandingBytes, double bytesPerSecond) {
+        if (outstandingBytes <= 0) return floor;
+        if (!(bytesPerSecond > 0)) return floor.multipliedBy(6);
+        double seconds = 2 * outstandingBytes / bytesPerSecond + 1;
+        long nanos = (long) Math.min(seconds * 1e9, TimeUnit.HOURS.toNanos(1));
+        return nanos > floor.toNanos() ? Duration.ofNanos(nanos) : floor;
+    }
+
+    private String drainText() {
+        double s = drainNanos / 1e9;
+        return String.format(java.util.Locale.ROOT, "%s s after the end (%.0f KiB %s then)",
+                s == Math.rint(s) ? Long.toString((long) s) : String.format(java.util.Locale.ROOT, "%.1f", s),
+                outstandingBytes / 1024.0, config.oneWay() ? "of send buffers possibly full" : "of requests and acks outstanding");
+    }
 
     /**
      * Opens and binds the tasks' sockets.
@@ -41,6 +67,8 @@ public final class StressActive implements AutoCloseable {
     public StressActive(StressConfig config, Supplier<RdsSocket> opener, InetAddress local, InetAddress remote,
                         int bufferFloor) throws IOException {
         this.config = config;
+        this.bufferFloor = bufferFloor;
+        this.drainNanos = config.drainWait().toNanos();
         int buffer = config.socketBuffer(bufferFloor);
         try {
             for (int i = 0; i < config.tasks(); i++) {
@@ -92,8 +120,26 @@ public final class StressActive implements AutoCloseable {
             out.line(line, config.verbose() ? meter.taskLines() : List.of());
         }
         long stopAt = System.nanoTime();
+        long sent = 0;
+        long acked = 0;
+        long txBytes = 0;
+        for (Task t : tasks) {
+            sent += t.counters.txMsgs.get();
+            acked += t.counters.rxMsgs.get();
+            txBytes += t.counters.txBytes.get();
+        }
+        double elapsed = Math.max(1e-3, (stopAt - start) / 1e9);
+        if (config.oneWay()) {
+            // nothing says how many are still on their way: at most what the send buffers hold
+            outstandingBytes = (long) tasks.size() * config.socketBuffer(bufferFloor);
+            drainNanos = drainWait(config.drainWait(), outstandingBytes, txBytes / elapsed).toNanos();
+        } else {
+            long perRequest = (long) config.reqBytes() + config.ackBytes();
+            outstandingBytes = Math.max(0, sent - acked) * perRequest;
+            drainNanos = drainWait(config.drainWait(), outstandingBytes, acked * perRequest / elapsed).toNanos();
+        }
         for (Task t : tasks) t.stopAt = stopAt;
-        long joinMs = config.drainWait().toMillis() + 5_000;
+        long joinMs = TimeUnit.NANOSECONDS.toMillis(drainNanos) + 5_000;
         long joinDeadline = System.currentTimeMillis() + joinMs;
         for (Thread th : threads) th.join(Math.max(1, joinDeadline - System.currentTimeMillis()));
         for (Task t : tasks) {
@@ -108,6 +154,7 @@ public final class StressActive implements AutoCloseable {
         for (Task t : tasks) {
             if (t.requests != null) pairs.add(t.requests);
             if (t.acks != null) pairs.add(t.acks);
+            pairs.addAll(t.oldAcks);
         }
         List<StressLine> lines = meter.lines();
         Histogram total = meter.total();
@@ -131,7 +178,14 @@ public final class StressActive implements AutoCloseable {
         final TaskCounters counters = new TaskCounters();
         final Semaphore window = new Semaphore(config.depth());
         final Queue<String> problems = new ConcurrentLinkedQueue<>();
-        final PairCheck ackCheck = new PairCheck();
+        PairCheck ackCheck = new PairCheck();
+        /** The peer's incarnation seen last (receiving thread); 0 before its first answer. */
+        short peerIncarnation;
+        /** Acks received from the peer's incarnations before its last restart. */
+        long ackedBeforeRestart;
+        /** When the peer restarted, in seconds after the start of the task's traffic; NaN when it did not. */
+        double restartedAt = Double.NaN;
+        long trafficStart;
         volatile boolean abort;
         /** System.nanoTime() when the timed part ended; 0 before. */
         volatile long stopAt;
@@ -166,6 +220,7 @@ public final class StressActive implements AutoCloseable {
                 if (!answered) return;
                 go.await();
                 if (abort) return;
+                trafficStart = System.nanoTime();
                 Thread sender = Thread.ofPlatform().daemon(true).name("rds-stress-active-" + index + "-tx")
                         .start(this::send);
                 receive();
@@ -227,9 +282,30 @@ public final class StressActive implements AutoCloseable {
 
         private boolean stopped() { return stopAt != 0; }
 
+        /**
+         * Receiving thread: a message from the peer's incarnation {@code inc}. A new one means the peer restarted:
+         * its acks are numbered from 1 again, so the acks of the old one are checked apart (their count is what
+         * came) and a fresh check starts.
+         */
+        private void incarnation(short inc, String them, String me) {
+            if (inc == peerIncarnation || inc == 0) return;
+            if (peerIncarnation != 0) {
+                restartedAt = (System.nanoTime() - trafficStart) / 1e9;
+                ackedBeforeRestart += ackCheck.received();
+                if (!config.oneWay() && ackCheck.received() > 0) {
+                    oldAcks.add(ackCheck.result(them, me, "acks before the peer restarted", ackCheck.received()
+                            + ackCheck.skipped()));
+                }
+                ackCheck = new PairCheck();
+            }
+            peerIncarnation = inc;
+        }
+
+        final List<PairResult> oldAcks = new ArrayList<>();
+
         private boolean drainOver() {
             long s = stopAt;
-            return s != 0 && System.nanoTime() - s > config.drainWait().toNanos();
+            return s != 0 && System.nanoTime() - s > drainNanos;
         }
 
         private void send() {
@@ -264,7 +340,7 @@ public final class StressActive implements AutoCloseable {
                 byte[] end = new byte[StressMessage.HEADER_BYTES];
                 while (!trySend(end, StressMessage.END, seq, 0, 0)) {
                     if (drainOver()) {
-                        problems.add("task " + index + ": could not send END within " + config.drainWait().toSeconds() + " s");
+                        problems.add("task " + index + ": could not send END within " + drainText());
                         return;
                     }
                 }
@@ -282,8 +358,7 @@ public final class StressActive implements AutoCloseable {
             String them = StressSockets.name(peer);
             while (true) {
                 if (drainOver()) {
-                    problems.add("task " + index + ": no END_ACK from " + them + " within "
-                            + config.drainWait().toSeconds() + " s after the end");
+                    problems.add("task " + index + ": no END_ACK from " + them + " within " + drainText());
                     // what arrived is still checked; how many the peer sent is unknown
                     if (!config.oneWay()) acks = ackCheck.result(them, me, "acks", -1);
                     return;
@@ -294,7 +369,9 @@ public final class StressActive implements AutoCloseable {
                     ackCheck.corrupt();
                     continue;
                 }
-                switch (StressMessage.type(in)) {
+                byte type = StressMessage.type(in);
+                if (type == StressMessage.ACK || type == StressMessage.END_ACK) incarnation(StressMessage.incarnation(in), them, me);
+                switch (type) {
                     case StressMessage.ACK -> {
                         long rtt = System.nanoTime() - StressMessage.time(in);
                         ackCheck.accept(StressMessage.seq(in));
@@ -303,7 +380,16 @@ public final class StressActive implements AutoCloseable {
                         window.release();
                     }
                     case StressMessage.END_ACK -> {
-                        requests = PairResult.of(me, them, "requests", lastSent, StressMessage.counter(in, 0),
+                        // requests before the first one a restarted peer counted are not its to answer
+                        long first = Math.max(1, StressMessage.echo(in));
+                        if (first > 1 && !Double.isNaN(restartedAt)) {
+                            long unanswered = Math.max(0, first - 1 - ackedBeforeRestart);
+                            problems.add(String.format(java.util.Locale.ROOT, "task %d: peer %s restarted at %.1f s"
+                                    + " (a new incarnation answered from request %d on): %d requests unanswered by a peer"
+                                    + " that restarted, not counted as lost", index, them, restartedAt, first, unanswered));
+                        }
+                        requests = PairResult.of(me, them, "requests", lastSent < 0 ? lastSent : Math.max(0, lastSent - (first - 1)),
+                                StressMessage.counter(in, 0),
                                 StressMessage.counter(in, 1), StressMessage.counter(in, 2), StressMessage.counter(in, 3));
                         if (!config.oneWay()) acks = ackCheck.result(them, me, "acks", StressMessage.seq(in));
                         return;

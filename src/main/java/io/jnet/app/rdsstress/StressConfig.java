@@ -14,7 +14,8 @@ import java.time.Duration;
  * @param port        first RDS port; task i uses {@code port + i} on both sides
  * @param verbose     per-task figures every second and every pair's result at the end
  * @param helloWait   how long the active side waits for the passive side's first answer
- * @param drainWait   how long a side waits for the peer's last messages after the timed part
+ * @param drainWait   the least time a side waits for the peer's last messages after the timed part (the active
+ *                    side waits longer when much is outstanding, see StressActive.drainWait)
  */
 public record StressConfig(int reqBytes, int ackBytes, int tasks, int depth, int seconds, boolean oneWay, int port,
                            boolean verbose, Duration helloWait, Duration drainWait) {

@@ -11,10 +11,12 @@ import java.util.zip.CRC32C;
  *   0  int   magic 0x52445353 ("RDSS")
  *   4  byte  type: HELLO 1, HELLO_ACK 2, REQUEST 3, ACK 4, END 5, END_ACK 6, BYE 7
  *   5  byte  flags: 0x01 ONE_WAY (a request that wants no ack)
- *   6  short 0
+ *   6  short incarnation: the passive side's random number for its lifetime (0 from the active side), so
+ *            that a restarted passive side's fresh numbering is told from duplicates
  *   8  long  seq: REQUEST and ACK: the message's number in its direction of its (sender, receiver) pair, from 1;
  *            END: the last request number sent; END_ACK: the last ack number sent
- *  16  long  echo: ACK: the number of the request answered
+ *  16  long  echo: ACK: the number of the request answered; END_ACK: the first request number counted (above
+ *            1 when the passive side joined mid-run)
  *  24  long  time: REQUEST: the sender's System.nanoTime() at send; ACK: the request's, echoed (rtt)
  *  32  int   ack bytes wanted (REQUEST), else 0
  *  36  int   CRC32C of the whole message with these four bytes taken as zero
@@ -51,12 +53,18 @@ public final class StressMessage {
      * @throws IllegalArgumentException when {@code len} is below {@link #HEADER_BYTES} or above {@code b.length}
      */
     public static void write(byte[] b, int len, byte type, byte flags, long seq, long echo, long time, int ackBytes) {
+        write(b, len, type, flags, (short) 0, seq, echo, time, ackBytes);
+    }
+
+    /** As {@link #write(byte[], int, byte, byte, long, long, long, int)}, with the sender's incarnation. */
+    public static void write(byte[] b, int len, byte type, byte flags, short incarnation, long seq, long echo, long time,
+                             int ackBytes) {
         if (len < HEADER_BYTES || len > b.length) throw new IllegalArgumentException("message length " + len);
         INT.set(b, 0, MAGIC);
         b[4] = type;
         b[5] = flags;
-        b[6] = 0;
-        b[7] = 0;
+        b[6] = (byte) (incarnation >> 8);
+        b[7] = (byte) incarnation;
         LONG.set(b, 8, seq);
         LONG.set(b, 16, echo);
         LONG.set(b, 24, time);
@@ -84,6 +92,8 @@ public final class StressMessage {
     public static byte type(byte[] b) { return b[4]; }
 
     public static byte flags(byte[] b) { return b[5]; }
+
+    public static short incarnation(byte[] b) { return (short) (((b[6] & 0xff) << 8) | (b[7] & 0xff)); }
 
     public static long seq(byte[] b) { return getLong(b, 8); }
 

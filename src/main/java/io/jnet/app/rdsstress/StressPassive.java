@@ -15,6 +15,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.time.Duration;
 
 /**
  * The side that answers: one RDS socket per task bound to {@code local:port+i}. Its receiving thread checks the
@@ -28,6 +29,8 @@ public final class StressPassive implements AutoCloseable {
     private final List<Task> tasks = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean closed;
+    /** This side's incarnation, in every message it sends: never 0 (the active side's). */
+    private final short incarnation = (short) (1 + ThreadLocalRandom.current().nextInt(65535));
 
     /**
      * Opens and binds the tasks' sockets ({@code config}'s tasks, port and buffer sizes).
@@ -57,6 +60,53 @@ public final class StressPassive implements AutoCloseable {
         }
     }
 
+    /**
+     * Prints a line per second (to {@code out}) from now until {@link #done}, then waits up to {@code byeWait} for
+     * the BYEs, and returns the run seen from this side. Once traffic has begun, {@code idleLimit} without any
+     * message from any active task ends the run too, with a problem line: the active side stopped (it died, or
+     * its network did) and will not send END.
+     */
+    public StressResult run(StressActive.Output out, Duration idleLimit, Duration byeWait) throws InterruptedException {
+        StressMeter meter = new StressMeter(counters());
+        long start = System.nanoTime();
+        long prev = start;
+        String idle = null;
+        for (int s = 1; !done(); ) {
+            long now = System.nanoTime();
+            if (started() && now - lastHeard() > idleLimit.toNanos()) {
+                idle = "no message from any active task for " + idleLimit.toSeconds() + " s (--wait) after traffic"
+                        + " began: the active side stopped before END; giving up";
+                break;
+            }
+            long due = start + TimeUnit.SECONDS.toNanos(s);
+            if (now - due >= 0) {
+                StressLine line = meter.sample(now - prev);
+                prev = now;
+                out.line(line, config.verbose() ? meter.taskLines() : List.of());
+                s++;
+            } else {
+                Thread.sleep(10);
+            }
+        }
+        if (idle == null) {
+            long byeDeadline = System.nanoTime() + byeWait.toNanos();
+            while (!byes() && System.nanoTime() - byeDeadline < 0) Thread.sleep(10);
+        }
+        StressResult r = result(meter);
+        if (idle == null) return r;
+        List<String> problems = new ArrayList<>(r.problems());
+        problems.addFirst(idle);
+        return new StressResult(r.role(), r.lines(), r.average(), r.median(), r.rttCount(), r.rttP50Us(),
+                r.rttMaxUs(), r.pairs(), problems);
+    }
+
+    /** System.nanoTime() of the last message any task received; meaningful once {@link #started}. */
+    long lastHeard() {
+        long last = Long.MIN_VALUE;
+        for (Task t : tasks) if (t.heard && (last == Long.MIN_VALUE || t.lastHeard - last > 0)) last = t.lastHeard;
+        return last == Long.MIN_VALUE ? System.nanoTime() : last;
+    }
+
     /** True once some request arrived. */
     public boolean started() {
         return tasks.stream().anyMatch(t -> t.counters.rxMsgs.get() > 0);
@@ -68,12 +118,22 @@ public final class StressPassive implements AutoCloseable {
      * active task has said HELLO long before.
      */
     public boolean done() {
-        return tasks.stream().anyMatch(t -> t.hellos > 0) && tasks.stream().allMatch(t -> t.open == 0);
+        return tasks.stream().anyMatch(t -> t.hellos > 0 || !t.joins.isEmpty()) && tasks.stream().allMatch(t -> t.open == 0);
+    }
+
+    /**
+     * The senders this side heard without their HELLO (it started, or restarted, while they were running), one
+     * line each: they are counted from their first request seen, and end the run with their END as the others.
+     */
+    public List<String> midRunJoins() {
+        List<String> out = new ArrayList<>();
+        for (Task t : tasks) out.addAll(t.joins);
+        return out;
     }
 
     /** The tasks no sender said HELLO to. */
     public List<Integer> idleTasks() {
-        return tasks.stream().filter(t -> t.hellos == 0).map(t -> t.index).toList();
+        return tasks.stream().filter(t -> t.hellos == 0 && t.joins.isEmpty()).map(t -> t.index).toList();
     }
 
     /** True when every task that heard HELLO got BYE. */
@@ -105,7 +165,8 @@ public final class StressPassive implements AutoCloseable {
      */
     public StressResult result(StressMeter meter) {
         List<String> problems = problems();
-        boolean anyHello = tasks.stream().anyMatch(t -> t.hellos > 0);
+        boolean anyHello = tasks.stream().anyMatch(t -> t.hellos > 0 || !t.joins.isEmpty());
+        problems.addAll(midRunJoins());
         if (!anyHello) problems.add("no HELLO arrived on any of the " + tasks.size() + " tasks");
         for (Task t : tasks) {
             if (t.open > 0) problems.add("task " + t.index + ": " + t.open + " sender(s) never sent END");
@@ -143,12 +204,17 @@ public final class StressPassive implements AutoCloseable {
         final LinkedBlockingQueue<Job> jobs = new LinkedBlockingQueue<>();
         final Queue<String> problems = new ConcurrentLinkedQueue<>();
         final Queue<PairResult> results = new ConcurrentLinkedQueue<>();
+        /** The senders heard without their HELLO, described. */
+        final Queue<String> joins = new ConcurrentLinkedQueue<>();
         /** Receiving thread only. */
         final Map<InetSocketAddress, PairCheck> checks = new HashMap<>();
         volatile int hellos;
         /** Senders that said HELLO and not yet END. */
         volatile int open;
         volatile boolean bye;
+        /** System.nanoTime() of the last message received, once {@link #heard}. */
+        volatile long lastHeard;
+        volatile boolean heard;
 
         Task(int index, RdsSocket socket, InetSocketAddress local) {
             this.index = index;
@@ -169,6 +235,8 @@ public final class StressPassive implements AutoCloseable {
                     }
                     if (r == null || r.isCongestionUpdate()) continue;
                     InetSocketAddress from = r.sender();
+                    lastHeard = System.nanoTime();
+                    heard = true;
                     if (r.truncated() || !StressMessage.valid(in, r.length())) {
                         checks.computeIfAbsent(from, k -> new PairCheck()).corrupt();
                         continue;
@@ -182,6 +250,7 @@ public final class StressPassive implements AutoCloseable {
                             jobs.add(new Job(StressMessage.HELLO_ACK, from, 0, 0, StressMessage.HEADER_BYTES, null));
                         }
                         case StressMessage.REQUEST -> {
+                            if (!greeted.contains(from)) joined(from, StressMessage.seq(in));
                             PairCheck c = checks.computeIfAbsent(from, k -> new PairCheck());
                             c.accept(StressMessage.seq(in));
                             counters.received(r.length());
@@ -192,11 +261,13 @@ public final class StressPassive implements AutoCloseable {
                             }
                         }
                         case StressMessage.END -> {
+                            if (!greeted.contains(from)) joined(from, StressMessage.seq(in) + 1);
                             PairCheck c = checks.computeIfAbsent(from, k -> new PairCheck());
                             results.add(c.result(StressSockets.name(from), StressSockets.name(local), "requests",
                                     StressMessage.seq(in)));
                             jobs.add(new Job(StressMessage.END_ACK, from, 0, 0, StressMessage.END_ACK_BYTES,
-                                    new long[] {c.received(), c.duplicated(), c.reordered(), c.corruptCount()}));
+                                    new long[] {c.received(), c.duplicated(), c.reordered(), c.corruptCount(),
+                                            c.skipped() + 1}));
                             ended.add(from);
                             open = openCount(from, false);
                         }
@@ -210,7 +281,19 @@ public final class StressPassive implements AutoCloseable {
             }
         }
 
-        /** Receiving thread only: senders that said HELLO, and those of them that said END since. */
+        /**
+         * Receiving thread only: {@code from} sent a request (or END) without a HELLO first, so this side joined its
+         * run midway (it restarted): its messages are counted from {@code first}, and its END ends it.
+         */
+        private void joined(InetSocketAddress from, long first) {
+            checks.put(from, PairCheck.joinedAt(first));
+            open = openCount(from, true);
+            joins.add("task " + index + ": joined mid-run: no HELLO from " + StressSockets.name(from)
+                    + ", its first request seen was number " + first
+                    + " (this side started after the active side); the requests before it are not counted");
+        }
+
+        /** Receiving thread only: senders that said HELLO (or joined mid-run), and those of them that said END since. */
         private final java.util.Set<InetSocketAddress> greeted = new java.util.HashSet<>();
         private final java.util.Set<InetSocketAddress> ended = new java.util.HashSet<>();
 
@@ -251,7 +334,8 @@ public final class StressPassive implements AutoCloseable {
                         }
                         default -> throw new IllegalStateException("job " + j.type());
                     }
-                    StressMessage.write(out, j.size(), j.type(), (byte) 0, n, j.echo(), j.time(), 0);
+                    long echo = j.type() == StressMessage.END_ACK ? j.counts()[4] : j.echo();
+                    StressMessage.write(out, j.size(), j.type(), (byte) 0, incarnation, n, echo, j.time(), 0);
                     while (true) {
                         try {
                             socket.send(out, 0, j.size(), j.to());

@@ -147,12 +147,78 @@ class StressEngineTest {
                 ? new byte[0][] : new byte[][] {m});
         StressResult r = run(net, config(2, 2, false));
         assertThat(r.ok()).isFalse();
-        assertThat(r.problems()).containsExactly("task 1: no END_ACK from 192.0.2.2:4001 within 3 s after the end");
+        assertThat(r.problems()).singleElement().asString()
+                .startsWith("task 1: no END_ACK from 192.0.2.2:4001 within ").contains(" s after the end (")
+                .contains(" KiB of requests and acks outstanding then)");
         PairResult acks = pair(r, "acks", 4001);
         assertThat(acks.sent()).isEqualTo(-1);
         assertThat(acks.received()).isPositive();
         assertThat(acks.describe()).contains("sent unknown (no END_ACK)").endsWith("FAIL");
         assertThat(r.pairs()).as("task 1's requests: the passive side's count never came").hasSize(3);
+    }
+
+    @Test
+    void theDrainWaitScalesWithWhatIsOutstandingAtTheRateObserved() {
+        Duration floor = Duration.ofSeconds(10);
+        assertThat(StressActive.drainWait(floor, 0, 1e6)).isEqualTo(floor);
+        assertThat(StressActive.drainWait(floor, 1_000_000, 1e6)).as("1 s of work: the floor").isEqualTo(floor);
+        // -q 1M -d 256 -t 16: 4 GiB outstanding at 200 MiB/s is 20.48 s of work
+        long outstanding = 16L * 256 * (1 << 20);
+        assertThat(StressActive.drainWait(floor, outstanding, 200.0 * (1 << 20)))
+                .isEqualTo(Duration.ofMillis(2 * 20_480 + 1_000));
+        assertThat(StressActive.drainWait(floor, outstanding, 0)).as("no rate seen").isEqualTo(Duration.ofSeconds(60));
+    }
+
+    @Test
+    void aSlowDrainOfADeepQueueIsWaitedForNotFailed() throws Exception {
+        // acks leave the passive side at most every 2 ms: 1000 requests in flight take 2 s to drain, more than the
+        // 1 s floor, yet nothing is lost
+        FakeRds net = new FakeRds((from, to, m) -> {
+            if (m.length >= StressMessage.HEADER_BYTES && StressMessage.type(m) == StressMessage.ACK) {
+                try {
+                    Thread.sleep(2);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return new byte[][] {m};
+        });
+        StressConfig c = new StressConfig(200, 64, 1, 1000, 1, false, 4000, false, Duration.ofSeconds(2), Duration.ofSeconds(1));
+        StressResult r = run(net, c);
+        assertThat(r.problems()).isEmpty();
+        assertThat(r.ok()).as(r.verdictLine()).isTrue();
+    }
+
+    @Test
+    void aRestartedPeerIsReportedAsSuchNotAsLostOrDuplicatedMessages() throws Exception {
+        FakeRds net = new FakeRds();
+        StressConfig c = new StressConfig(200, 64, 1, 64, 2, false, 4000, false, Duration.ofSeconds(2), Duration.ofSeconds(2));
+        StressPassive first = new StressPassive(c, net::open, B, 212992);
+        StressPassive[] second = new StressPassive[1];
+        try (StressActive a = new StressActive(c, net::open, A, B, 212992)) {
+            first.start();
+            StressResult r = a.run((line, tasks) -> {
+                if (second[0] == null) { // after the first second: the passive side restarts
+                    first.close();
+                    try {
+                        second[0] = new StressPassive(c, net::open, B, 212992);
+                    } catch (java.io.IOException e) {
+                        throw new IllegalStateException(e);
+                    }
+                    second[0].start();
+                }
+            });
+            assertThat(r.lost()).as(r.pairs().toString()).isZero();
+            assertThat(r.duplicated()).isZero();
+            assertThat(r.reordered()).isZero();
+            assertThat(r.pairs()).allMatch(PairResult::ok);
+            assertThat(r.problems()).singleElement().asString()
+                    .startsWith("task 0: peer 192.0.2.2:4000 restarted at ")
+                    .contains("requests unanswered by a peer that restarted, not counted as lost");
+            assertThat(r.verdictLine()).startsWith("verdict: FAIL").contains("0 lost, 0 duplicated, 0 reordered");
+        } finally {
+            if (second[0] != null) second[0].close();
+        }
     }
 
     @Test
