@@ -6,6 +6,7 @@ import io.jnet.socket.Events;
 import io.jnet.socket.RdsSocket;
 import io.jnet.socket.ReadinessListener;
 import io.jnet.socket.SocketOption;
+import io.jnet.socket.SocketOptionValues;
 import io.jnet.stack.SockLock;
 import io.jnet.wire.Ipv4;
 import java.io.IOException;
@@ -325,14 +326,14 @@ final class RdsSocketImpl implements RdsSocket {
         try {
             if (closed) throw new ErrnoException(Errno.EBADF, "setsockopt");
             if (option == SocketOption.SO_RCVBUF) {
-                rcvbuf = clampBuf((Integer) value, rds.sysctl.rmemMax.intValue(), SOCK_MIN_RCVBUF);
+                rcvbuf = SocketOptionValues.clampBuf((Integer) value, rds.sysctl.rmemMax.intValue(), SOCK_MIN_RCVBUF);
             } else if (option == SocketOption.SO_SNDBUF) {
-                sndbuf = clampBuf((Integer) value, rds.sysctl.wmemMax.intValue(), SOCK_MIN_SNDBUF);
+                sndbuf = SocketOptionValues.clampBuf((Integer) value, rds.sysctl.wmemMax.intValue(), SOCK_MIN_SNDBUF);
                 lock.wakeUp();
             } else if (option == SocketOption.SO_RCVTIMEO) {
-                rcvTimeoNs = timeout((Duration) value);
+                rcvTimeoNs = SocketOptionValues.timeout((Duration) value);
             } else if (option == SocketOption.SO_SNDTIMEO) {
-                sndTimeoNs = timeout((Duration) value);
+                sndTimeoNs = SocketOptionValues.timeout((Duration) value);
             } else if (option == SocketOption.RDS_CONG_MONITOR) {
                 congMonitor = (Boolean) value;
                 if (congMonitor) rds.congMonitors.add(this);
@@ -345,17 +346,7 @@ final class RdsSocketImpl implements RdsSocket {
         }
     }
 
-    /** Linux sock_setsockopt: doubled for bookkeeping overhead, capped by the sysctl maximum, floored. */
-    private static int clampBuf(int requested, int max, int min) throws ErrnoException {
-        if (requested < 0) throw new ErrnoException(Errno.EINVAL, "buffer size " + requested);
-        long v = Math.min(requested, max);
-        return (int) Math.max(min, v * 2);
-    }
 
-    private static long timeout(Duration d) throws ErrnoException {
-        if (d.isNegative()) throw new ErrnoException(Errno.EINVAL, "negative timeout");
-        return d.toNanos();
-    }
 
     @Override
     @SuppressWarnings("unchecked")

@@ -397,9 +397,9 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
             else if (option == SocketOption.SO_RCVTIMEO) rcvTimeoNs = ((Duration) value).toNanos();
             else if (option == SocketOption.SO_SNDTIMEO) { /* accepted, unused by listeners */ }
             else if (option == SocketOption.SO_SNDBUF)
-                sndbuf = TcpSocketOptions.clampBuf((Integer) value, tcp.sysctl.wmemMax.intValue(), TcpSocketOptions.SOCK_MIN_SNDBUF);
+                sndbuf = io.jnet.socket.SocketOptionValues.clampBuf((Integer) value, tcp.sysctl.wmemMax.intValue(), TcpSocketOptions.SOCK_MIN_SNDBUF);
             else if (option == SocketOption.SO_RCVBUF)
-                rcvbuf = TcpSocketOptions.clampBuf((Integer) value, tcp.sysctl.rmemMax.intValue(), TcpSocketOptions.SOCK_MIN_RCVBUF);
+                rcvbuf = io.jnet.socket.SocketOptionValues.clampBuf((Integer) value, tcp.sysctl.rmemMax.intValue(), TcpSocketOptions.SOCK_MIN_RCVBUF);
             else if (option == SocketOption.TCP_NODELAY) nodelay = (Boolean) value;
             else if (option == SocketOption.TCP_CORK) cork = (Boolean) value;
             else if (option == SocketOption.SO_KEEPALIVE) keepalive = (Boolean) value;

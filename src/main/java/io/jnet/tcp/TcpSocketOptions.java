@@ -3,6 +3,7 @@ package io.jnet.tcp;
 import io.jnet.socket.Errno;
 import io.jnet.socket.ErrnoException;
 import io.jnet.socket.SocketOption;
+import io.jnet.socket.SocketOptionValues;
 import java.time.Duration;
 
 /**
@@ -20,16 +21,16 @@ final class TcpSocketOptions {
     static <T> void set(TcpConnection c, SocketOption<T> option, T value) throws ErrnoException {
         if (value == null && option != SocketOption.SO_LINGER) throw new ErrnoException(Errno.EINVAL, "setsockopt " + option);
         if (option == SocketOption.SO_SNDBUF) {
-            c.sndbuf = clampBuf((Integer) value, c.tcp.sysctl.wmemMax.intValue(), SOCK_MIN_SNDBUF);
+            c.sndbuf = SocketOptionValues.clampBuf((Integer) value, c.tcp.sysctl.wmemMax.intValue(), SOCK_MIN_SNDBUF);
             c.sndbufLocked = true;
             c.wakeUp();
         } else if (option == SocketOption.SO_RCVBUF) {
-            c.rcvbuf = clampBuf((Integer) value, c.tcp.sysctl.rmemMax.intValue(), SOCK_MIN_RCVBUF);
+            c.rcvbuf = SocketOptionValues.clampBuf((Integer) value, c.tcp.sysctl.rmemMax.intValue(), SOCK_MIN_RCVBUF);
             c.rcvbufLocked = true;
         } else if (option == SocketOption.SO_RCVTIMEO) {
-            c.rcvTimeoNs = timeout((Duration) value);
+            c.rcvTimeoNs = SocketOptionValues.timeout((Duration) value);
         } else if (option == SocketOption.SO_SNDTIMEO) {
-            c.sndTimeoNs = timeout((Duration) value);
+            c.sndTimeoNs = SocketOptionValues.timeout((Duration) value);
         } else if (option == SocketOption.SO_REUSEADDR) {
             c.reuseAddr = (Boolean) value;
         } else if (option == SocketOption.SO_LINGER) {
@@ -66,16 +67,7 @@ final class TcpSocketOptions {
         }
     }
 
-    static int clampBuf(int requested, int max, int min) throws ErrnoException {
-        if (requested < 0) throw new ErrnoException(Errno.EINVAL, "buffer size " + requested);
-        long v = Math.min(requested, max);
-        return (int) Math.max(min, v * 2);
-    }
 
-    private static long timeout(Duration d) throws ErrnoException {
-        if (d.isNegative()) throw new ErrnoException(Errno.EINVAL, "negative timeout");
-        return d.toNanos();
-    }
 
     @SuppressWarnings("unchecked")
     static <T> T get(TcpConnection c, SocketOption<T> option) throws ErrnoException {

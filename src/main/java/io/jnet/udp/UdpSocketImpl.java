@@ -9,6 +9,7 @@ import io.jnet.socket.ErrnoException;
 import io.jnet.socket.Events;
 import io.jnet.socket.ReadinessListener;
 import io.jnet.socket.SocketOption;
+import io.jnet.socket.SocketOptionValues;
 import io.jnet.socket.UdpSocket;
 import io.jnet.stack.Interface;
 import io.jnet.stack.MibCounter;
@@ -292,13 +293,13 @@ final class UdpSocketImpl implements UdpSocket {
         lock.lock();
         try {
             if (option == SocketOption.SO_RCVBUF) {
-                rcvbuf = clampBuf((Integer) value, udp.sysctl.rmemMax.intValue(), SOCK_MIN_RCVBUF);
+                rcvbuf = SocketOptionValues.clampBuf((Integer) value, udp.sysctl.rmemMax.intValue(), SOCK_MIN_RCVBUF);
             } else if (option == SocketOption.SO_SNDBUF) {
-                sndbuf = clampBuf((Integer) value, udp.sysctl.wmemMax.intValue(), SOCK_MIN_SNDBUF);
+                sndbuf = SocketOptionValues.clampBuf((Integer) value, udp.sysctl.wmemMax.intValue(), SOCK_MIN_SNDBUF);
             } else if (option == SocketOption.SO_RCVTIMEO) {
-                rcvTimeoNs = timeout((Duration) value);
+                rcvTimeoNs = SocketOptionValues.timeout((Duration) value);
             } else if (option == SocketOption.SO_SNDTIMEO) {
-                sndTimeoNs = timeout((Duration) value);
+                sndTimeoNs = SocketOptionValues.timeout((Duration) value);
             } else if (option == SocketOption.SO_REUSEADDR) {
                 reuseAddr = (Boolean) value;
             } else if (option == SocketOption.SO_BUSY_POLL) {
@@ -313,17 +314,7 @@ final class UdpSocketImpl implements UdpSocket {
         }
     }
 
-    /** Linux sock_setsockopt: doubled for bookkeeping overhead, capped by the sysctl maximum, floored. */
-    private static int clampBuf(int requested, int max, int min) throws ErrnoException {
-        if (requested < 0) throw new ErrnoException(Errno.EINVAL, "buffer size " + requested);
-        long v = Math.min(requested, max);
-        return (int) Math.max(min, v * 2);
-    }
 
-    private static long timeout(Duration d) throws ErrnoException {
-        if (d.isNegative()) throw new ErrnoException(Errno.EINVAL, "negative timeout");
-        return d.toNanos();
-    }
 
     @Override
     @SuppressWarnings("unchecked")

@@ -3,6 +3,7 @@ package io.jnet.unix;
 import io.jnet.socket.Errno;
 import io.jnet.socket.ErrnoException;
 import io.jnet.socket.SocketOption;
+import io.jnet.socket.SocketOptionValues;
 import io.jnet.stack.Sysctls;
 import java.time.Duration;
 
@@ -43,14 +44,14 @@ final class LocalOptions {
         if (option == SocketOption.TCP_NODELAY || option == SocketOption.TCP_CORK) throw notSolSocket(option);
         if (value == null && option != SocketOption.SO_LINGER) throw new ErrnoException(Errno.EINVAL, "setsockopt " + option);
         if (option == SocketOption.SO_SNDBUF) {
-            sndbuf = clampBuf((Integer) value, sysctl.wmemMax.intValue(), SOCK_MIN_SNDBUF);
+            sndbuf = SocketOptionValues.clampBuf((Integer) value, sysctl.wmemMax.intValue(), SOCK_MIN_SNDBUF);
             return true;
         } else if (option == SocketOption.SO_RCVBUF) {
-            rcvbuf = clampBuf((Integer) value, sysctl.rmemMax.intValue(), SOCK_MIN_RCVBUF);
+            rcvbuf = SocketOptionValues.clampBuf((Integer) value, sysctl.rmemMax.intValue(), SOCK_MIN_RCVBUF);
         } else if (option == SocketOption.SO_RCVTIMEO) {
-            rcvTimeoNs = timeout((Duration) value);
+            rcvTimeoNs = SocketOptionValues.timeout((Duration) value);
         } else if (option == SocketOption.SO_SNDTIMEO) {
-            sndTimeoNs = timeout((Duration) value);
+            sndTimeoNs = SocketOptionValues.timeout((Duration) value);
         } else if (option == SocketOption.SO_BUSY_POLL) {
             int us = (Integer) value;
             if (us < 0) throw new ErrnoException(Errno.EINVAL, "SO_BUSY_POLL " + us);
@@ -89,14 +90,5 @@ final class LocalOptions {
         return new ErrnoException(Errno.EOPNOTSUPP, option + " is a TCP option; local sockets have SOL_SOCKET options only");
     }
 
-    private static int clampBuf(int requested, int max, int min) throws ErrnoException {
-        if (requested < 0) throw new ErrnoException(Errno.EINVAL, "buffer size " + requested);
-        long v = Math.min(requested, max);
-        return (int) Math.max(min, v * 2);
-    }
 
-    private static long timeout(Duration d) throws ErrnoException {
-        if (d.isNegative()) throw new ErrnoException(Errno.EINVAL, "negative timeout");
-        return d.toNanos();
-    }
 }
