@@ -137,15 +137,27 @@ public final class RdsStressCommand implements Callable<Integer> {
     @Option(names = "--sizes", paramLabel = "LIST", split = ",", converter = SizeConverter.class,
             description = "A sweep: one run of -T seconds per request size (e.g. 64,1K,64K,1M; at least "
                     + StressMessage.HEADER_BYTES + "), each under every --compare configuration, both sides in this JVM; "
-                    + "prints a table of messages/s and rtt per size and configuration at the end. A 1 s run at the first "
-                    + "size, not measured, comes first to warm the JVM up.")
+                    + "prints a table of messages/s and rtt per size and configuration at the end. See --warmup and --rounds.")
     List<Integer> sweepSizes;
 
     @Option(names = "--compare", paramLabel = "LIST", split = ",",
-            description = "Configurations a sweep compares, side by side (runs alternate): defaults, pinned "
+            description = "Configurations a sweep compares, side by side (runs alternate, see --rounds): defaults, pinned "
                     + "(net.rds.tcp.rds_tcp_sndbuf and rds_tcp_rcvbuf 131072), no-msg-more (net.rds.tcp.jnet_msg_more=0), "
                     + "pinned-no-msg-more. Default: defaults. Applied on top of --rds-sysctl. Needs --sizes.")
     List<String> compare;
+
+    @Option(names = "--warmup", paramLabel = "SECS", defaultValue = "3",
+            description = "A sweep first runs every --compare configuration once at the first size, these seconds "
+                    + "split evenly among them (at least 1 s each), not measured, so that no configuration is "
+                    + "measured on code the JIT is still compiling; 0 for none. Default ${DEFAULT-VALUE}.")
+    int warmupSeconds;
+
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "1",
+            description = "A sweep runs every configuration N times per size, 1 to 1000: round r starts at the "
+                    + "(r mod k)th of the k configurations and goes round, so each comes first once per k rounds. "
+                    + "The table gives the median over the rounds of each figure and, for N > 1, each round's "
+                    + "messages/s. Default ${DEFAULT-VALUE}.")
+    int rounds;
 
     @Option(names = "--plot", paramLabel = "FILE.png|FILE.svg",
             description = "With a sweep, also draw messages/s and rtt against the request size, a line per "
@@ -348,7 +360,9 @@ public final class RdsStressCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         Plan plan = plan();
-        if (sweepSizes != null || compare != null || plot != null) return sweep(plan);
+        if (sweepSizes != null || compare != null || plot != null || matched("--rounds") || matched("--warmup")) {
+            return sweep(plan);
+        }
         StressReport report = new StressReport(out, plan.format(), plan.config().verbose());
         try {
             StressResult r = plan.vxlan() == null ? inJvm(plan, report)
@@ -368,8 +382,8 @@ public final class RdsStressCommand implements Callable<Integer> {
     }
 
     /**
-     * --sizes / --compare: a run per size and configuration, configurations alternating within each size, then
-     * the table (and the plot).
+     * --sizes / --compare: the plan line, the warm-up, then per size --rounds rounds of a run per configuration
+     * (in {@link StressSweep#order}), then the table (and the plot).
      */
     private int sweep(Plan plan) throws InterruptedException {
         if (plan.vxlan() != null || plan.format() != StressReport.Format.TEXT) {
@@ -379,7 +393,8 @@ public final class RdsStressCommand implements Callable<Integer> {
         StressSweep sw;
         try {
             if (sweepSizes == null) {
-                throw new IllegalArgumentException((compare != null ? "--compare" : "--plot") + " is part of a sweep over"
+                String given = compare != null ? "--compare" : plot != null ? "--plot" : matched("--rounds") ? "--rounds" : "--warmup";
+                throw new IllegalArgumentException(given + " is part of a sweep over"
                         + " request sizes: give --sizes too (e.g. --sizes " + plan.config().reqBytes() + " for this -q alone)");
             }
             List<Integer> sizes = sweepSizes;
@@ -395,27 +410,36 @@ public final class RdsStressCommand implements Callable<Integer> {
                     throw new IllegalArgumentException("--plot: " + e.getMessage(), e);
                 }
             }
-            sw = new StressSweep(sizes, configs);
+            if (warmupSeconds < 0 || warmupSeconds > 86_400) {
+                throw new IllegalArgumentException("--warmup must be 0 to 86400 seconds: " + warmupSeconds);
+            }
+            if (rounds < 1 || rounds > 1000) throw new IllegalArgumentException("--rounds must be 1 to 1000: " + rounds);
+            sw = new StressSweep(sizes, configs, rounds);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         boolean ok = true;
-        warmUp(plan, sw);
+        List<Integer> warmUp = warmUpSeconds(warmupSeconds, sw.configurations().size());
+        out.println(planLine(sw, warmUp, plan.config().seconds()));
+        warmUp(plan, sw, warmUp);
         for (int size : sw.sizes()) {
-            for (StressSweep.Configuration conf : sw.configurations()) {
-                Map<String, String> s = new LinkedHashMap<>(plan.sysctls());
-                s.putAll(conf.sysctls());
-                Plan p = new Plan(withSize(plan.config(), size), s, null, plan.format());
-                out.println("== -q " + size + " " + conf.name());
-                StressReport report = new StressReport(out, p.format(), p.config().verbose());
-                try {
-                    StressResult r = inJvm(p, report);
-                    report.end(r, p.config(), "veth");
-                    sw.add(size, conf, r);
-                    ok &= r.ok();
-                } catch (IOException | IllegalStateException e) {
-                    err.println("jnet rds-stress: -q " + size + " " + conf.name() + ": " + e.getMessage());
-                    ok = false;
+            for (int round = 0; round < sw.rounds(); round++) {
+                for (StressSweep.Configuration conf : sw.order(round)) {
+                    Map<String, String> s = new LinkedHashMap<>(plan.sysctls());
+                    s.putAll(conf.sysctls());
+                    Plan p = new Plan(withSize(plan.config(), size), s, null, plan.format());
+                    String run = "-q " + size + " " + conf.name() + (sw.rounds() > 1 ? ", round " + (round + 1) + "/" + sw.rounds() : "");
+                    out.println("== " + run);
+                    StressReport report = new StressReport(out, p.format(), p.config().verbose());
+                    try {
+                        StressResult r = inJvm(p, report);
+                        report.end(r, p.config(), "veth");
+                        sw.add(size, conf, round, r);
+                        ok &= r.ok();
+                    } catch (IOException | IllegalStateException e) {
+                        err.println("jnet rds-stress: " + run + ": " + e.getMessage());
+                        ok = false;
+                    }
                 }
             }
         }
@@ -435,28 +459,69 @@ public final class RdsStressCommand implements Callable<Integer> {
     }
 
     /**
-     * A sweep's first run would be its only one on a cold JVM (code not yet compiled): a run of
-     * {@link #WARM_UP_SECONDS} s at the first size under the first configuration comes first, its report discarded.
+     * Code paths one configuration uses and another does not would still be compiling (JIT) when the first of the
+     * other configurations runs, which would make that run the slowest: the warm-up runs every configuration once
+     * at the first size, for {@code seconds.get(i)} s under configuration i (see {@link #warmUpSeconds}), their
+     * reports discarded.
      */
-    private void warmUp(Plan plan, StressSweep sw) throws InterruptedException {
+    private void warmUp(Plan plan, StressSweep sw, List<Integer> seconds) throws InterruptedException {
         int size = sw.sizes().getFirst();
-        StressSweep.Configuration conf = sw.configurations().getFirst();
-        Map<String, String> s = new LinkedHashMap<>(plan.sysctls());
-        s.putAll(conf.sysctls());
-        StressConfig c = withSize(plan.config(), size);
-        c = new StressConfig(c.reqBytes(), c.ackBytes(), c.tasks(), c.depth(), WARM_UP_SECONDS, c.oneWay(), c.port(),
-                false, c.helloWait(), c.drainWait());
-        out.println("== warm-up: -q " + size + " " + conf.name() + ", " + WARM_UP_SECONDS + " s, not measured");
-        PrintStream discard = new PrintStream(java.io.OutputStream.nullOutputStream());
-        try {
-            inJvm(new Plan(c, s, null, plan.format()), new StressReport(discard, plan.format(), false));
-        } catch (IOException | IllegalStateException e) {
-            err.println("jnet rds-stress: warm-up: " + e.getMessage());
+        for (int i = 0; i < seconds.size(); i++) {
+            StressSweep.Configuration conf = sw.configurations().get(i);
+            Map<String, String> s = new LinkedHashMap<>(plan.sysctls());
+            s.putAll(conf.sysctls());
+            StressConfig c = withSize(plan.config(), size);
+            c = new StressConfig(c.reqBytes(), c.ackBytes(), c.tasks(), c.depth(), seconds.get(i), c.oneWay(), c.port(),
+                    false, c.helloWait(), c.drainWait());
+            out.println("== warm-up: -q " + size + " " + conf.name() + ", " + seconds.get(i) + " s, not measured");
+            PrintStream discard = new PrintStream(java.io.OutputStream.nullOutputStream());
+            try {
+                inJvm(new Plan(c, s, null, plan.format()), new StressReport(discard, plan.format(), false));
+            } catch (IOException | IllegalStateException e) {
+                err.println("jnet rds-stress: warm-up " + conf.name() + ": " + e.getMessage());
+            }
         }
     }
 
-    /** Seconds of a sweep's unmeasured warm-up run. */
-    static final int WARM_UP_SECONDS = 1;
+    /**
+     * The warm-up's seconds per configuration: {@code total} split evenly among the {@code configurations}
+     * (the first {@code total mod configurations} get one second more), at least 1 s each; empty for 0.
+     */
+    static List<Integer> warmUpSeconds(int total, int configurations) {
+        if (total <= 0) return List.of();
+        List<Integer> s = new ArrayList<>(configurations);
+        for (int i = 0; i < configurations; i++) s.add(Math.max(1, total / configurations + (i < total % configurations ? 1 : 0)));
+        return s;
+    }
+
+    /**
+     * Seconds a run takes beyond its -T: two namespaces set up, connections opened, the last requests drained
+     * and the sockets closed. Measured on 2 cores: under 0.1 s with 2 tasks of 2 small requests, about 2 s with
+     * 16 tasks of 16 100 000-byte requests at load average 16. For the plan's estimate only.
+     */
+    static final int RUN_OVERHEAD_SECONDS = 1;
+
+    /** The sweep's plan in one line: sizes, configurations, rounds, warm-up, seconds per run, estimated time. */
+    static String planLine(StressSweep sw, List<Integer> warmUp, int secondsPerRun) {
+        int runs = sw.sizes().size() * sw.configurations().size() * sw.rounds();
+        long total = (long) runs * (secondsPerRun + RUN_OVERHEAD_SECONDS);
+        for (int w : warmUp) total += w + RUN_OVERHEAD_SECONDS;
+        int warm = warmUp.stream().mapToInt(Integer::intValue).sum();
+        return "== plan: sizes " + sw.sizes().stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(","))
+                + "; configurations " + sw.configurations().stream().map(StressSweep.Configuration::name)
+                        .collect(java.util.stream.Collectors.joining(","))
+                + "; " + sw.rounds() + " round" + (sw.rounds() == 1 ? "" : "s")
+                + "; warm-up " + (warm == 0 ? "none" : warm + " s (" + warmUp.size() + " run" + (warmUp.size() == 1 ? "" : "s") + ")")
+                + "; " + secondsPerRun + " s per run, " + runs + " run" + (runs == 1 ? "" : "s")
+                + "; about " + duration(total) + " in all";
+    }
+
+    private static String duration(long seconds) {
+        if (seconds < 60) return seconds + " s";
+        long h = seconds / 3600, m = seconds % 3600 / 60, s = seconds % 60;
+        return h > 0 ? String.format(Locale.ROOT, "%d h %02d min", h, m)
+                : String.format(Locale.ROOT, "%d min %02d s", m, s);
+    }
 
     private static StressConfig withSize(StressConfig c, int size) {
         return new StressConfig(size, c.ackBytes(), c.tasks(), c.depth(), c.seconds(), c.oneWay(), c.port(), c.verbose(),

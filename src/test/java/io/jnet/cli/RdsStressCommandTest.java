@@ -108,10 +108,40 @@ class RdsStressCommandTest {
                 "--vni", "16777216");
         usageError("--compare is part of a sweep over request sizes: give --sizes too", "--compare", "defaults,pinned");
         usageError("--plot is part of a sweep over request sizes: give --sizes too", "--plot", "x.png");
+        usageError("--rounds is part of a sweep over request sizes: give --sizes too", "--rounds", "3");
+        usageError("--warmup is part of a sweep over request sizes: give --sizes too", "--warmup", "0");
+        usageError("--rounds must be 1 to 1000: 0", "--sizes", "64", "--rounds", "0");
+        usageError("--warmup must be 0 to 86400 seconds: -1", "--sizes", "64", "--warmup", "-1");
         usageError("--plot: cannot write /no/such/dir/rds.png: no such directory", "--sizes", "64", "--plot",
                 "/no/such/dir/rds.png");
         usageError("--remote 192.0.2.1 is --local's address", "--local", "192.0.2.1", "--remote", "192.0.2.1",
                 "--vxlan-peer", "127.0.0.1:4790");
+    }
+
+    @Test
+    void theWarmUpSplitsItsSecondsAmongTheConfigurationsAtLeastOneEach() {
+        assertThat(RdsStressCommand.warmUpSeconds(3, 1)).containsExactly(3);
+        assertThat(RdsStressCommand.warmUpSeconds(3, 2)).containsExactly(2, 1);
+        assertThat(RdsStressCommand.warmUpSeconds(6, 3)).containsExactly(2, 2, 2);
+        assertThat(RdsStressCommand.warmUpSeconds(1, 4)).containsExactly(1, 1, 1, 1);
+        assertThat(RdsStressCommand.warmUpSeconds(0, 4)).isEmpty();
+    }
+
+    @Test
+    void thePlanLineGivesSizesConfigurationsRoundsWarmUpAndTheEstimatedTime() {
+        var sw = new io.jnet.app.rdsstress.StressSweep(java.util.List.of(64, 4096),
+                java.util.List.of(io.jnet.app.rdsstress.StressSweep.Configuration.of("defaults"),
+                        io.jnet.app.rdsstress.StressSweep.Configuration.of("pinned")), 3);
+        int per = 5 + RdsStressCommand.RUN_OVERHEAD_SECONDS;
+        long total = 12L * per + 3 + 2L * RdsStressCommand.RUN_OVERHEAD_SECONDS;
+        assertThat(RdsStressCommand.planLine(sw, RdsStressCommand.warmUpSeconds(3, 2), 5)).isEqualTo(
+                "== plan: sizes 64,4096; configurations defaults,pinned; 3 rounds; warm-up 3 s (2 runs); 5 s per run, "
+                        + "12 runs; about " + total / 60 + " min " + String.format("%02d", total % 60) + " s in all");
+        var one = new io.jnet.app.rdsstress.StressSweep(java.util.List.of(64),
+                java.util.List.of(io.jnet.app.rdsstress.StressSweep.Configuration.of("defaults")), 1);
+        assertThat(RdsStressCommand.planLine(one, java.util.List.of(), 1)).isEqualTo(
+                "== plan: sizes 64; configurations defaults; 1 round; warm-up none; 1 s per run, 1 run; about "
+                        + (1 + RdsStressCommand.RUN_OVERHEAD_SECONDS) + " s in all");
     }
 
     @Test
@@ -121,7 +151,7 @@ class RdsStressCommandTest {
         assertThat(help).contains("-q, --req-bytes=BYTES").contains("-a, --ack-bytes=BYTES").contains("-t, --tasks=N")
                 .contains("-d, --depth=N").contains("-T, --time=SECS").contains("-o, --one-way").contains("-p, --port=PORT")
                 .contains("--rds-sysctl=NAME=VALUE").contains("--passive").contains("--vxlan-peer=HOST:PORT")
-                .contains("--json").contains("--csv").contains("mbi K/s").contains("p99 us");
+                .contains("--json").contains("--csv").contains("--warmup=SECS").contains("--rounds=N").contains("mbi K/s").contains("p99 us");
         outBuf.reset();
         assertThat(run("help")).isEqualTo(0);
         assertThat(outBuf.toString(StandardCharsets.UTF_8)).contains("rds-stress");

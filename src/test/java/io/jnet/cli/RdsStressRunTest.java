@@ -142,9 +142,10 @@ class RdsStressRunTest {
     void aSweepRunsEverySizeUnderEveryConfigurationAndDrawsBothFigures(@org.junit.jupiter.api.io.TempDir Path dir) {
         Path plot = dir.resolve("rds.png");
         int rc = Main.run(out, err, "rds-stress", "-a", "64", "-t", "2", "-d", "2", "-T", "1", "--sizes", "64,4K",
-                "--compare", "defaults,pinned", "--plot", plot.toString());
+                "--compare", "defaults,pinned", "--plot", plot.toString(), "--warmup", "0");
         assertThat(rc).as(out() + err()).isZero();
-        assertThat(out()).startsWith("== warm-up: -q 64 defaults, 1 s, not measured\n== -q 64 defaults")
+        assertThat(out()).startsWith("== plan: sizes 64,4096; configurations defaults,pinned; 1 round; warm-up none; 1 s per run, 4 runs;")
+                .contains("in all\n== -q 64 defaults\n").doesNotContain("warm-up:").doesNotContain("per round")
                 .contains("== -q 64 defaults").contains("== -q 64 pinned").contains("== -q 4096 defaults")
                 .contains("== -q 4096 pinned").contains("messages/s (median of the per-second tx/s)");
         List<String> rows = out().lines().filter(l -> l.matches(" +(64|4096) +[0-9.]+ +[0-9.]+")).toList();
@@ -156,6 +157,37 @@ class RdsStressRunTest {
         }
         assertThat(dir.resolve("rds-rds-stress_messages.png")).isNotEmptyFile();
         assertThat(dir.resolve("rds-rds-stress_rtt.png")).isNotEmptyFile();
+    }
+
+    @Test
+    void aSweepInRoundsWarmsEveryConfigurationUpRotatesTheOrderAndTabulatesTheMedians() {
+        int rc = Main.run(out, err, "rds-stress", "-a", "64", "-t", "2", "-d", "2", "-T", "1", "--sizes", "64",
+                "--compare", "defaults,no-msg-more", "--rounds", "2", "--warmup", "1");
+        assertThat(rc).as(out() + err()).isZero();
+        List<String> heads = out().lines().filter(l -> l.startsWith("== ")).toList();
+        assertThat(heads).as(out()).hasSize(7);
+        assertThat(heads.getFirst()).startsWith("== plan: sizes 64; configurations defaults,no-msg-more; 2 rounds; "
+                + "warm-up 2 s (2 runs); 1 s per run, 4 runs; about ");
+        assertThat(heads.subList(1, 7)).containsExactly("== warm-up: -q 64 defaults, 1 s, not measured",
+                "== warm-up: -q 64 no-msg-more, 1 s, not measured", "== -q 64 defaults, round 1/2",
+                "== -q 64 no-msg-more, round 1/2", "== -q 64 no-msg-more, round 2/2", "== -q 64 defaults, round 2/2");
+        assertThat(out()).contains("messages/s (median of the per-second tx/s, median of 2 rounds)")
+                .contains("rtt us (mean over every request, median of 2 rounds)")
+                .contains("messages/s per round (median [round 1 .. 2])");
+        String table = out().substring(out().indexOf("messages/s (median"));
+        List<String> rows = table.lines().filter(l -> l.matches(" +64 +[0-9.]+ +[0-9.]+")).toList();
+        assertThat(rows).as(table).hasSize(2); // the rate block and the rtt block
+        for (String r : rows) {
+            assertThat(Double.parseDouble(columns(r)[1])).as(r).isPositive();
+            assertThat(Double.parseDouble(columns(r)[2])).as(r).isPositive();
+        }
+        List<String> perRound = table.lines().filter(l -> l.matches(" +64 +[0-9]+ \\[[0-9]+ [0-9]+\\] +[0-9]+ \\[[0-9]+ [0-9]+\\]"))
+                .toList();
+        assertThat(perRound).as(table).hasSize(1);
+        String[] c = columns(perRound.getFirst()); // 64, median, [r1, r2], median, [r1, r2]
+        double r1 = Double.parseDouble(c[2].substring(1)), r2 = Double.parseDouble(c[3].substring(0, c[3].length() - 1));
+        assertThat(Double.parseDouble(c[1])).as("the median of two rounds is their mean").isCloseTo((r1 + r2) / 2,
+                org.assertj.core.data.Offset.offset(0.51));
     }
 
     @Test
