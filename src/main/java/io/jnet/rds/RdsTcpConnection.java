@@ -284,6 +284,20 @@ final class RdsTcpConnection {
     }
 
     /**
+     * rds_tcp_cork (rds_tcp_xmit_path_prepare / _complete): TCP_CORK on t_sock for the length of a transmit pass;
+     * uncorking sends what the pass left in a partial segment. A failure shows in the next write.
+     */
+    void cork(boolean on) {
+        TcpSocket s = sock;
+        if (s == null || connecting) return;
+        try {
+            s.setOption(SocketOption.TCP_CORK, on);
+        } catch (IOException e) {
+            // the socket failed or closed: xmit sees it and drops the connection
+        }
+    }
+
+    /**
      * rds_tcp_xmit: writes what is left of {@code m} without blocking (MSG_DONTWAIT): the header, then the
      * payload in 4 KiB fragments (Linux's pages, one sendpage call each). With net.rds.tcp.jnet_msg_more (default
      * 1) the header and every fragment but the last go with MSG_MORE, as Linux since 4.4 (the seed's patch 3);
