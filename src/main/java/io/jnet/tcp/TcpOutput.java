@@ -35,6 +35,11 @@ final class TcpOutput {
     static final int TCP_NAGLE_CORK = 2;
     /** Linux TCP_NAGLE_PUSH: send a partial last segment now whatever the other bits say (one-shot in tp->nonagle). */
     static final int TCP_NAGLE_PUSH = 4;
+    /**
+     * jnet: a push after a MSG_SENDPAGE_NOTLAST write (Linux's do_tcp_sendpages skipped tcp_push then): the last
+     * segment goes only once it reached the size goal; segments before it go as the window allows.
+     */
+    static final int TCP_NAGLE_NOTLAST = 8;
     /** TCP_TIMEWAIT_LEN. */
     static final long TIMEWAIT_NS = TimeWaitSock.TIMEWAIT_LEN_NS;
 
@@ -168,7 +173,9 @@ final class TcpOutput {
             if (sendSpace(c) <= 0) break;
             if (c.writeQueue.isEmpty()) c.chrono.start(TcpChrono.BUSY, c.tcp.ns.clock().nanoTime());
             int want = len - copied;
-            int cap = Math.min(mss, Math.max(want, Math.min(mss, 2048)));
+            // a MSG_SENDPAGE_NOTLAST write promises more bytes of the same message: the segment is made to grow to
+            // the size goal (as Linux's skb takes page fragments up to size_goal) rather than to this call's bytes
+            int cap = c.sendNotLast ? mss : Math.min(mss, Math.max(want, Math.min(mss, 2048)));
             PacketBuffer nb = c.skbCache.allocTx(c, TX_HEADROOM, cap);
             if (!scheduleSend(c, nb.truesize())) {
                 nb.release();
@@ -300,6 +307,7 @@ final class TcpOutput {
             // Nagle (RFC 896) with Minshall's refinement, and TCP_CORK / MSG_MORE, as Linux tcp_nagle_test: only
             // the last segment, never sent before, may be held (a retransmission never is)
             if (seg.next == null && seg.when == 0 && (nonagle & TCP_NAGLE_PUSH) == 0 && !fin) {
+                if ((nonagle & TCP_NAGLE_NOTLAST) != 0 && len < goal) break; // more of it comes: wait for a full segment
                 if (len < c.mss) {
                     if (nagleCheck(c, nonagle, inflight)) break;
                 } else if (len > c.mss && (nonagle & TCP_NAGLE_CORK) != 0 && len % c.mss != 0) {
