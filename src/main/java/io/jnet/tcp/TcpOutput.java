@@ -160,6 +160,13 @@ final class TcpOutput {
             if (tail != null && tail.when == 0 && (tail.flags & Tcp.FIN) == 0 && tail.payloadRegion() == null
                     && tail.tailroom() > 0 && tail.length() < mss && !tail.dataShared()) {
                 int n = Math.min(len - copied, Math.min(tail.tailroom(), mss - tail.length()));
+                // a segment charged by use (below) is charged the bytes copied into it, as Linux charges page
+                // fragments (sk_wmem_schedule, then skb->truesize += copy)
+                int charge = tail.dataStart() + tail.length() + n - tail.truesize();
+                if (charge > 0) {
+                    if (!scheduleSend(c, charge)) break;
+                    c.writeQueue.chargeTail(charge);
+                }
                 int at = tail.put(n);
                 if (region != null) region.read(off + copied, tail.array(), at, n);
                 else if (bb != null) bb.get(tail.array(), at, n);
@@ -177,6 +184,9 @@ final class TcpOutput {
             // the size goal (as Linux's skb takes page fragments up to size_goal) rather than to this call's bytes
             int cap = c.sendNotLast ? mss : Math.min(mss, Math.max(want, Math.min(mss, 2048)));
             PacketBuffer nb = c.skbCache.allocTx(c, TX_HEADROOM, cap);
+            // the size goal's array is charged by use: its headers now, its bytes as they are copied in, so that
+            // a segment sent before it filled up is charged what it carries, here and at the receiver
+            if (c.sendNotLast) nb.recycle(TX_HEADROOM, 0);
             if (!scheduleSend(c, nb.truesize())) {
                 nb.release();
                 break;
