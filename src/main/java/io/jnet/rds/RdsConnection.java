@@ -362,9 +362,17 @@ public final class RdsConnection {
         assert x == null || x.rs == null || x.retransmitted;
     }
 
-    /** Takes the transmit guard, waiting for a transmitting thread (it never blocks) to finish. */
+    /**
+     * Takes the transmit guard, waiting for a transmitting thread to finish its pass (it never blocks, and a pass
+     * ends after {@link #SEND_BATCH_COUNT} messages): a short spin, then yielding the core, then 50 us naps, so a
+     * long pass does not cost the waiter a core.
+     */
     void lockXmit() {
-        while (!inXmit.compareAndSet(false, true)) Thread.onSpinWait();
+        for (int spins = 0; !inXmit.compareAndSet(false, true); spins++) {
+            if (spins < 100) Thread.onSpinWait();
+            else if (spins < 200) Thread.yield();
+            else java.util.concurrent.locks.LockSupport.parkNanos(50_000L);
+        }
     }
 
     /** Gives the transmit guard back; what was queued meanwhile goes on the worker. */
