@@ -57,6 +57,19 @@ public final class PacketQueue {
     }
 
     /**
+     * Raises the charge of the tail by {@code n} bytes, and this queue's byte count with it: bytes were copied
+     * into a tail charged by use (Linux tcp_sendmsg's {@code skb->truesize += copy; sk_wmem_queued_add(sk, copy)}).
+     *
+     * @throws IllegalStateException when the queue is empty
+     */
+    public void chargeTail(int n) {
+        if (tail == null) throw new IllegalStateException("empty queue");
+        if (n < 0) throw new IllegalArgumentException("charge " + n);
+        tail.setTruesize(tail.truesize() + n);
+        bytes += n;
+    }
+
+    /**
      * Lowers the charge ({@link PacketBuffer#truesize()}) of {@code b}, a buffer in this queue, by {@code n}
      * bytes, and the queue's byte count with it: the charge went to another buffer that now holds part of its
      * bytes (Linux tcp_fragment moves truesize with the bytes it splits off).

@@ -55,8 +55,6 @@ public final class RdsConnection {
     private final AtomicInteger pongs = new AtomicInteger();
     /** RDS_IN_XMIT. */
     private final AtomicBoolean inXmit = new AtomicBoolean();
-    /** Someone wanted a transmit while another held the guard: the holder goes round again. */
-    private volatile boolean xmitWanted;
     /** Messages {@link #freeAcked} frees once out of the monitor; holder of the guard only. */
     private final ArrayDeque<RdsOutMessage> ackedScratch = new ArrayDeque<>();
     /** The message the transport is writing (cp_xmit_rm); holder of the guard only. */
@@ -193,58 +191,113 @@ public final class RdsConnection {
     }
 
     /**
-     * rds_send_xmit: transmits queued messages until the queue is empty or the transport is full, in the calling
-     * thread, unless another thread is transmitting on this connection (then that one goes round again).
+     * Messages one call of {@link #sendXmit} takes from the send queue before it leaves the rest to the worker
+     * (Linux's send_batch_count module parameter, default 64), so that a sender's thread does not transmit for
+     * everybody else for as long as they keep queueing.
+     */
+    static final int SEND_BATCH_COUNT = 64;
+
+    /**
+     * rds_send_xmit: transmits queued messages in the calling thread until the queue is empty, the transport is
+     * full or {@link #SEND_BATCH_COUNT} messages went. Only one thread transmits at a time (RDS_IN_XMIT): one that
+     * finds another transmitting leaves its message to it and returns (s_send_lock_contention). A full transport
+     * ends the pass; its write-space callback resumes it on the worker (rds_tcp_write_space). When messages were
+     * queued after the queue was last looked at and no other thread took the connection over since (cp_send_gen),
+     * the pass starts again; after a full batch the worker takes over (cp_send_w). The transport may bracket a
+     * pass (rds_tcp_xmit_path_prepare and _complete: TCP_CORK around it).
      */
     void sendXmit() {
         while (true) {
-            xmitWanted = true;
-            if (!inXmit.compareAndSet(false, true)) return;
+            if (!inXmit.compareAndSet(false, true)) {
+                proto.stats.inc(RdsStatistics.Counter.s_send_lock_contention);
+                return;
+            }
+            long gen = sendGen.incrementAndGet();
+            int pass;
             try {
-                while (xmitWanted) {
-                    xmitWanted = false;
-                    xmitOnce();
-                }
+                pass = xmitPass();
             } finally {
                 inXmit.set(false);
             }
-            if (!xmitWanted) return;
+            if (pass != PASS_DONE && pass != PASS_BATCH) return; // full or failed: write space or the reconnect resumes
+            boolean raced = gen != sendGen.get();
+            if (!raced && (mapQueued.get() || hasUnsent())) {
+                if (pass == PASS_DONE) continue; // queued meanwhile: go round (batch_count < send_batch_count)
+                kick(); // queue_delayed_work(cp_send_w)
+            } else if (raced) {
+                proto.stats.inc(RdsStatistics.Counter.s_send_lock_queue_raced);
+            }
+            return;
         }
     }
 
-    private void xmitOnce() {
-        if (state.get() != RdsConnState.UP) return;
+    /** Results of {@link #xmitPass}. */
+    private static final int PASS_DONE = 0, PASS_BATCH = 1, PASS_FULL = 2, PASS_DOWN = 3;
+
+    /** cp_send_gen: bumped by every thread that takes the transmit guard in {@link #sendXmit}. */
+    private final java.util.concurrent.atomic.AtomicLong sendGen = new java.util.concurrent.atomic.AtomicLong();
+
+    private synchronized boolean hasUnsent() { return !sendQueue.isEmpty(); }
+
+    /** One pass of rds_send_xmit's loop; holder of the transmit guard. */
+    private int xmitPass() {
+        if (state.get() != RdsConnState.UP) return PASS_DOWN;
         boolean keep = trans.keepsRetransmitQueue();
         trans.dropAcked(this);
-        while (state.get() == RdsConnState.UP) {
-            RdsOutMessage m = xmitMsg;
-            if (m == null) {
-                if (mapQueued.getAndSet(false)) {
-                    RdsMessage cm = new RdsMessage(0, 0, 0, RdsHeader.FLAG_CONG_BITMAP, proto.congMap(laddr).toBytes());
-                    m = new RdsOutMessage(cm, null);
-                    if (tc != null) m.end = tc.written + m.total();
-                } else {
-                    synchronized (this) {
-                        m = sendQueue.pollFirst();
-                        if (m == null) break;
-                        if (keep) {
-                            retrans.addLast(m);
-                            m.end = tc.written + m.total() - m.off;
-                        }
-                    }
+        int batch = 0;
+        int result = PASS_DONE;
+        boolean prepared = false;
+        try {
+            while (true) {
+                if (state.get() != RdsConnState.UP) {
+                    result = PASS_DOWN;
+                    break;
                 }
-                xmitMsg = m;
+                RdsOutMessage m = xmitMsg;
+                if (m == null) {
+                    if (mapQueued.getAndSet(false)) {
+                        RdsMessage cm = new RdsMessage(0, 0, 0, RdsHeader.FLAG_CONG_BITMAP, proto.congMap(laddr).toBytes());
+                        m = new RdsOutMessage(cm, null);
+                        if (tc != null) m.end = tc.written + m.total();
+                    } else {
+                        if (batch >= SEND_BATCH_COUNT) {
+                            result = PASS_BATCH;
+                            break;
+                        }
+                        synchronized (this) {
+                            m = sendQueue.pollFirst();
+                            if (m == null) break;
+                            if (keep) {
+                                retrans.addLast(m);
+                                m.end = tc.written + m.total() - m.off;
+                            }
+                        }
+                        batch++;
+                    }
+                    xmitMsg = m;
+                }
+                if (!prepared) {
+                    trans.xmitPrepare(this);
+                    prepared = true;
+                }
+                int r = trans.xmit(this, m);
+                if (r == RdsTransport.XMIT_PARTIAL) {
+                    proto.stats.inc(RdsStatistics.Counter.s_tcp_sndbuf_full);
+                    result = PASS_FULL;
+                    break;
+                }
+                if (r == RdsTransport.XMIT_ERROR) {
+                    result = PASS_DOWN;
+                    break;
+                }
+                xmitMsg = null;
+                if (!keep) m.free();
             }
-            int r = trans.xmit(this, m);
-            if (r == RdsTransport.XMIT_PARTIAL) {
-                proto.stats.inc(RdsStatistics.Counter.s_tcp_sndbuf_full);
-                break;
-            }
-            if (r == RdsTransport.XMIT_ERROR) break;
-            xmitMsg = null;
-            if (!keep) m.free();
+        } finally {
+            if (prepared) trans.xmitComplete(this);
         }
         trans.dropAcked(this);
+        return result;
     }
 
     /**
@@ -309,14 +362,23 @@ public final class RdsConnection {
         assert x == null || x.rs == null || x.retransmitted;
     }
 
-    /** Takes the transmit guard, waiting for a transmitting thread (it never blocks) to finish. */
+    /**
+     * Takes the transmit guard, waiting for a transmitting thread to finish its pass (it never blocks, and a pass
+     * ends after {@link #SEND_BATCH_COUNT} messages): a short spin, then yielding the core, then 50 us naps, so a
+     * long pass does not cost the waiter a core.
+     */
     void lockXmit() {
-        while (!inXmit.compareAndSet(false, true)) Thread.onSpinWait();
+        for (int spins = 0; !inXmit.compareAndSet(false, true); spins++) {
+            if (spins < 100) Thread.onSpinWait();
+            else if (spins < 200) Thread.yield();
+            else java.util.concurrent.locks.LockSupport.parkNanos(50_000L);
+        }
     }
 
+    /** Gives the transmit guard back; what was queued meanwhile goes on the worker. */
     void unlockXmit() {
         inXmit.set(false);
-        if (xmitWanted) kick();
+        if (hasUnsent() || mapQueued.get()) kick();
     }
 
     // ---- state -----------------------------------------------------------------------------------------

@@ -28,6 +28,13 @@ public final class RdsStatistics {
         s_recv_ping,
         /** Sends refused or made to wait because the socket's send queue was full. */
         s_send_queue_full,
+        /** Transmit attempts that found another thread transmitting on the connection (rds_send_xmit's acquire_in_xmit). */
+        s_send_lock_contention,
+        /**
+         * Transmits that found, after releasing the connection, that another thread had taken it over meanwhile
+         * and left the queue to it (rds_send_xmit's send_gen check).
+         */
+        s_send_lock_queue_raced,
         /** Messages queued for sending. */
         s_send_queued,
         /** Pongs queued in answer to pings. */

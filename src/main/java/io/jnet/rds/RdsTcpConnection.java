@@ -25,6 +25,8 @@ import java.util.function.Consumer;
 final class RdsTcpConnection {
     /** RDS_FRAG_SIZE: Linux's message pages, each sent as one sendpage call. */
     static final int FRAG_SIZE = 4096;
+    /** The seed's flags on all but a message's last piece: MSG_MORE | MSG_SENDPAGE_NOTLAST. */
+    private static final int MORE = MsgFlags.MSG_MORE | MsgFlags.MSG_SENDPAGE_NOTLAST;
     /** Bytes read per call while between messages (headers and small messages are cut out of them). */
     static final int READ_CHUNK = 16384;
     /** A payload at least this large left to read is read straight into the message's own array. */
@@ -284,11 +286,26 @@ final class RdsTcpConnection {
     }
 
     /**
+     * rds_tcp_cork (rds_tcp_xmit_path_prepare / _complete): TCP_CORK on t_sock for the length of a transmit pass;
+     * uncorking sends what the pass left in a partial segment. A failure shows in the next write.
+     */
+    void cork(boolean on) {
+        TcpSocket s = sock;
+        if (s == null || connecting) return;
+        try {
+            s.setOption(SocketOption.TCP_CORK, on);
+        } catch (IOException e) {
+            // the socket failed or closed: xmit sees it and drops the connection
+        }
+    }
+
+    /**
      * rds_tcp_xmit: writes what is left of {@code m} without blocking (MSG_DONTWAIT): the header, then the
      * payload in 4 KiB fragments (Linux's pages, one sendpage call each). With net.rds.tcp.jnet_msg_more (default
-     * 1) the header and every fragment but the last go with MSG_MORE, as Linux since 4.4 (the seed's patch 3);
-     * with 0 none does, and each piece is pushed on its own (TCP_NODELAY), as Linux before. A short write keeps
-     * the message's offset; the rest goes on write space.
+     * 1) the header and every fragment but the last go with MSG_MORE | MSG_SENDPAGE_NOTLAST, as the seed's patch 3
+     * (Linux 4.4): TCP then fills full-sized (GSO) segments from the pieces instead of sending each piece's
+     * full-MSS part as it comes. With 0 none does: each piece is pushed as it comes (under the pass's TCP_CORK, its
+     * full-MSS part), as Linux before. A short write keeps the message's offset; the rest goes on write space.
      */
     int xmit(RdsOutMessage m) {
         TcpSocket s = sock;
@@ -300,7 +317,7 @@ final class RdsTcpConnection {
             if (m.off < RdsHeader.LENGTH) {
                 RdsStreamWriter.writeHeader(msg, hdr, 0);
                 if (m.retransmitted) hdr[RdsHeader.OFF_FLAGS] |= RdsHeader.FLAG_RETRANSMITTED;
-                int flags = MsgFlags.MSG_DONTWAIT | MsgFlags.MSG_NOSIGNAL | (more && len > 0 ? MsgFlags.MSG_MORE : 0);
+                int flags = MsgFlags.MSG_DONTWAIT | MsgFlags.MSG_NOSIGNAL | (more && len > 0 ? MORE : 0);
                 int n = s.write(hdr, m.off, RdsHeader.LENGTH - m.off, flags);
                 written += n;
                 m.off += n;
@@ -310,7 +327,7 @@ final class RdsTcpConnection {
                 int p = m.off - RdsHeader.LENGTH;
                 int end = Math.min(len, (p / FRAG_SIZE + 1) * FRAG_SIZE);
                 int want = end - p;
-                int flags = MsgFlags.MSG_DONTWAIT | MsgFlags.MSG_NOSIGNAL | (more && end < len ? MsgFlags.MSG_MORE : 0);
+                int flags = MsgFlags.MSG_DONTWAIT | MsgFlags.MSG_NOSIGNAL | (more && end < len ? MORE : 0);
                 int n = s.write(msg.payload(), msg.payloadOffset() + p, want, flags);
                 written += n;
                 m.off += n;

@@ -22,6 +22,10 @@ final class RdsTcpTransport implements RdsTransport {
     @Override
     public int xmit(RdsConnection c, RdsOutMessage m) { return c.tc.xmit(m); }
 
+    @Override public void xmitPrepare(RdsConnection c) { c.tc.cork(true); }
+
+    @Override public void xmitComplete(RdsConnection c) { c.tc.cork(false); }
+
     @Override public boolean keepsRetransmitQueue() { return true; }
 
     @Override public void dropAcked(RdsConnection c) { c.tc.dropAcked(); }

@@ -21,6 +21,15 @@ interface RdsTransport {
      */
     int xmit(RdsConnection c, RdsOutMessage m);
 
+    /**
+     * Before the first {@link #xmit} of a transmit pass (rds_tcp_xmit_path_prepare: TCP_CORK on, so that what the
+     * pass writes leaves in full-sized segments). Holder of the transmit guard. Nothing by default.
+     */
+    default void xmitPrepare(RdsConnection c) { }
+
+    /** After the last {@link #xmit} of a pass (rds_tcp_xmit_path_complete: TCP_CORK off, pushing the rest). */
+    default void xmitComplete(RdsConnection c) { }
+
     /** True when written messages wait in the retransmit queue for an acknowledgement (TCP), false when delivered at once. */
     boolean keepsRetransmitQueue();
 

@@ -12,12 +12,12 @@
  *     RDS_CONG_MONITOR.</li>
  * <li>{@link io.jnet.rds.RdsConnection} is rds_connection with one path: the {@link io.jnet.rds.RdsConnState}
  *     machine, the send and retransmit queues, sequence numbers that survive reconnects, a single transmitting
- *     thread at a time (the sender itself when it can, as rds_send_xmit from sendmsg), shutdown and the
+ *     thread at a time (the sender itself when it can, up to 64 messages, as rds_send_xmit from sendmsg), shutdown and the
  *     randomised reconnect of the outgoing side.</li>
  * <li>Transports: {@code RdsLoopTransport} (rds_loop) between a namespace's own addresses; {@code RdsTcpTransport},
  *     {@code RdsTcpConnection} and {@code RdsTcpListener} (tcp.c, tcp_connect.c, tcp_listen.c, tcp_send.c,
- *     tcp_recv.c): TCP_NODELAY, buffers from net.rds.tcp.rds_tcp_sndbuf / rds_tcp_rcvbuf, header and payload with
- *     MSG_MORE (net.rds.tcp.jnet_msg_more), non-blocking writes resumed on write space, messages freed as TCP
+ *     tcp_recv.c): TCP_NODELAY, buffers from net.rds.tcp.rds_tcp_sndbuf / rds_tcp_rcvbuf, TCP_CORK around each
+ *     transmit pass, header and payload with MSG_MORE | MSG_SENDPAGE_NOTLAST (net.rds.tcp.jnet_msg_more), non-blocking writes resumed on write space, messages freed as TCP
  *     acknowledges them (written bytes minus SIOCOUTQ), reads on the worker straight into each message's own
  *     array, the duel of crossing connects settled as Linux 4.4's rds_tcp_accept_one.</li>
  * <li>Framing: {@link io.jnet.rds.RdsStreamParser} reads messages back as net/rds/tcp_recv.c does,

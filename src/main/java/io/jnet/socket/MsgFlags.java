@@ -21,8 +21,16 @@ public final class MsgFlags {
      * the MSS, TCP_CORK is cleared, or the probe timer sends it (max(RTO, 200 ms) after nothing was in flight).
      */
     public static final int MSG_MORE = 0x8000;
+    /**
+     * MSG_SENDPAGE_NOTLAST (0x20000): more of the same message follows at once (Linux's in-kernel flag that
+     * do_tcp_sendpages honoured from 3.4 to 6.4, "tcp: allow splice() to build full TSO packets"): the call queues
+     * its bytes without pushing, filling segments up to the size goal (a full GSO segment), and only segments that
+     * reached it go; the rest waits for the next call without this flag (or for the probe timer, as a held MSG_MORE
+     * segment). Meant for a writer that sends one message in several calls, as RDS over TCP does.
+     */
+    public static final int MSG_SENDPAGE_NOTLAST = 0x20000;
     /** Every flag a TCP send accepts; any other bit gives EINVAL. */
-    public static final int TCP_SEND_FLAGS = MSG_DONTWAIT | MSG_NOSIGNAL | MSG_MORE;
+    public static final int TCP_SEND_FLAGS = MSG_DONTWAIT | MSG_NOSIGNAL | MSG_MORE | MSG_SENDPAGE_NOTLAST;
 
     private MsgFlags() {}
 }

@@ -113,6 +113,8 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     Object friendTag;
     /** Unacknowledged and unsent data segments in sequence order (Linux sk_write_queue). */
     final PacketQueue writeQueue = new PacketQueue();
+    /** The write being queued carries MSG_SENDPAGE_NOTLAST (segments are made to grow to the size goal); under the lock. */
+    boolean sendNotLast;
     /** The sent segments of {@link #writeQueue} the peer SACKed, when SACK is in use (Linux's SACK tagging). */
     final SackScoreboard sack = new SackScoreboard();
     /** First segment not yet sent (Linux sk_send_head), or null. */
@@ -509,7 +511,12 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
             }
             if (copied == len) break;
             TcpDataPath path = dataPath;
-            copied += path.append(this, b, off + copied, len - copied, bb, region, byReference);
+            sendNotLast = (flags & MsgFlags.MSG_SENDPAGE_NOTLAST) != 0;
+            try {
+                copied += path.append(this, b, off + copied, len - copied, bb, region, byReference);
+            } finally {
+                sendNotLast = false;
+            }
             if (copied == len) break;
             // send buffer full: push what we have, then wait for space (sk_stream_wait_memory)
             sndNoSpace = true;
@@ -544,8 +551,13 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
                 throw new ErrnoException(Errno.EAGAIN, "write timed out (SO_SNDTIMEO)");
             }
         }
-        // tcp_push: MSG_MORE corks this push whatever TCP_NODELAY and TCP_CORK say
-        dataPath.push(this, (flags & MsgFlags.MSG_MORE) != 0 ? TcpOutput.TCP_NAGLE_CORK : nonagle);
+        // tcp_push: MSG_MORE corks this push whatever TCP_NODELAY and TCP_CORK say; MSG_SENDPAGE_NOTLAST sends
+        // only full-sized segments (do_tcp_sendpages pushed those from its loop and skipped the final tcp_push)
+        if ((flags & MsgFlags.MSG_SENDPAGE_NOTLAST) != 0) {
+            dataPath.push(this, TcpOutput.TCP_NAGLE_NOTLAST | ((flags & MsgFlags.MSG_MORE) != 0 ? TcpOutput.TCP_NAGLE_CORK : nonagle));
+        } else {
+            dataPath.push(this, (flags & MsgFlags.MSG_MORE) != 0 ? TcpOutput.TCP_NAGLE_CORK : nonagle);
+        }
         return copied;
     }
 

@@ -35,6 +35,11 @@ final class TcpOutput {
     static final int TCP_NAGLE_CORK = 2;
     /** Linux TCP_NAGLE_PUSH: send a partial last segment now whatever the other bits say (one-shot in tp->nonagle). */
     static final int TCP_NAGLE_PUSH = 4;
+    /**
+     * jnet: a push after a MSG_SENDPAGE_NOTLAST write (Linux's do_tcp_sendpages skipped tcp_push then): the last
+     * segment goes only once it reached the size goal; segments before it go as the window allows.
+     */
+    static final int TCP_NAGLE_NOTLAST = 8;
     /** TCP_TIMEWAIT_LEN. */
     static final long TIMEWAIT_NS = TimeWaitSock.TIMEWAIT_LEN_NS;
 
@@ -155,6 +160,13 @@ final class TcpOutput {
             if (tail != null && tail.when == 0 && (tail.flags & Tcp.FIN) == 0 && tail.payloadRegion() == null
                     && tail.tailroom() > 0 && tail.length() < mss && !tail.dataShared()) {
                 int n = Math.min(len - copied, Math.min(tail.tailroom(), mss - tail.length()));
+                // a segment charged by use (below) is charged the bytes copied into it, as Linux charges page
+                // fragments (sk_wmem_schedule, then skb->truesize += copy)
+                int charge = tail.dataStart() + tail.length() + n - tail.truesize();
+                if (charge > 0) {
+                    if (!scheduleSend(c, charge)) break;
+                    c.writeQueue.chargeTail(charge);
+                }
                 int at = tail.put(n);
                 if (region != null) region.read(off + copied, tail.array(), at, n);
                 else if (bb != null) bb.get(tail.array(), at, n);
@@ -168,8 +180,13 @@ final class TcpOutput {
             if (sendSpace(c) <= 0) break;
             if (c.writeQueue.isEmpty()) c.chrono.start(TcpChrono.BUSY, c.tcp.ns.clock().nanoTime());
             int want = len - copied;
-            int cap = Math.min(mss, Math.max(want, Math.min(mss, 2048)));
+            // a MSG_SENDPAGE_NOTLAST write promises more bytes of the same message: the segment is made to grow to
+            // the size goal (as Linux's skb takes page fragments up to size_goal) rather than to this call's bytes
+            int cap = c.sendNotLast ? mss : Math.min(mss, Math.max(want, Math.min(mss, 2048)));
             PacketBuffer nb = c.skbCache.allocTx(c, TX_HEADROOM, cap);
+            // the size goal's array is charged by use: its headers now, its bytes as they are copied in, so that
+            // a segment sent before it filled up is charged what it carries, here and at the receiver
+            if (c.sendNotLast) nb.recycle(TX_HEADROOM, 0);
             if (!scheduleSend(c, nb.truesize())) {
                 nb.release();
                 break;
@@ -300,6 +317,7 @@ final class TcpOutput {
             // Nagle (RFC 896) with Minshall's refinement, and TCP_CORK / MSG_MORE, as Linux tcp_nagle_test: only
             // the last segment, never sent before, may be held (a retransmission never is)
             if (seg.next == null && seg.when == 0 && (nonagle & TCP_NAGLE_PUSH) == 0 && !fin) {
+                if ((nonagle & TCP_NAGLE_NOTLAST) != 0 && len < goal) break; // more of it comes: wait for a full segment
                 if (len < c.mss) {
                     if (nagleCheck(c, nonagle, inflight)) break;
                 } else if (len > c.mss && (nonagle & TCP_NAGLE_CORK) != 0 && len % c.mss != 0) {

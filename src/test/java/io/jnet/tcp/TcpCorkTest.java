@@ -188,6 +188,51 @@ class TcpCorkTest {
     }
 
     @Test
+    void sendpageNotLastBuildsFullSizedSegmentsFromSmallWrites() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection[] p = net.establish(srv);
+            TcpConnection s = p[1]; // the server's veth takes GSO segments
+            // as RDS over TCP: TCP_NODELAY, corked for the length of a transmit pass
+            s.setOption(SocketOption.TCP_NODELAY, true);
+            s.setOption(SocketOption.TCP_CORK, true);
+            s.setOption(SocketOption.SO_SNDBUF, 1 << 20); // room for all of it: a full send buffer pushes what it has
+            int goal = TcpOutput.sizeGoal(s);
+            assertThat(goal).isGreaterThan(8 * 4096);
+            int frag = 4096, n = goal / frag + 3; // one full segment and a bit
+            byte[] m = bytes(n * frag + 100, 9);
+            int more = MsgFlags.MSG_MORE | MsgFlags.MSG_SENDPAGE_NOTLAST;
+            for (int i = 0; i < n; i++) {
+                assertThat(s.write(m, i * frag, frag, more)).isEqualTo(frag);
+            }
+            List<TcpFrame> data = net.filter.frames(false).stream().filter(TcpFrame::isData).toList();
+            assertThat(data).as("only the segment that reached the size goal went").hasSize(1);
+            assertThat(data.getFirst().payloadLength()).isEqualTo(goal);
+            assertThat(s.write(m, n * frag, 100, 0)).isEqualTo(100);
+            // the last piece, corked: its full-sized part goes (tcp_mss_split_point), the partial rest at uncork
+            s.setOption(SocketOption.TCP_CORK, false);
+            data = net.filter.frames(false).stream().filter(TcpFrame::isData).toList();
+            int mss = s.mss;
+            int rest = m.length - goal;
+            assertThat(data).extracting(TcpFrame::payloadLength).containsExactly(goal, rest - rest % mss, rest % mss);
+            assertThat(VirtualNet.drain(p[0], m.length + 1)).isEqualTo(m);
+        }
+    }
+
+    @Test
+    void smallWritesWithoutNotLastGoOneSegmentEach() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection[] p = net.establish(srv);
+            TcpConnection s = p[1];
+            s.setOption(SocketOption.TCP_NODELAY, true);
+            byte[] m = bytes(8 * 4096, 4);
+            for (int i = 0; i < 8; i++) s.write(m, i * 4096, 4096, 0);
+            List<TcpFrame> data = net.filter.frames(false).stream().filter(TcpFrame::isData).toList();
+            assertThat(data).as("each write pushed on its own (TCP_NODELAY)").hasSize(8);
+            assertThat(VirtualNet.drain(p[0], m.length + 1)).isEqualTo(m);
+        }
+    }
+
+    @Test
     void msgMoreDataGoesWhenItFillsASegmentOrWhenTheProbeTimerFires() throws Exception {
         try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
             TcpConnection[] p = net.establish(srv);
