@@ -293,6 +293,9 @@ final class RackLossDetection {
         timerKind = TIMER_NONE;
     }
 
+    /** A recovery reduces the window: an outstanding probe is no longer watched (tcp_init_cwnd_reduction). */
+    void onCwndReduction() { tlpActive = false; }
+
     /** The retransmission timer expired: no probe is outstanding any more, nor a loss timer (tcp_retransmit_timer). */
     void onRto(TcpConnection c) {
         tlpActive = false;

@@ -229,6 +229,7 @@ final class SackRecovery implements LossRecovery {
         recoveryPoint = c.sndMax;
         c.caState = TcpInfo.TCP_CA_Recovery;
         c.tcp.mib.inc(MibCounter.TcpExtTCPSACKRecovery);
+        c.rack.onCwndReduction();
     }
 
     /** SND.UNA reached RecoveryPoint: cwnd = ssthresh (RFC 6937; Linux tcp_end_cwnd_reduction), state Open. */
