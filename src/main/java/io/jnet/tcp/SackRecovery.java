@@ -10,6 +10,11 @@ import io.jnet.wire.Tcp;
  * tcp_mark_head_lost / tcp_update_scoreboard and tcp_xmit_retransmit_queue; gVisor sack_recovery.go), chosen when
  * SACK is negotiated ({@link NewRenoRecovery} stays for peers without it).
  *
+ * <p>With RACK on (net.ipv4.tcp_recovery bit 0x1, the default; {@link RackLossDetection}) losses are RACK's,
+ * marked by time, and recovery starts on the first one, as Linux's tcp_time_to_recover: the DupThresh rule, the
+ * lost-retransmission rule below and NextSeg rule 3 are not used (Linux keeps them only without RACK). The rest of
+ * this comment describes net.ipv4.tcp_recovery = 0.
+ *
  * <p>Loss detection is the scoreboard's, not a duplicate ACK count (a Linux receiver compresses its duplicate ACKs
  * once SACK is on): a hole is lost when {@link #DUP_THRESH} segments, or more than (DupThresh - 1) * SMSS bytes,
  * are SACKed above it (RFC 6675 IsLost), and lost holes are marked as Linux's TCPCB_LOST ({@link TcpOutput#LOST}).

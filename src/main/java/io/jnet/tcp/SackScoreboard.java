@@ -31,7 +31,9 @@ import io.jnet.wire.TcpOptions;
  * and ignored as such (tcp_dsack_seen, TcpExtTCPDSACKIgnoredDubious).
  *
  * <p>Queries for loss recovery ({@link #firstHole}, {@link #highestSacked}, {@link #sackedBytesAbove},
- * {@link #isLost}) are for RFC 6675 recovery ({@link SackRecovery}) and RACK, which is not built yet. One
+ * {@link #isLost}) are for RFC 6675 recovery ({@link SackRecovery}); newly SACKed segments advance RACK
+ * ({@link RackLossDetection}), and a SACK below the highest SACKed segment of data never retransmitted counts as
+ * reordering (TcpExtTCPSACKReorder, tcp_check_sack_reordering). One
  * instance per connection, used under the socket lock; allocates nothing.
  */
 final class SackScoreboard {

@@ -210,4 +210,40 @@ class RackTlpTest {
             assertThat(net.a.internalErrors()).isZero();
         }
     }
+
+    /**
+     * A D-SACK of a retransmission RACK made (the original was only late) widens the reordering window one step,
+     * min RTT / 4 * 2, as RFC 8985 6.2 step 4 and Linux tcp_rack_update_reo_wnd; bit 0x2 of net.ipv4.tcp_recovery
+     * keeps it static.
+     */
+    @Test
+    void aDsackOfARetransmissionWidensTheReorderingWindow() throws Exception {
+        for (boolean staticWindow : new boolean[] {false, true}) {
+            try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+                if (staticWindow) net.a.sysctl().set("net.ipv4.tcp_recovery", "3");
+                TcpConnection c = clientWithTenInFlight(net, srv);
+                int m = c.mss;
+                int base = c.sndUna;
+                net.advanceMillis(TcpInfoTest.HANDSHAKE_RTT_MS);
+                SackSenderTest.ack(net, c, base, 0, 1 * m, 2 * m);
+                long reo = c.rack.reoWndNs(c);
+                net.advanceMillis(reo / 1_000_000 + 1);
+                assertThat(sent(net, base, m)).containsExactly(0);
+                assertThat(c.rack.reoWndMult()).isEqualTo(1);
+                net.advanceMillis(TcpInfoTest.HANDSHAKE_RTT_MS);
+                SackSenderTest.ack(net, c, base, 10 * m);
+                assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Open);
+                byte[] more = new byte[m];
+                assertThat(c.write(more, 0, m)).isEqualTo(m);
+                net.advanceMillis(TcpInfoTest.HANDSHAKE_RTT_MS);
+                SackSenderTest.ack(net, c, base, 11 * m, 0, 1 * m); // the late original of segment 0, D-SACKed
+                assertThat(net.a.mib().get(MibCounter.TcpExtTCPDSACKRecv)).isEqualTo(1);
+                assertThat(c.rack.reoWndMult()).isEqualTo(staticWindow ? 1 : 2);
+                if (!staticWindow) {
+                    assertThat(c.rack.reoWndNs(c)).isEqualTo(Math.min(c.minRtt.get() * 2 / 4, c.rtt.srttUs) * 1000);
+                }
+                assertThat(net.a.internalErrors()).isZero();
+            }
+        }
+    }
 }
