@@ -45,6 +45,9 @@ public enum MibCounter {
     // SACK-based loss recovery (RFC 6675), Linux's names: recoveries entered, recoveries ended by a timeout,
     // retransmissions found lost again, ACKs showing by SACK that a segment arrived after later ones
     TcpExtTCPSACKRecovery, TcpExtTCPSackRecoveryFail, TcpExtTCPLostRetransmit, TcpExtTCPSACKReorder,
+    // tail loss probes (RFC 8985 section 7), Linux's names: probes sent, and tail losses they repaired (the
+    // probe's ACK showed a loss and the congestion window was reduced once)
+    TcpExtTCPLossProbes, TcpExtTCPLossProbeRecovery,
     // jnet's own: SACK options whose length is no whole number of blocks (ignored, as Linux ignores them unseen)
     TcpExtJnetSackOptionMalformed,
     // TCP memory pressure (net.ipv4.tcp_mem; io.jnet.tcp.TcpMemory): entries into pressure, and milliseconds spent

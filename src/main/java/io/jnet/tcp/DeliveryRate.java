@@ -54,6 +54,15 @@ final class DeliveryRate {
         else seg.flags &= ~APP_LIMITED;
     }
 
+    /**
+     * Segments delivered when the most recently sent segment the current ACK covers was sent (Linux
+     * rs->prior_delivered), 0 when it covers none.
+     */
+    long ackPriorDelivered() { return sampling ? priorDelivered : 0; }
+
+    /** Segments delivered so far (Linux tp->delivered). */
+    long deliveredSegments() { return delivered; }
+
     /** Starts the sample of a new ACK. */
     void beginAck() {
         sampling = false;

@@ -55,6 +55,12 @@ interface LossRecovery {
      */
     default boolean resendAfterRto(TcpConnection c) { return false; }
 
+    /**
+     * RACK's reordering timer expired ({@link RackLossDetection}; Linux tcp_rack_reo_timeout): detect losses by
+     * time, enter recovery when some are found, and resend them. Nothing by default.
+     */
+    default void onReoTimeout(TcpConnection c) { }
+
     /** Fast recovery in progress (Linux TCP_CA_Recovery). */
     boolean inRecovery();
 

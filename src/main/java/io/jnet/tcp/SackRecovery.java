@@ -10,6 +10,11 @@ import io.jnet.wire.Tcp;
  * tcp_mark_head_lost / tcp_update_scoreboard and tcp_xmit_retransmit_queue; gVisor sack_recovery.go), chosen when
  * SACK is negotiated ({@link NewRenoRecovery} stays for peers without it).
  *
+ * <p>With RACK on (net.ipv4.tcp_recovery bit 0x1, the default; {@link RackLossDetection}) losses are RACK's,
+ * marked by time, and recovery starts on the first one, as Linux's tcp_time_to_recover: the DupThresh rule, the
+ * lost-retransmission rule below and NextSeg rule 3 are not used (Linux keeps them only without RACK). The rest of
+ * this comment describes net.ipv4.tcp_recovery = 0.
+ *
  * <p>Loss detection is the scoreboard's, not a duplicate ACK count (a Linux receiver compresses its duplicate ACKs
  * once SACK is on): a hole is lost when {@link #DUP_THRESH} segments, or more than (DupThresh - 1) * SMSS bytes,
  * are SACKed above it (RFC 6675 IsLost), and lost holes are marked as Linux's TCPCB_LOST ({@link TcpOutput#LOST}).
@@ -69,7 +74,10 @@ final class SackRecovery implements LossRecovery {
         if (inRecovery) {
             if (Tcp.seqGeq(ack, recoveryPoint)) exitRecovery(c);
         } else if (c.caState == TcpInfo.TCP_CA_Loss) {
-            if (Tcp.seqGeq(ack, recoveryPoint)) c.caState = TcpInfo.TCP_CA_Open;
+            if (Tcp.seqGeq(ack, recoveryPoint)) {
+                c.caState = TcpInfo.TCP_CA_Open;
+                c.rack.onRecoveryEnd();
+            }
         } else if (c.caState == TcpInfo.TCP_CA_Disorder && c.sack.sackedOut() == 0) {
             c.caState = TcpInfo.TCP_CA_Open;
         }
@@ -102,19 +110,29 @@ final class SackRecovery implements LossRecovery {
             if (c.sack.sackedOut() > 0 && c.caState == TcpInfo.TCP_CA_Open) c.caState = TcpInfo.TCP_CA_Disorder;
             PacketBuffer head = c.writeQueue.peek();
             if (head == null || head.when == 0 || SackScoreboard.isSacked(head)) return;
-            boolean lost = dupAcks >= DUP_THRESH || c.sack.sackedOut() > 0 && c.sack.isLost(head.seq, DUP_THRESH, c.mss);
+            boolean rack = RackLossDetection.enabled(c);
+            boolean lost;
+            if (rack) {
+                if (c.sack.sackedOut() == 0) return; // Open, nothing SACKed: nothing RACK could find lost
+                update(c); // RACK marks by time; recovery starts on the first segment it finds lost (tcp_time_to_recover)
+                lost = newlyLost;
+            } else {
+                lost = dupAcks >= DUP_THRESH || c.sack.sackedOut() > 0 && c.sack.isLost(head.seq, DUP_THRESH, c.mss);
+            }
             if (!lost) {
                 // Disorder: SACKed segments have left the network, so new data may take their place (RFC 3042
                 // limited transmit, as Linux's tcp_packets_in_flight counts them out in Disorder)
                 if (c.sack.sackedOut() > 0) {
-                    update(c);
+                    if (!rack) update(c);
                     sendLoop(c, c.win.cwnd - pipe);
                 }
                 return;
             }
             enterRecovery(c);
-            update(c);
-            markHeadLost(c);
+            if (!rack) {
+                update(c);
+                markHeadLost(c);
+            }
         } else {
             update(c);
         }
@@ -139,6 +157,29 @@ final class SackRecovery implements LossRecovery {
         if (p == null || p.when == 0 || (p.flags & (TcpOutput.LOST | TcpOutput.RETRANS_OUT)) != 0) return;
         p.flags |= TcpOutput.LOST;
         pipe -= p.endSeq - p.seq;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>As Linux's tcp_rack_reo_timeout: RACK marks what is now overdue; when it found some, recovery begins (if
+     * not in Recovery or Loss already) and the lost segments go within the window.
+     */
+    @Override
+    public void onReoTimeout(TcpConnection c) {
+        ackedThisAck = 0;
+        update(c);
+        if (!newlyLost) return;
+        long allowance;
+        if (!inRecovery && c.caState != TcpInfo.TCP_CA_Loss) {
+            enterRecovery(c);
+            CongestionWindow w = c.win;
+            allowance = prr.sndcnt(0, pipe, w.ssthresh, c.mss, false); // the fast retransmit
+            w.cwnd = Math.max(w.mss, pipe + allowance);
+        } else {
+            allowance = c.win.cwnd - pipe;
+        }
+        sendLoop(c, allowance);
     }
 
     @Override
@@ -193,6 +234,7 @@ final class SackRecovery implements LossRecovery {
         recoveryPoint = c.sndMax;
         c.caState = TcpInfo.TCP_CA_Recovery;
         c.tcp.mib.inc(MibCounter.TcpExtTCPSACKRecovery);
+        c.rack.onCwndReduction();
     }
 
     /** SND.UNA reached RecoveryPoint: cwnd = ssthresh (RFC 6937; Linux tcp_end_cwnd_reduction), state Open. */
@@ -202,6 +244,7 @@ final class SackRecovery implements LossRecovery {
         inRecovery = false;
         c.cc.afterRecovery(w);
         c.caState = TcpInfo.TCP_CA_Open;
+        c.rack.onRecoveryEnd();
     }
 
     /**
@@ -222,6 +265,8 @@ final class SackRecovery implements LossRecovery {
                 anySacked = true;
             }
         }
+        boolean rack = RackLossDetection.enabled(c);
+        if (rack) newlyLost = c.rack.markLost(c); // RACK's time-based marks replace both rules below
         long minRttUs = c.minRtt.get();
         long reoWndNs = minRttUs == MinRttFilter.NONE ? 0 : minRttUs * 1000 / 4;
         long seenSegs = 0;
@@ -235,13 +280,13 @@ final class SackRecovery implements LossRecovery {
                 seenBytes += len;
                 continue;
             }
-            if ((p.flags & TcpOutput.RETRANS_OUT) != 0 && maxSackedWhen - p.when > reoWndNs) {
+            if (!rack && (p.flags & TcpOutput.RETRANS_OUT) != 0 && maxSackedWhen - p.when > reoWndNs) {
                 // a segment sent after this retransmission arrived and it did not: lost again
                 p.flags &= ~TcpOutput.RETRANS_OUT;
                 c.tcp.mib.inc(MibCounter.TcpExtTCPLostRetransmit);
                 newlyLost = true;
             }
-            if (lossRegion && (p.flags & TcpOutput.LOST) == 0) {
+            if (!rack && lossRegion && (p.flags & TcpOutput.LOST) == 0) {
                 long segsAbove = sackedSegs - seenSegs;
                 long bytesAbove = sackedBytes - seenBytes;
                 if (segsAbove >= DUP_THRESH || bytesAbove > (long) (DUP_THRESH - 1) * c.mss) {
@@ -299,7 +344,7 @@ final class SackRecovery implements LossRecovery {
             sent = true;
         }
         // rule 3: a hole below the highest SACKed segment, not yet retransmitted
-        if (inRecovery && anySacked && allowance >= mss) {
+        if (inRecovery && anySacked && allowance >= mss && !RackLossDetection.enabled(c)) {
             for (PacketBuffer p = c.writeQueue.peek(); p != null && p.when != 0 && allowance >= mss; p = p.next) {
                 if (!Tcp.seqLt(p.seq, highSackEnd)) break;
                 if (SackScoreboard.isSacked(p) || (p.flags & (TcpOutput.RETRANS_OUT | TcpOutput.RETRANSMITTED)) != 0) {

@@ -31,7 +31,9 @@ import io.jnet.wire.TcpOptions;
  * and ignored as such (tcp_dsack_seen, TcpExtTCPDSACKIgnoredDubious).
  *
  * <p>Queries for loss recovery ({@link #firstHole}, {@link #highestSacked}, {@link #sackedBytesAbove},
- * {@link #isLost}) are for RFC 6675 recovery ({@link SackRecovery}) and RACK, which is not built yet. One
+ * {@link #isLost}) are for RFC 6675 recovery ({@link SackRecovery}); newly SACKed segments advance RACK
+ * ({@link RackLossDetection}), and a SACK below the highest SACKed segment of data never retransmitted counts as
+ * reordering (TcpExtTCPSACKReorder, tcp_check_sack_reordering). One
  * instance per connection, used under the socket lock; allocates nothing.
  */
 final class SackScoreboard {
@@ -64,6 +66,16 @@ final class SackScoreboard {
     private long dsackDups;
     /** D-SACK blocks accepted (Linux's TCP_DSACK_SEEN, counted). */
     private long dsacksSeen;
+    /** RACK, told of every segment newly SACKed (tcp_sacktag_one calls tcp_rack_advance); null in tests without it. */
+    RackLossDetection rack;
+    /** The end of the highest SACKed segment before the current ACK (Linux prior_fack), for reordering. */
+    private int priorFack;
+    /** The current ACK SACKed, never retransmitted, a segment below {@link #priorFack}. */
+    private boolean reordered;
+    /** Whether a D-SACK block was accepted since {@link #clearAckState}, and its edges. */
+    private boolean dsackThisAck;
+    private int dsackStart;
+    private int dsackEnd;
     /** xorshift32 state for priorities, seeded per scoreboard so that a peer cannot shape the tree. */
     private int random = System.identityHashCode(this) * 0x9E3779B9 | 1;
 
@@ -87,6 +99,15 @@ final class SackScoreboard {
         if (n == 0) return 0;
         int una = Tcp.seqGt(ack, sndUna) ? ack : sndUna; // Linux has moved snd_una to the ACK by now
         boolean dsack = checkDsack(o, n, ack, mss, totalRetrans, mib);
+        if (dsack) {
+            dsackThisAck = true;
+            dsackStart = o.sackLeft[0];
+            dsackEnd = o.sackRight[0];
+            if (rack != null) rack.onDsack();
+        }
+        PacketBuffer high = highestSacked();
+        priorFack = high != null ? high.endSeq : una;
+        reordered = false;
         int newly = 0;
         for (int i = 0; i < n; i++) {
             int start = o.sackLeft[i];
@@ -102,6 +123,11 @@ final class SackScoreboard {
             }
             if (!Tcp.seqGt(end, sndUna) || root == null) continue; // nothing left to mark (very old)
             newly += mark(start, end, una, mss);
+        }
+        if (reordered) {
+            // tcp_check_sack_reordering: data never retransmitted SACKed below what was SACKed before
+            mib.inc(MibCounter.TcpExtTCPSACKReorder);
+            if (rack != null) rack.onReordering();
         }
         return newly;
     }
@@ -150,6 +176,8 @@ final class SackScoreboard {
         int newly = 0;
         while (seg != null && Tcp.seqLt(seg.seq, end)) {
             if (Tcp.seqGeq(seg.seq, start) && Tcp.seqLeq(seg.endSeq, end) && Tcp.seqGt(seg.endSeq, una)) {
+                if ((seg.flags & TcpOutput.RETRANSMITTED) == 0 && Tcp.seqLt(seg.seq, priorFack)) reordered = true;
+                if (rack != null) rack.advance(seg);
                 seg.flags = (seg.flags | SACKED_ACKED) & ~(TcpOutput.LOST | TcpOutput.RETRANS_OUT);
                 sackedOut += pcount(seg, mss);
                 sackedBytes += seg.endSeq - seg.seq;
@@ -257,6 +285,23 @@ final class SackScoreboard {
 
     /** D-SACK blocks accepted so far (for undo, which is not built yet). */
     long dsacksSeen() { return dsacksSeen; }
+
+    /** The highest sent segment the scoreboard tracks (the last of Linux's tcp_rtx_queue), or null. */
+    PacketBuffer lastSent() { return last; }
+
+    /** Forgets the D-SACK of the previous ACK (called as an ACK's processing begins). */
+    void clearAckState() { dsackThisAck = false; }
+
+    /**
+     * Whether the current ACK carried an accepted D-SACK block overlapping [{@code seq}, {@code endSeq}) (Linux
+     * FLAG_DSACK_TLP when the range is the tail loss probe's).
+     */
+    boolean dsackCovers(int seq, int endSeq) {
+        return dsackThisAck && Tcp.seqLt(dsackStart, endSeq) && Tcp.seqGt(dsackEnd, seq);
+    }
+
+    /** Whether the current ACK carried an accepted D-SACK block (Linux FLAG_DSACKING_ACK). */
+    boolean dsackThisAck() { return dsackThisAck; }
 
     /** Whether the peer SACKed {@code seg}. */
     static boolean isSacked(PacketBuffer seg) { return (seg.flags & SACKED_ACKED) != 0; }

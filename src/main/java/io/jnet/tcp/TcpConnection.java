@@ -43,7 +43,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.Binder {
     static final int DEFER_RTO = 1, DEFER_DELACK = 2, DEFER_KEEPALIVE = 4, DEFER_FINWAIT2 = 8, DEFER_PERSIST = 16,
-            DEFER_FRIEND_DATA = 32;
+            DEFER_FRIEND_DATA = 32, DEFER_LOSS = 64;
 
     final TcpProtocol tcp;
     final SockLock lock = new SockLock();
@@ -172,6 +172,8 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
      * until the connection is established with SACK, {@link SackRecovery} from then on.
      */
     LossRecovery recovery = new NewRenoRecovery();
+    /** RACK-TLP state (RFC 8985; Linux tp->rack, tlp_high_seq), used with SACK. */
+    final RackLossDetection rack = new RackLossDetection();
     final RttEstimator rtt = new RttEstimator();
     int retransmits;
     /** Unanswered window probes (Linux icsk_probes_out). */
@@ -268,6 +270,8 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     final Timer keepaliveTimer;
     final Timer finWait2Timer;
     final Timer persistTimer;
+    /** RACK's reordering timer or the tail loss probe timer ({@link RackLossDetection}; Linux's REO_TIMEOUT, LOSS_PROBE). */
+    final Timer lossTimer;
     private final CopyOnWriteArrayList<ReadinessListener> listeners = new CopyOnWriteArrayList<>();
     private InputStream in;
     private OutputStream out;
@@ -289,6 +293,8 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
         keepaliveTimer = tcp.ns.timers().newTimer(() -> lock.deferOrRun(DEFER_KEEPALIVE));
         finWait2Timer = tcp.ns.timers().newTimer(() -> lock.deferOrRun(DEFER_FINWAIT2));
         persistTimer = tcp.ns.timers().newTimer(() -> lock.deferOrRun(DEFER_PERSIST));
+        lossTimer = tcp.ns.timers().newTimer(() -> lock.deferOrRun(DEFER_LOSS));
+        sack.rack = rack;
         sndbuf = Math.max(TcpSocketOptions.SOCK_MIN_SNDBUF, tcp.sysctl.tcpWmem.intValue(1));
         rcvbuf = Math.max(TcpSocketOptions.SOCK_MIN_RCVBUF, tcp.sysctl.tcpRmem.intValue(1));
         busyPollUs = tcp.sysctl.busyRead.intValue();

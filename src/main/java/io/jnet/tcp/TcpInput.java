@@ -412,20 +412,30 @@ final class TcpInput {
             if (newWnd > c.maxSndWnd) c.maxSndWnd = newWnd;
         }
         int newlySacked = 0;
+        c.rack.beginAck(c.lastRecvNs);
+        c.rack.setMinRtt(c.minRtt.get());
+        c.sack.clearAckState();
         if (c.sackOk) {
             // SACK blocks first, as tcp_ack does before cleaning the queue (tcp_sacktag_write_queue)
             if (opts.sackMalformed) tcp.mib.inc(MibCounter.TcpExtJnetSackOptionMalformed);
             if (opts.sackBlocks > 0) newlySacked = c.sack.tag(opts, ack, c.sndUna, c.sndMax, c.mss, c.totalRetrans, tcp.mib);
         }
-        if (Tcp.seqGt(ack, c.sndUna)) {
+        boolean advancedUna = Tcp.seqGt(ack, c.sndUna);
+        boolean pure = segLen == 0 && pkt.length() == 0 && !windowUpdate && (flags & (Tcp.SYN | Tcp.FIN)) == 0;
+        if (advancedUna) {
             newAck(c, ack, opts);
         } else if (ack == c.sndUna) {
-            boolean dup = segLen == 0 && pkt.length() == 0 && !windowUpdate && c.sndMax != c.sndUna
-                    && (flags & (Tcp.SYN | Tcp.FIN)) == 0;
+            boolean dup = pure && c.sndMax != c.sndUna;
             if (dup) c.recovery.onDupAck(c, newlySacked);
             else if (pkt.length() == 0) tcp.mib.inc(MibCounter.TcpExtTCPPureAcks);
         }
+        if (c.sackOk) {
+            // RACK-TLP's part before loss recovery's, as tcp_ack: the reordering window, then the probe's ACK
+            c.rack.updateReoWnd(c, c.rate.ackPriorDelivered(), c.rate.deliveredSegments());
+            c.rack.processTlpAck(c, ack, advancedUna, newlySacked, pure);
+        }
         c.recovery.afterAck(c);
+        if (c.sackOk && (advancedUna || newlySacked > 0)) c.rack.scheduleLossProbe(c, advancedUna); // tcp_set_xmit_timer
         c.probesOut = 0; // the peer answers: probes are not unanswered (Linux icsk_probes_out)
         c.lastAckRecvNs = c.lastRecvNs;
         updatePacingRate(c);
@@ -454,6 +464,7 @@ final class TcpInput {
                 }
                 deliveredSegments += TcpOutput.segmentCount(c, seg);
                 // Karn (RFC 6298 3): no sample once a retransmitted segment is acknowledged; else the oldest
+                if (c.sackOk && (seg.flags & SackScoreboard.SACKED_ACKED) == 0) c.rack.advance(seg);
                 if ((seg.flags & TcpOutput.RETRANSMITTED) != 0) rttSampleNs = -2;
                 else if (seg.when != 0 && rttSampleNs == -1) rttSampleNs = now - seg.when;
                 if (seg == c.sendHead) c.sendHead = seg.next;
@@ -472,7 +483,10 @@ final class TcpInput {
                 break;
             }
         }
-        if (reordered) c.tcp.mib.inc(MibCounter.TcpExtTCPSACKReorder); // jnet does not adapt DupThresh to it
+        if (reordered) {
+            c.tcp.mib.inc(MibCounter.TcpExtTCPSACKReorder); // jnet does not adapt DupThresh to it; RACK's window does
+            c.rack.onReordering();
+        }
         c.sndUna = ack;
         if (Tcp.seqLt(c.sndNxt, ack)) c.sndNxt = ack;
         if (c.sendHead == null) {

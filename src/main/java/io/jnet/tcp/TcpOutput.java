@@ -334,6 +334,7 @@ final class TcpOutput {
             if (!c.rtoTimer.isPending()) c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
             sent = true;
         }
+        if (sent && c.sackOk) c.rack.scheduleLossProbe(c, false); // tcp_write_xmit's tcp_schedule_loss_probe
         long now = c.tcp.ns.clock().nanoTime();
         if (rwndLimited) c.chrono.start(TcpChrono.RWND_LIMITED, now);
         else c.chrono.stop(TcpChrono.RWND_LIMITED, c.writeQueue.isEmpty(), now);
@@ -804,6 +805,7 @@ final class TcpOutput {
         c.keepaliveTimer.delete();
         c.finWait2Timer.delete();
         c.persistTimer.delete();
+        c.lossTimer.delete();
     }
 
     /** Enters TIME-WAIT (tcp_time_wait): a remnant takes the tuple and port for 60 s; the socket closes. */

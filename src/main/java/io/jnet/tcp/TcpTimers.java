@@ -19,6 +19,7 @@ final class TcpTimers {
             if ((flags & TcpConnection.DEFER_PERSIST) != 0) persistTimer(c);
             if ((flags & TcpConnection.DEFER_KEEPALIVE) != 0) keepaliveTimer(c);
             if ((flags & TcpConnection.DEFER_FINWAIT2) != 0) finWait2Timer(c);
+            if ((flags & TcpConnection.DEFER_LOSS) != 0) c.rack.onTimer(c);
             if ((flags & TcpConnection.DEFER_FRIEND_DATA) != 0) TcpFriends.closedFriendGotData(c);
         } catch (RuntimeException e) {
             c.tcp.ns.reportInternalError(e);
@@ -77,6 +78,7 @@ final class TcpTimers {
         if (c.recovery.inRecovery() || c.retransmits == 1) tcp.mib.inc(MibCounter.TcpExtTCPSlowStartRetrans);
         c.cc.onRto(c.win, (c.sndMax - c.sndUna) & 0xFFFFFFFFL);
         c.recovery.onRto(c);
+        c.rack.onRto(c);
         markLost(c);
         c.rtt.backoff++;
         if (c.recovery.resendAfterRto(c)) {

@@ -42,6 +42,10 @@ class KarnRttSampleTest {
             b.attach(p.b());
             a.addAddress("veth0", "10.0.0.1/24");
             b.addAddress("veth1", "10.0.0.2/24");
+            // the retransmission timer is to recover each loss: RACK's reordering timer and the tail loss probe
+            // would repair it within a round trip
+            a.sysctl().set("net.ipv4.tcp_recovery", "0");
+            a.sysctl().set("net.ipv4.tcp_early_retrans", "0");
             AtomicLong firstSeq = new AtomicLong(Long.MIN_VALUE);
             SegmentDropper dropper = (SegmentDropper) a.interpose("veth0", d -> new SegmentDropper(d, clock, seq -> {
                 firstSeq.compareAndSet(Long.MIN_VALUE, seq);

@@ -13,12 +13,23 @@ import org.junit.jupiter.api.Test;
 /**
  * RFC 6675 loss recovery with SACK on virtual time: several holes of one window repaired in one recovery without a
  * timeout, and a timeout's retransmissions skipping what the peer SACKed (Linux tcp_xmit_retransmit_queue).
+ * These are RFC 6675's DupThresh rules: RACK and the tail loss probe are off (net.ipv4.tcp_recovery = 0,
+ * net.ipv4.tcp_early_retrans = 0); {@link RackTlpTest} tests them.
  */
 class SackRecoveryTest {
 
+    /** {@code net} with RACK and TLP off on both ends: RFC 6675 loss detection as without net.ipv4.tcp_recovery. */
+    static VirtualNet rfc6675(VirtualNet net) {
+        for (io.jnet.stack.NetNamespace ns : new io.jnet.stack.NetNamespace[] {net.a, net.b}) {
+            ns.sysctl().set("net.ipv4.tcp_recovery", "0");
+            ns.sysctl().set("net.ipv4.tcp_early_retrans", "0");
+        }
+        return net;
+    }
+
     @Test
     void severalHolesInOneWindowAreRepairedInOneRecoveryWithoutTimeout() throws Exception {
-        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+        try (VirtualNet net = rfc6675(new VirtualNet()); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
             TcpConnection[] p = TcpInfoTest.establishWithRtt(net, srv);
             TcpConnection c = p[0];
             assertThat(c.sackOk).isTrue();
@@ -70,7 +81,7 @@ class SackRecoveryTest {
 
     @Test
     void aTimeoutResendsTheHolesAndSkipsSackedSegments() throws Exception {
-        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+        try (VirtualNet net = rfc6675(new VirtualNet()); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
             TcpConnection c = SackSenderTest.clientWithTenInFlight(net, srv);
             int m = c.mss;
             int base = c.sndUna;
@@ -111,7 +122,7 @@ class SackRecoveryTest {
 
     @Test
     void aSegmentArrivingAfterLaterOnesCountsAsReorderingNotLoss() throws Exception {
-        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+        try (VirtualNet net = rfc6675(new VirtualNet()); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
             TcpConnection c = SackSenderTest.clientWithTenInFlight(net, srv);
             int m = c.mss;
             int base = c.sndUna;
@@ -135,7 +146,7 @@ class SackRecoveryTest {
 
     @Test
     void aRetransmissionLostAgainIsFoundBySacksOfDataSentAfterIt() throws Exception {
-        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+        try (VirtualNet net = rfc6675(new VirtualNet()); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
             TcpConnection c = SackSenderTest.clientWithTenInFlight(net, srv);
             int m = c.mss;
             int base = c.sndUna;

@@ -45,7 +45,7 @@ class SackSenderTest {
 
     @Test
     void sackBlocksMarkTheWriteQueueAndShowInTcpInfo() throws Exception {
-        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+        try (VirtualNet net = SackRecoveryTest.rfc6675(new VirtualNet()); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
             TcpConnection c = clientWithTenInFlight(net, srv);
             int m = c.mss;
             int base = c.sndUna;

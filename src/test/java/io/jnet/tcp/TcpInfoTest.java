@@ -238,7 +238,7 @@ class TcpInfoTest {
 
     @Test
     void aRetransmissionTimeoutEntersLossUntilEverythingIsAcked() throws Exception {
-        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+        try (VirtualNet net = SackRecoveryTest.rfc6675(new VirtualNet()); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
             TcpConnection[] p = establishWithRtt(net, srv);
             TcpConnection c = p[0];
             int mss = c.mss;
@@ -294,7 +294,7 @@ class TcpInfoTest {
 
     @Test
     void duplicateAcksGoThroughDisorderAndRecovery() throws Exception {
-        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+        try (VirtualNet net = SackRecoveryTest.rfc6675(new VirtualNet()); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
             TcpConnection[] p = establishWithRtt(net, srv);
             TcpConnection c = p[0];
             int mss = c.mss;
