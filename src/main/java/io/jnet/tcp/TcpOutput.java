@@ -135,14 +135,30 @@ final class TcpOutput {
 
     /**
      * Bytes per write-queue segment (Linux tcp_send_mss size goal): the MSS, or a multiple of it up to
-     * the device's GSO limit when the device takes large segments whole.
+     * the device's GSO limit when the device takes large segments whole, and at most half the largest window
+     * the peer offered (tcp_xmit_size_goal with tcp_bound_to_half_wnd), so that a small receive window still
+     * holds two segments rather than one that it must acknowledge and reopen before the next may go.
      */
     static int sizeGoal(TcpConnection c) {
         io.jnet.ip.Route r = c.tcp.ip.route(c.remoteAddr, c.dst);
         int gso = r == null ? 0 : r.itf().device().gsoMaxSize();
         if (gso <= 0) return c.mss;
         int headers = Ipv4.MIN_HEADER_LENGTH + Tcp.MAX_HEADER_LENGTH;
-        return Math.max(c.mss, (gso - headers) / c.mss * c.mss);
+        long goal = boundToHalfWindow(c, gso - 1 - headers);
+        return (int) Math.max(c.mss, goal / c.mss * c.mss);
+    }
+
+    /** TCP_MSS_DEFAULT: the MSS assumed when the peer offers none (RFC 9293 3.7.1), in bytes. */
+    static final int TCP_MSS_DEFAULT = 536;
+
+    /**
+     * Linux tcp_bound_to_half_wnd: {@code bytes} cut to half the largest window the peer offered (the whole of
+     * it when that is not above TCP_MSS_DEFAULT); no cut before the peer offered one.
+     */
+    static long boundToHalfWindow(TcpConnection c, long bytes) {
+        long cutoff = c.maxSndWnd > TCP_MSS_DEFAULT ? c.maxSndWnd >> 1 : c.maxSndWnd;
+        if (cutoff > 0 && bytes > cutoff) return Math.max(cutoff, 68 - Tcp.MIN_HEADER_LENGTH);
+        return bytes;
     }
 
     /**
