@@ -139,6 +139,13 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
      * {@link TcpKernelSockets#setWriteSpaceOnEveryAck}.
      */
     volatile boolean writeSpaceEveryAck;
+    /**
+     * The in-stack owner's write-space callback (Linux's sk_write_space as rds_tcp_set_callbacks replaces it),
+     * run on the receiving thread with the socket's short lock held after an ACK freed send-queue space; when
+     * set, the ACKs of {@link #writeSpaceEveryAck} call it instead of the readiness listeners. Set by
+     * {@link TcpKernelSockets#setWriteSpaceCallback}.
+     */
+    volatile Runnable writeSpaceCallback;
     boolean sndbufLocked;
     boolean rcvbufLocked;
     /**

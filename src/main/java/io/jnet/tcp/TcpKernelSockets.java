@@ -24,6 +24,20 @@ public final class TcpKernelSockets {
     }
 
     /**
+     * Gives {@code s} a write-space callback (Linux's sk_write_space, which RDS over TCP replaces with
+     * rds_tcp_write_space): run after every ACK that frees send-queue space once {@link #setWriteSpaceOnEveryAck}
+     * is on (then instead of the readiness listeners), and when a writer that found the buffer full may go on
+     * (besides them). It runs on the receiving thread with the socket's short lock held: it must only schedule
+     * work, never use the socket or block. Null removes it.
+     *
+     * @throws IllegalArgumentException when {@code s} is not a socket of this TCP implementation
+     */
+    public static void setWriteSpaceCallback(TcpSocket s, Runnable callback) {
+        if (!(s instanceof TcpConnection c)) throw new IllegalArgumentException("not a jnet TCP socket: " + s);
+        c.writeSpaceCallback = callback;
+    }
+
+    /**
      * Sets {@code s}'s send and receive buffer sizes to exactly the bytes given, as an in-kernel user assigns
      * sk_sndbuf / sk_rcvbuf and sets SOCK_SNDBUF_LOCK / SOCK_RCVBUF_LOCK (Linux's rds_tcp_tune): not doubled as
      * SO_SNDBUF / SO_RCVBUF are, not capped by net.core.wmem_max / rmem_max, floored at SOCK_MIN_SNDBUF (4608)

@@ -255,7 +255,7 @@ class RdsStreamParserTest {
         RdsHeader.write(h, 0, 0, 0, MIB, 0, 0, 0, 0);
         assertThat(p.feed(h, 0, h.length, m -> {})).isEqualTo(h.length);
         assertThat(p.partial()).isTrue();
-        assertThat(p.bufferedBytes()).isEqualTo(MIB);
+        assertThat(p.bufferedBytes()).as("the payload array grows with what comes").isEqualTo(RdsStreamParser.INITIAL_PAYLOAD);
         RdsHeader.write(h, 0, 0, 0, MIB + 1L, 0, 0, 0, 0);
         RdsStreamParser q = new RdsStreamParser();
         assertThat(q.feed(h, 0, h.length, m -> {})).isEqualTo(-1);
@@ -340,5 +340,35 @@ class RdsStreamParserTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new RdsMessage(0, 0, 0, 0, 0, 0, null, new byte[3], 2, 2))
                 .isInstanceOf(IndexOutOfBoundsException.class);
+    }
+
+    /** A peer that announces h_len 1 MiB and sends little makes the parser hold about what came, not h_len. */
+    @Test
+    void partialPayloadHoldsWhatCameNotTheAnnouncedLength() {
+        byte[] payload = new byte[MIB];
+        new java.util.Random(3).nextBytes(payload);
+        byte[] stream = RdsStreamWriter.encode(new RdsMessage(9, 1000, 2000, 0, payload));
+        RdsStreamParser p = new RdsStreamParser();
+        List<RdsMessage> got = new ArrayList<>();
+        int off = 0;
+        for (int chunk : new int[] {RdsHeader.LENGTH, 1, 70_000, 200_000, 1000, 500_000}) {
+            assertThat(p.feed(stream, off, chunk, got::add)).isEqualTo(chunk);
+            off += chunk;
+            int came = off - RdsHeader.LENGTH;
+            assertThat(p.bufferedBytes()).as("after %d payload bytes", came)
+                    .isLessThanOrEqualTo(Math.max(RdsStreamParser.INITIAL_PAYLOAD, 4 * came));
+            assertThat(got).isEmpty();
+        }
+        // the rest straight into the array, as the TCP receive path reads it
+        while (p.directRemaining() > 0) {
+            int n = Math.min(p.directRemaining(), 30_000);
+            System.arraycopy(stream, off, p.directArray(), p.directOffset(), n);
+            p.directFilled(n, got::add);
+            off += n;
+        }
+        assertThat(off).isEqualTo(stream.length);
+        assertThat(got).hasSize(1);
+        assertThat(got.getFirst().payload()).hasSize(MIB).isEqualTo(payload);
+        assertThat(p.bufferedBytes()).isZero();
     }
 }
