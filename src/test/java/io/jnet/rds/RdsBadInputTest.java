@@ -7,12 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jnet.socket.ErrnoException;
 import io.jnet.socket.RdsSocket;
-import io.jnet.socket.SocketOption;
-import io.jnet.socket.TcpSocket;
 import io.jnet.wire.RdsHeader;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

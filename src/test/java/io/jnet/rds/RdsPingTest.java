@@ -7,9 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jnet.socket.RdsSocket;
 import io.jnet.socket.SocketOption;
-import io.jnet.socket.TcpSocket;
 import io.jnet.wire.RdsHeader;
-import java.io.IOException;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

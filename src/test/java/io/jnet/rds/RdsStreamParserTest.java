@@ -371,4 +371,34 @@ class RdsStreamParserTest {
         assertThat(got.getFirst().payload()).hasSize(MIB).isEqualTo(payload);
         assertThat(p.bufferedBytes()).isZero();
     }
+
+    /**
+     * What the parser allocates per message once warm: the payload array and the RdsMessage, nothing for an
+     * extension space of zeros (it used to copy it twice).
+     */
+    @Test
+    void perMessageAllocationIsThePayloadAndTheMessage() {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        if (!(mx instanceof com.sun.management.ThreadMXBean tmx) || !tmx.isThreadAllocatedMemorySupported()) {
+            System.out.println("skipped: no per-thread allocation counter in this JVM");
+            return;
+        }
+        int per = 1000;
+        ByteArrayOutputStream bo = new ByteArrayOutputStream();
+        for (int i = 0; i < per; i++) bo.writeBytes(RdsStreamWriter.encode(new RdsMessage(i + 1, 1000, 2000, 0, new byte[100])));
+        byte[] stream = bo.toByteArray();
+        RdsStreamParser p = new RdsStreamParser();
+        long[] seen = new long[1];
+        java.util.function.Consumer<RdsMessage> sink = m -> seen[0] += m.payloadLength();
+        for (int i = 0; i < 200; i++) p.feed(stream, 0, stream.length, sink); // warm
+        long tid = Thread.currentThread().threadId();
+        int rounds = 100;
+        long before = tmx.getThreadAllocatedBytes(tid);
+        for (int i = 0; i < rounds; i++) p.feed(stream, 0, stream.length, sink);
+        long perMessage = (tmx.getThreadAllocatedBytes(tid) - before) / ((long) rounds * per);
+        System.out.println("allocated per message: " + perMessage + " bytes");
+        // byte[100] is 116-120 bytes, the RdsMessage about 64; two 16-byte extension arrays would add 64 more
+        assertThat(perMessage).as("bytes allocated per message").isLessThanOrEqualTo(120 + 80);
+        assertThat(seen[0]).isPositive();
+    }
 }
