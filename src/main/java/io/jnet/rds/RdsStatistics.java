@@ -47,11 +47,11 @@ public final class RdsStatistics {
         /** Payload bytes removed from receive queues. */
         s_recv_bytes_removed_from_socket,
         /**
-         * Readiness callbacks of RDS TCP sockets: data arrived or the state changed (Linux counts
-         * rds_tcp_data_ready calls; jnet's one readiness callback also stands for rds_tcp_state_change).
+         * Readiness callbacks of RDS TCP sockets not after an ACK that freed space: data arrived or the state
+         * changed (Linux counts rds_tcp_data_ready calls; jnet's one callback also stands for rds_tcp_state_change).
          */
         s_tcp_data_ready_calls,
-        /** Write-space callbacks: an ACK freed send-queue space (rds_tcp_write_space calls). */
+        /** Readiness callbacks after an ACK freed send-queue space (rds_tcp_write_space calls). */
         s_tcp_write_space_calls,
         /** Transmissions stopped by a full TCP send buffer (a short write). */
         s_tcp_sndbuf_full,

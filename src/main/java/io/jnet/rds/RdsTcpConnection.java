@@ -132,18 +132,15 @@ final class RdsTcpConnection {
     }
 
     /**
-     * rds_tcp_set_callbacks: this connection hears of {@code s}'s readiness (rds_tcp_data_ready and
-     * rds_tcp_state_change: s_tcp_data_ready_calls) and of every ACK that frees send-queue space
-     * (rds_tcp_write_space: s_tcp_write_space_calls).
+     * rds_tcp_set_callbacks: this connection hears of {@code s}'s readiness, on every ACK that frees send-queue
+     * space too: a callback after such an ACK counts as rds_tcp_write_space (s_tcp_write_space_calls), any other
+     * as rds_tcp_data_ready (s_tcp_data_ready_calls; it stands for rds_tcp_state_change too).
      */
     private void attach(TcpSocket s) {
         TcpKernelSockets.setWriteSpaceOnEveryAck(s, true);
-        TcpKernelSockets.setWriteSpaceCallback(s, () -> {
-            proto.stats.inc(RdsStatistics.Counter.s_tcp_write_space_calls);
-            conn.kick();
-        });
         listener = x -> {
-            proto.stats.inc(RdsStatistics.Counter.s_tcp_data_ready_calls);
+            proto.stats.inc(TcpKernelSockets.takeWriteSpace(s) ? RdsStatistics.Counter.s_tcp_write_space_calls
+                    : RdsStatistics.Counter.s_tcp_data_ready_calls);
             conn.kick();
         };
         s.addReadinessListener(listener);
@@ -234,7 +231,6 @@ final class RdsTcpConnection {
         if (s == null) return false;
         if (listener != null) s.removeReadinessListener(listener);
         listener = null;
-        TcpKernelSockets.setWriteSpaceCallback(s, null);
         if (reset) {
             try {
                 s.setOption(SocketOption.SO_LINGER, Duration.ZERO);

@@ -140,12 +140,10 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
      */
     volatile boolean writeSpaceEveryAck;
     /**
-     * The in-stack owner's write-space callback (Linux's sk_write_space as rds_tcp_set_callbacks replaces it),
-     * run on the receiving thread with the socket's short lock held after an ACK freed send-queue space; when
-     * set, the ACKs of {@link #writeSpaceEveryAck} call it instead of the readiness listeners. Set by
-     * {@link TcpKernelSockets#setWriteSpaceCallback}.
+     * Set with {@link #writeSpaceEveryAck} when an ACK freed send-queue space and woke the listeners (Linux's
+     * sk_write_space); taken by {@link TcpKernelSockets#takeWriteSpace}.
      */
-    volatile Runnable writeSpaceCallback;
+    volatile boolean writeSpaceSignalled;
     boolean sndbufLocked;
     boolean rcvbufLocked;
     /**

@@ -504,15 +504,13 @@ final class TcpInput {
         if (TcpOutput.sendSpace(c) > 0) c.chrono.stop(TcpChrono.SNDBUF_LIMITED, c.writeQueue.isEmpty(), now);
         // tcp_check_space / sk_stream_write_space: wake a writer that ran out of space once a third of the
         // buffer is free, not on every ACK (each wake-up is a context switch for one segment's worth)
-        Runnable ws = c.writeSpaceCallback;
         if (c.sndNoSpace && TcpOutput.isWriteable(c)) {
             c.sndNoSpace = false;
+            if (c.writeSpaceEveryAck) c.writeSpaceSignalled = true;
             c.wakeUp();
-            if (ws != null) ws.run();
         } else if (c.writeSpaceEveryAck) {
-            // an in-stack owner frees its messages as they are acknowledged (RDS: rds_tcp_write_space)
-            if (ws != null) ws.run();
-            else c.wakeUp();
+            c.writeSpaceSignalled = true;
+            c.wakeUp(); // an in-stack owner frees its messages as they are acknowledged (RDS: rds_tcp_write_space)
         }
     }
 

@@ -24,17 +24,17 @@ public final class TcpKernelSockets {
     }
 
     /**
-     * Gives {@code s} a write-space callback (Linux's sk_write_space, which RDS over TCP replaces with
-     * rds_tcp_write_space): run after every ACK that frees send-queue space once {@link #setWriteSpaceOnEveryAck}
-     * is on (then instead of the readiness listeners), and when a writer that found the buffer full may go on
-     * (besides them). It runs on the receiving thread with the socket's short lock held: it must only schedule
-     * work, never use the socket or block. Null removes it.
+     * True, once, when an ACK freed send-queue space since the last call (Linux's sk_write_space), for a socket
+     * with {@link #setWriteSpaceOnEveryAck} on: a readiness listener tells write space from data or a state
+     * change by it (a wake-up for both reads as write space).
      *
      * @throws IllegalArgumentException when {@code s} is not a socket of this TCP implementation
      */
-    public static void setWriteSpaceCallback(TcpSocket s, Runnable callback) {
+    public static boolean takeWriteSpace(TcpSocket s) {
         if (!(s instanceof TcpConnection c)) throw new IllegalArgumentException("not a jnet TCP socket: " + s);
-        c.writeSpaceCallback = callback;
+        if (!c.writeSpaceSignalled) return false;
+        c.writeSpaceSignalled = false;
+        return true;
     }
 
     /**
