@@ -28,6 +28,8 @@ public final class RdsMessage {
     private final byte[] payload;
     private final int payloadOffset;
     private final int payloadLength;
+    /** The source address, set as the message is queued on a receiving socket (rds_incoming's i_saddr). */
+    int saddr;
 
     /**
      * @param sequence h_sequence, unsigned 64 bits
@@ -66,6 +68,41 @@ public final class RdsMessage {
         this.payload = payload;
         this.payloadOffset = payloadOffset;
         this.payloadLength = payloadLength;
+    }
+
+    /**
+     * A received message that takes {@code extensions} as they are (not copied; {@link #NO_EXTENSIONS} when all
+     * zero) and its whole {@code payload}, for {@link RdsStreamParser}: fields as read from a header, so in range.
+     */
+    private RdsMessage(long sequence, long ack, int sourcePort, int destinationPort, int flags, int credit,
+                       byte[] payload, byte[] extensions) {
+        this.sequence = sequence;
+        this.ack = ack;
+        this.sourcePort = sourcePort;
+        this.destinationPort = destinationPort;
+        this.flags = flags;
+        this.credit = credit;
+        this.extensions = extensions;
+        this.payload = payload;
+        this.payloadOffset = 0;
+        this.payloadLength = payload.length;
+    }
+
+    /**
+     * The message whose 48-byte header is at {@code off} in {@code header} and whose payload is all of
+     * {@code payload} (not copied); no array is allocated for an extension space of zeros.
+     */
+    static RdsMessage fromHeader(byte[] header, int off, byte[] payload) {
+        byte[] ext = NO_EXTENSIONS;
+        for (int i = 0; i < RdsHeader.EXT_SPACE; i++) {
+            if (header[off + RdsHeader.OFF_EXTHDR + i] != 0) {
+                ext = Arrays.copyOfRange(header, off + RdsHeader.OFF_EXTHDR, off + RdsHeader.OFF_EXTHDR + RdsHeader.EXT_SPACE);
+                break;
+            }
+        }
+        return new RdsMessage(RdsHeader.sequence(header, off), RdsHeader.ack(header, off),
+                RdsHeader.sourcePort(header, off), RdsHeader.destinationPort(header, off), RdsHeader.flags(header, off),
+                RdsHeader.credit(header, off), payload, ext);
     }
 
     /** A message whose payload is all of {@code payload}, with no extensions, credit 0 and ack 0. */

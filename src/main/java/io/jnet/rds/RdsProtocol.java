@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * RDS for one namespace (Linux's net/rds with its TCP transport, per network namespace): the bind table
@@ -39,6 +40,10 @@ public final class RdsProtocol {
     final CopyOnWriteArraySet<RdsSocketImpl> congMonitors = new CopyOnWriteArraySet<>();
     /** Sockets waiting for a congested port (the maps' m_waitq), woken by any map update. */
     final CopyOnWriteArraySet<RdsSocketImpl> congWaiters = new CopyOnWriteArraySet<>();
+    /** Sockets refused with ENOBUFS (rs_seen_congestion), whose pollers hear of every map update (rds_poll_waitq). */
+    final CopyOnWriteArraySet<RdsSocketImpl> congPollers = new CopyOnWriteArraySet<>();
+    /** rds_cong_generation: map updates so far. */
+    final AtomicLong congGeneration = new AtomicLong();
     private final CopyOnWriteArraySet<RdsSocketImpl> sockets = new CopyOnWriteArraySet<>();
     final RdsLoopTransport loop = new RdsLoopTransport();
     final RdsTcpTransport tcp;
@@ -131,6 +136,7 @@ public final class RdsProtocol {
         sockets.remove(s);
         congMonitors.remove(s);
         congWaiters.remove(s);
+        congPollers.remove(s);
         for (RdsConnection c : conns.values()) c.dropQueuedFrom(s);
     }
 
@@ -178,13 +184,17 @@ public final class RdsProtocol {
 
     /**
      * rds_cong_map_updated: counts s_cong_update_received (a peer's update, or a local change a loopback
-     * connection sees, as rds_loop_xmit_cong_map), wakes senders waiting for a congested port and moves the
+     * connection sees, as rds_loop_xmit_cong_map), advances rds_cong_generation (POLLIN for pollers of sockets
+     * without RDS_CONG_MONITOR), wakes senders waiting for a congested port and the pollers of sockets refused
+     * with ENOBUFS (rds_poll_waitq), and moves the
      * monitor bits of {@code portmask} (bit k: a port p with p % 64 == k became uncongested) from rs_cong_mask
      * to rs_cong_notify.
      */
     void congMapUpdated(RdsCongMap map, long portmask) {
         stats.inc(RdsStatistics.Counter.s_cong_update_received);
+        congGeneration.incrementAndGet();
         for (RdsSocketImpl s : congWaiters) s.wake();
+        for (RdsSocketImpl s : congPollers) s.wake();
         if (portmask != 0) {
             for (RdsSocketImpl s : congMonitors) s.congNotify(portmask);
         }
@@ -227,7 +237,9 @@ public final class RdsProtocol {
             stats.inc(RdsStatistics.Counter.s_recv_drop_no_sock);
             return;
         }
-        if (!rs.deliver(m, saddr)) stats.inc(RdsStatistics.Counter.s_recv_drop_dead_sock);
+        int r = rs.deliver(m, saddr);
+        if (r == RdsSocketImpl.DELIVER_DEAD) stats.inc(RdsStatistics.Counter.s_recv_drop_dead_sock);
+        else if (r == RdsSocketImpl.DELIVER_OVER_CAP && conn.tc != null) conn.tc.throttleFor(rs);
     }
 
     // ---- shutdown -----------------------------------------------------------------------------------

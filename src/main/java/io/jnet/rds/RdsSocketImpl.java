@@ -15,6 +15,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -29,7 +30,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * overshoot by one message, as Linux). SO_SNDBUF defaults to net.core.wmem_default; a value set is doubled and
  * capped by net.core.wmem_max, as Linux. Receive buffer: rs_rcv_bytes, the payload bytes queued; above half of
  * SO_RCVBUF (rds_sk_rcvbuf) the port is congested in the local congestion map and peers are told
- * (rds_recv_rcvbuf_delta); messages are never dropped for it.
+ * (rds_recv_rcvbuf_delta); messages are never dropped for it. A peer that ignores the map meets a hard cap,
+ * {@link #hardCap()}: while the queue holds that many bytes, the TCP connections that delivered to it stop
+ * reading (jnet_s_recv_throttled), so that TCP's receive window closes on the peer; they read on once the
+ * application took the queue below it (or closed the socket). Linux has no such cap (its queue grows).
  *
  * <p>Locking: application calls own the socket through a {@link SockLock} (blocking waits give it up); the
  * receive queue and the counters have their own short monitor, so the delivering thread (the RDS worker, or a
@@ -39,7 +43,8 @@ final class RdsSocketImpl implements RdsSocket {
     /** Linux SOCK_MIN_RCVBUF / SOCK_MIN_SNDBUF in bytes. */
     static final int SOCK_MIN_RCVBUF = 2304, SOCK_MIN_SNDBUF = 4608;
 
-    private record Incoming(RdsMessage msg, int saddr) {}
+    /** The least hard cap of the receive queue, bytes (1 MiB, the largest message). */
+    static final int RCV_HARD_MIN = 1 << 20;
 
     private final RdsProtocol rds;
     private final SockLock lock = new SockLock();
@@ -58,7 +63,9 @@ final class RdsSocketImpl implements RdsSocket {
     /** rs_snd_bytes. */
     private final AtomicLong sndBytes = new AtomicLong();
     /** rs_recv_queue, with rs_rcv_bytes and rs_congested, under its own monitor. */
-    private final ArrayDeque<Incoming> rq = new ArrayDeque<>();
+    private final ArrayDeque<RdsMessage> rq = new ArrayDeque<>();
+    /** TCP connections that stopped reading because this queue reached its hard cap; under rq's monitor. */
+    private final ArrayList<RdsConnection> throttled = new ArrayList<>();
     private long rcvBytes;
     private boolean congested;
     private volatile int rqCount;
@@ -66,11 +73,19 @@ final class RdsSocketImpl implements RdsSocket {
     private final AtomicLong congMask = new AtomicLong();
     /** rs_cong_notify: of those, the ones uncongested since, reported by the next receive. */
     private final AtomicLong congNotifyBits = new AtomicLong();
+    /** rs_cong_track: the congestion-map generation this socket's last poll saw. */
+    private volatile long congTrack;
+    /** rs_seen_congestion: a send was refused with ENOBUFS; map updates then wake this socket's pollers. */
+    private volatile boolean seenCongestion;
+    /** The last sender's address, reused while messages come from the same one; under the socket's lock. */
+    private InetSocketAddress lastSender;
+    private int lastSenderAddr;
 
     RdsSocketImpl(RdsProtocol rds) {
         this.rds = rds;
         this.sndbuf = rds.sysctl.wmemDefault.intValue();
         this.rcvbuf = rds.sysctl.rmemDefault.intValue();
+        this.congTrack = rds.congGeneration.get();
         lock.setWakeListener(this::notifyReadiness);
     }
 
@@ -175,6 +190,10 @@ final class RdsSocketImpl implements RdsSocket {
         if (!map.isCongested(dport)) return;
         if (!blocking) {
             if (congMonitor) congMask.getAndUpdate(m -> m | 1L << (dport & 63));
+            if (!seenCongestion) {
+                seenCongestion = true;
+                rds.congPollers.add(this);
+            }
             rds.stats.inc(RdsStatistics.Counter.s_cong_send_error);
             throw new ErrnoException(Errno.ENOBUFS, "send: port " + dport + " congested");
         }
@@ -207,24 +226,65 @@ final class RdsSocketImpl implements RdsSocket {
 
     // ======================================================================================= receive
 
+    /** {@link #deliver}'s results. */
+    static final int DELIVER_DEAD = 0, DELIVER_QUEUED = 1, DELIVER_OVER_CAP = 2;
+
     /**
-     * rds_recv_incoming's last step: queues {@code m} from {@code saddr}; false when the socket is closed.
-     * Never waits for the application.
+     * rds_recv_incoming's last step: queues {@code m} from {@code saddr}. Never waits for the application.
+     *
+     * @return {@link #DELIVER_DEAD} when the socket is closed (not queued), {@link #DELIVER_OVER_CAP} when queued
+     *         and the queue reached its {@link #hardCap()}, else {@link #DELIVER_QUEUED}
      */
-    boolean deliver(RdsMessage m, int saddr) {
-        boolean changed;
+    int deliver(RdsMessage m, int saddr) {
+        boolean changed, over;
         synchronized (rq) {
-            if (closed) return false;
-            rq.addLast(new Incoming(m, saddr));
+            if (closed) return DELIVER_DEAD;
+            m.saddr = saddr;
+            rq.addLast(m);
             rqCount = rq.size();
             rcvBytes += m.payloadLength();
             changed = rcvbufDelta();
+            over = rcvBytes >= hardCap();
         }
         rds.stats.inc(RdsStatistics.Counter.s_recv_queued);
         rds.stats.add(RdsStatistics.Counter.s_recv_bytes_added_to_socket, m.payloadLength());
         if (changed) rds.congQueueUpdates(rds.congMap(boundAddr));
         lock.wakeUp();
-        return true;
+        return over ? DELIVER_OVER_CAP : DELIVER_QUEUED;
+    }
+
+    /**
+     * The hard cap of the receive queue in bytes: SO_RCVBUF (twice the congestion threshold), at least
+     * {@link #RCV_HARD_MIN}. jnet's; see the class comment.
+     */
+    long hardCap() { return Math.max(rcvbuf, RCV_HARD_MIN); }
+
+    /**
+     * True when {@code c} must stop reading: the queue holds at least {@link #hardCap()} bytes and the socket is
+     * open; {@code c} is then kicked once the queue is below the cap again. Counts jnet_s_recv_throttled when
+     * {@code c} newly stops.
+     */
+    boolean throttle(RdsConnection c) {
+        synchronized (rq) {
+            if (closed || rcvBytes < hardCap()) return false;
+            if (!throttled.contains(c)) {
+                throttled.add(c);
+                rds.stats.inc(RdsStatistics.Counter.jnet_s_recv_throttled);
+            }
+            return true;
+        }
+    }
+
+    /** Under rq's monitor: the throttled connections to resume when below the cap (or closed), else null. */
+    private RdsConnection[] resumable() {
+        if (throttled.isEmpty() || (!closed && rcvBytes >= hardCap())) return null;
+        RdsConnection[] r = throttled.toArray(new RdsConnection[0]);
+        throttled.clear();
+        return r;
+    }
+
+    private static void resume(RdsConnection[] cs) {
+        if (cs != null) for (RdsConnection c : cs) c.kick();
     }
 
     /** rds_recv_rcvbuf_delta, under the queue's monitor: true when the port's congestion bit changed. */
@@ -259,26 +319,28 @@ final class RdsSocketImpl implements RdsSocket {
                 if (closed) throw new ErrnoException(Errno.EBADF, "receive");
                 long notify = congNotifyBits.getAndSet(0);
                 if (notify != 0) return new Received(0, 0, null, notify);
-                Incoming in;
+                RdsMessage m;
                 boolean changed = false;
+                RdsConnection[] resume = null;
                 synchronized (rq) {
-                    in = rq.pollFirst();
-                    if (in != null) {
+                    m = rq.pollFirst();
+                    if (m != null) {
                         rqCount = rq.size();
-                        rcvBytes -= in.msg.payloadLength();
+                        rcvBytes -= m.payloadLength();
                         changed = rcvbufDelta();
+                        resume = resumable();
                     }
                 }
-                if (in != null) {
-                    RdsMessage m = in.msg;
+                if (m != null) {
                     int full = m.payloadLength();
                     rds.stats.add(RdsStatistics.Counter.s_recv_bytes_removed_from_socket, full);
                     if (changed) rds.congQueueUpdates(rds.congMap(boundAddr));
+                    resume(resume);
                     int n = Math.min(full, len);
                     if (bb != null) bb.put(m.payload(), m.payloadOffset(), n);
                     else System.arraycopy(m.payload(), m.payloadOffset(), b, off, n);
                     rds.stats.inc(RdsStatistics.Counter.s_recv_delivered);
-                    return new Received(n, full, new InetSocketAddress(Ipv4.toInet(in.saddr), m.sourcePort()), 0);
+                    return new Received(n, full, sender(m.saddr, m.sourcePort()), 0);
                 }
                 if (!blocking) return null;
                 await(deadline, "receive");
@@ -286,6 +348,17 @@ final class RdsSocketImpl implements RdsSocket {
         } finally {
             lock.release();
         }
+    }
+
+    /** The sender's address, the last one's object when it is the same; under the socket's lock. */
+    private InetSocketAddress sender(int saddr, int sport) {
+        InetSocketAddress a = lastSender;
+        if (a == null || lastSenderAddr != saddr || a.getPort() != sport) {
+            a = new InetSocketAddress(Ipv4.toInet(saddr), sport);
+            lastSender = a;
+            lastSenderAddr = saddr;
+        }
+        return a;
     }
 
     /**
@@ -314,7 +387,7 @@ final class RdsSocketImpl implements RdsSocket {
         lock.wakeUp();
     }
 
-    /** Wakes waiters (a congestion map changed). */
+    /** Wakes waiters and pollers (a congestion map changed: rds_cong_map_updated's m_waitq and rds_poll_waitq). */
     void wake() { lock.wakeUp(); }
 
     // ======================================================================================= options
@@ -326,7 +399,12 @@ final class RdsSocketImpl implements RdsSocket {
         try {
             if (closed) throw new ErrnoException(Errno.EBADF, "setsockopt");
             if (option == SocketOption.SO_RCVBUF) {
-                rcvbuf = SocketOptionValues.clampBuf((Integer) value, rds.sysctl.rmemMax.intValue(), SOCK_MIN_RCVBUF);
+                RdsConnection[] resume;
+                synchronized (rq) {
+                    rcvbuf = SocketOptionValues.clampBuf((Integer) value, rds.sysctl.rmemMax.intValue(), SOCK_MIN_RCVBUF);
+                    resume = resumable();
+                }
+                resume(resume);
             } else if (option == SocketOption.SO_SNDBUF) {
                 sndbuf = SocketOptionValues.clampBuf((Integer) value, rds.sysctl.wmemMax.intValue(), SOCK_MIN_SNDBUF);
                 lock.wakeUp();
@@ -373,11 +451,26 @@ final class RdsSocketImpl implements RdsSocket {
 
     @Override public boolean isBlocking() { return blocking; }
 
-    /** rds_poll: POLLIN while a message or a congestion update waits, POLLOUT while the send buffer has room; POLLHUP once closed. */
+    /**
+     * rds_poll: POLLIN while a message waits; for an RDS_CONG_MONITOR socket also while a congestion update
+     * waits (rs_cong_notify), for any other socket once after each congestion-map change since its last poll
+     * (rds_cong_updated_since, "for historical reasons"; Linux adds POLLWRBAND, which jnet's {@link Events}
+     * lacks); POLLOUT while the send buffer has room; POLLHUP once closed. A socket whose send was refused with
+     * ENOBUFS hears of every map change (Linux's rds_poll_waitq once rs_seen_congestion is set), so a poller
+     * waiting for POLLIN wakes when a congested port may have cleared. Unlike Linux, a new socket starts at the
+     * current generation, so it does not report that POLLIN for changes from before it was made.
+     */
     @Override
     public int readyEvents() {
         if (closed) return Events.POLLHUP;
         int ev = 0;
+        if (!congMonitor) {
+            long g = rds.congGeneration.get();
+            if (g != congTrack) {
+                congTrack = g;
+                ev |= Events.POLLIN;
+            }
+        }
         if (rqCount > 0 || congNotifyBits.get() != 0) ev |= Events.POLLIN;
         if (sndBytes.get() < sndbuf / 2) ev |= Events.POLLOUT;
         return ev;
@@ -409,6 +502,7 @@ final class RdsSocketImpl implements RdsSocket {
         try {
             if (closed) return;
             boolean changed;
+            RdsConnection[] resume;
             synchronized (rq) {
                 closed = true;
                 long bytes = rcvBytes;
@@ -416,8 +510,10 @@ final class RdsSocketImpl implements RdsSocket {
                 rqCount = 0;
                 rcvBytes = 0;
                 changed = rcvbufDelta();
+                resume = resumable();
                 rds.stats.add(RdsStatistics.Counter.s_recv_bytes_removed_from_socket, bytes);
             }
+            resume(resume);
             int port = boundPort;
             if (port != 0) rds.unbind(this, boundAddr, port);
             if (changed) rds.congQueueUpdates(rds.congMap(boundAddr));

@@ -53,9 +53,12 @@ public final class RdsStatistics {
         s_recv_bytes_added_to_socket,
         /** Payload bytes removed from receive queues. */
         s_recv_bytes_removed_from_socket,
-        /** Readiness callbacks of RDS TCP sockets (Linux counts rds_tcp_data_ready calls). */
+        /**
+         * Readiness callbacks of RDS TCP sockets not after an ACK that freed space: data arrived or the state
+         * changed (Linux counts rds_tcp_data_ready calls; jnet's one callback also stands for rds_tcp_state_change).
+         */
         s_tcp_data_ready_calls,
-        /** Write-space callbacks (jnet: the same readiness callbacks; Linux counts rds_tcp_write_space calls). */
+        /** Readiness callbacks after an ACK freed send-queue space (rds_tcp_write_space calls). */
         s_tcp_write_space_calls,
         /** Transmissions stopped by a full TCP send buffer (a short write). */
         s_tcp_sndbuf_full,
@@ -82,6 +85,16 @@ public final class RdsStatistics {
         jnet_s_send_probe_ping,
         /** jnet: pings not answered because a connection already had its maximum of pongs outstanding (256). */
         jnet_s_send_pong_dropped,
+        /**
+         * jnet: times a TCP connection stopped reading because a socket it delivered to held its hard cap of
+         * queued bytes (a peer that ignores the congestion map); it reads on once the application catches up.
+         */
+        jnet_s_recv_throttled,
+        /**
+         * jnet: accepted TCP connections reset because the peer sent nothing within
+         * net.rds.tcp.jnet_accept_idle_timeout_ms (an RDS peer sends its congestion map at once).
+         */
+        jnet_s_tcp_accept_idle_reaped,
     }
 
     private final LongAdder[] counters = new LongAdder[Counter.values().length];

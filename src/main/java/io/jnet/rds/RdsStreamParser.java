@@ -29,11 +29,17 @@ import java.util.function.Consumer;
  * <p>Once failed, {@link #feed} consumes nothing and returns -1 until {@link #reset}. No input makes it throw;
  * only bad arguments do (an out-of-bounds slice) and whatever the consumer throws, which reaches the caller with
  * the parser ready for the next message. Memory: the 48-byte header buffer plus, while a payload comes in, one
- * array of exactly h_len bytes (at most the maximum), which becomes the emitted message's payload. One instance
- * per connection, used by one thread at a time.
+ * array that grows with the bytes that came, so that a peer that announces a large h_len and sends little
+ * cannot make it hold much: {@link #INITIAL_PAYLOAD} bytes (or h_len when smaller) once the header is in, then
+ * four times as many, up to exactly h_len, each time the array is full and the message is not (at most
+ * {@code max(INITIAL_PAYLOAD, 4 x payload bytes received)}). The last array, of exactly h_len bytes, becomes the
+ * emitted message's payload. Linux's receiver holds the skbs that came, not h_len. One instance per
+ * connection, used by one thread at a time.
  */
 public final class RdsStreamParser {
     private static final int HEADER = 0, PAYLOAD = 1, SKIP = 2;
+    /** Bytes of the first payload array of a message, at most (64 KiB); it grows fourfold as it fills. */
+    public static final int INITIAL_PAYLOAD = 64 << 10;
 
     private final int maxLength;
     private final boolean checkChecksum;
@@ -43,6 +49,8 @@ public final class RdsStreamParser {
     private int headerFill;
     private byte[] payload;
     private int payloadFill;
+    /** h_len of the message in progress. */
+    private int payloadLength;
     private int skipRemaining;
     private int failure = RdsHeader.OK;
 
@@ -97,7 +105,7 @@ public final class RdsStreamParser {
                     payloadFill += n;
                     off += n;
                     bytes += n;
-                    if (payloadFill == payload.length) emit(out);
+                    filled(out);
                 }
                 default -> { // SKIP
                     n = Math.min(skipRemaining, end - off);
@@ -112,9 +120,10 @@ public final class RdsStreamParser {
     }
 
     /**
-     * Payload bytes the message in progress still needs when they may be read straight into its own array
-     * ({@link #directArray()} at {@link #directOffset()}), sparing the copy through a read buffer; 0 between
-     * messages, inside a header, while skipping, or once failed.
+     * Payload bytes that may be read straight into the message's own array ({@link #directArray()} at
+     * {@link #directOffset()}), sparing the copy through a read buffer: the room left in the array, at most what
+     * the message still needs (the array grows as it fills); 0 between messages, inside a header, while
+     * skipping, or once failed.
      */
     public int directRemaining() {
         return state == PAYLOAD && failure == RdsHeader.OK ? payload.length - payloadFill : 0;
@@ -136,7 +145,15 @@ public final class RdsStreamParser {
         if (n < 0 || n > directRemaining()) throw new IllegalArgumentException("filled " + n + " of " + directRemaining());
         payloadFill += n;
         bytes += n;
-        if (payloadFill == payload.length) emit(out);
+        filled(out);
+    }
+
+    /** After payload bytes came: the message is emitted when complete, else its array grows when full. */
+    private void filled(Consumer<? super RdsMessage> out) {
+        if (payloadFill == payloadLength) emit(out);
+        else if (payloadFill == payload.length) {
+            payload = java.util.Arrays.copyOf(payload, (int) Math.min(payloadLength, 4L * payload.length));
+        }
     }
 
     /** The header is in: decides what follows. False when the parser failed. */
@@ -146,8 +163,9 @@ public final class RdsStreamParser {
         int length = (int) Math.min(RdsHeader.length(header, 0), Integer.MAX_VALUE);
         switch (code) {
             case RdsHeader.OK -> {
-                payload = new byte[length];
+                payload = new byte[Math.min(length, INITIAL_PAYLOAD)];
                 payloadFill = 0;
+                payloadLength = length;
                 state = PAYLOAD;
                 if (length == 0) emit(out);
                 return true;
@@ -171,16 +189,7 @@ public final class RdsStreamParser {
         payload = null;
         state = HEADER;
         messages++;
-        RdsMessage m = new RdsMessage(RdsHeader.sequence(header, 0), RdsHeader.ack(header, 0),
-                RdsHeader.sourcePort(header, 0), RdsHeader.destinationPort(header, 0), RdsHeader.flags(header, 0),
-                RdsHeader.credit(header, 0), extensionsOf(header), p, 0, p.length);
-        out.accept(m);
-    }
-
-    private static byte[] extensionsOf(byte[] h) {
-        byte[] e = new byte[RdsHeader.EXT_SPACE];
-        System.arraycopy(h, RdsHeader.OFF_EXTHDR, e, 0, RdsHeader.EXT_SPACE);
-        return e;
+        out.accept(RdsMessage.fromHeader(header, 0, p));
     }
 
     /**
@@ -218,7 +227,7 @@ public final class RdsStreamParser {
     /** True when the stream so far ends inside a message (header, payload or a skipped payload). */
     public boolean partial() { return state != HEADER || headerFill != 0; }
 
-    /** Bytes held for the message in progress: header bytes so far, plus the payload array once allocated. */
+    /** Bytes held for the message in progress: header bytes so far, plus the payload array as it is now. */
     public int bufferedBytes() { return headerFill + (payload == null ? 0 : payload.length); }
 
     /** The largest accepted h_len, bytes. */

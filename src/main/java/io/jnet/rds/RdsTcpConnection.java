@@ -54,11 +54,53 @@ final class RdsTcpConnection {
     private final byte[] rbuf = new byte[READ_CHUNK];
     final RdsStreamParser parser = new RdsStreamParser();
     private final Consumer<RdsMessage> incoming;
+    /**
+     * The socket whose receive queue reached its hard cap by a message from this connection: reading stops
+     * while it is there (TCP's window then stops the peer); worker only.
+     */
+    private RdsSocketImpl throttle;
+    /** Resets an accepted socket on which the peer sent nothing (net.rds.tcp.jnet_accept_idle_timeout_ms). */
+    private final io.jnet.stack.Timer idleTimer;
+    /** The accepted socket {@link #idleTimer} watches, and the parser's byte count when it was installed. */
+    private volatile TcpSocket idleWatched;
+    private long idleBytesAtInstall;
 
     RdsTcpConnection(RdsConnection conn) {
         this.conn = conn;
         this.proto = conn.proto;
         this.incoming = m -> proto.recvIncoming(conn, conn.faddr, conn.laddr, m);
+        this.idleTimer = proto.ns.timers().newTimer(() -> proto.worker.execute(this::idleCheck));
+    }
+
+    /** A message from this connection took {@code rs} to its hard cap: reading stops (on the worker). */
+    void throttleFor(RdsSocketImpl rs) { throttle = rs; }
+
+    /**
+     * After an accept: the peer must send something (an RDS peer sends its congestion map first) within
+     * net.rds.tcp.jnet_accept_idle_timeout_ms, else {@link #idleCheck} resets the connection. On the worker.
+     */
+    private void watchIdle(TcpSocket s) {
+        long ms = proto.sysctl.rdsTcpJnetAcceptIdleTimeoutMs.intValue();
+        if (ms == 0) return;
+        idleWatched = s;
+        idleBytesAtInstall = parser.bytes();
+        idleTimer.scheduleMillis(ms);
+    }
+
+    /**
+     * The idle timer fired, on the worker: an accepted socket still installed on which the peer sent nothing is
+     * reset (jnet_s_tcp_accept_idle_reaped). Linux keeps such a connection; the bound on them is the number of
+     * peer addresses either way (one connection per address pair), and this frees the TCP socket of each.
+     */
+    private void idleCheck() {
+        TcpSocket s = idleWatched;
+        idleWatched = null;
+        // a throttled connection does not read: the peer may have sent what waits in TCP
+        if (s == null || sock != s || throttle != null || parser.bytes() != idleBytesAtInstall) return;
+        recv(s); // what may have come without a callback yet
+        if (sock != s || parser.bytes() != idleBytesAtInstall) return;
+        proto.stats.inc(RdsStatistics.Counter.jnet_s_tcp_accept_idle_reaped);
+        dropFor(s, true);
     }
 
     TcpSocket socket() { return sock; }
@@ -91,11 +133,16 @@ final class RdsTcpConnection {
         TcpKernelSockets.setBufferSizes(s, proto.sysctl.rdsTcpSndbuf.intValue(), proto.sysctl.rdsTcpRcvbuf.intValue());
     }
 
-    /** rds_tcp_set_callbacks: this connection hears of {@code s}'s readiness, on every ACK too. */
+    /**
+     * rds_tcp_set_callbacks: this connection hears of {@code s}'s readiness, on every ACK that frees send-queue
+     * space too: a callback after such an ACK counts as rds_tcp_write_space (s_tcp_write_space_calls), any other
+     * as rds_tcp_data_ready (s_tcp_data_ready_calls; it stands for rds_tcp_state_change too).
+     */
     private void attach(TcpSocket s) {
         TcpKernelSockets.setWriteSpaceOnEveryAck(s, true);
         listener = x -> {
-            proto.stats.inc(RdsStatistics.Counter.s_tcp_data_ready_calls);
+            proto.stats.inc(TcpKernelSockets.takeWriteSpace(s) ? RdsStatistics.Counter.s_tcp_write_space_calls
+                    : RdsStatistics.Counter.s_tcp_data_ready_calls);
             conn.kick();
         };
         s.addReadinessListener(listener);
@@ -161,6 +208,7 @@ final class RdsTcpConnection {
             connecting = false;
             conn.pathReset();
             attach(s);
+            watchIdle(s);
         } finally {
             conn.unlockXmit();
         }
@@ -180,6 +228,8 @@ final class RdsTcpConnection {
         sock = null;
         connecting = false;
         awaitingPeer = false;
+        throttle = null;
+        idleWatched = null;
         if (s == null) return false;
         if (listener != null) s.removeReadinessListener(listener);
         listener = null;
@@ -247,6 +297,11 @@ final class RdsTcpConnection {
     private boolean recv(TcpSocket s) {
         int budget = READ_BUDGET;
         while (budget > 0) {
+            RdsSocketImpl t = throttle;
+            if (t != null) {
+                if (t.throttle(conn)) return true; // the socket kicks this connection once below its cap
+                throttle = null;
+            }
             int n;
             try {
                 int direct = parser.directRemaining();

@@ -32,7 +32,11 @@
  *
  * <p>Differences from Linux: one path per connection (a probe ping is answered with NPATHS 1, a probe pong is
  * consumed); at most 256 pongs wait per connection, further pings go unanswered; a header with h_len above 1 MiB resets the connection (Linux takes
- * any h_len); the higher address's outgoing connection counts as UP only once the peer has sent its first bytes,
+ * any h_len); a socket's receive queue has a hard cap (SO_RCVBUF, at least 1 MiB) at which the TCP connections
+ * filling it stop reading until the application catches up (jnet_s_recv_throttled), against a peer that
+ * ignores the congestion map; a partial message holds an array that grows with what came (not h_len at once);
+ * an accepted TCP connection on which the peer sent nothing within net.rds.tcp.jnet_accept_idle_timeout_ms is
+ * reset (jnet_s_tcp_accept_idle_reaped); the higher address's outgoing connection counts as UP only once the peer has sent its first bytes,
  * and a socket that is shut down or replaced is read out under the same hold as its close, so that nothing TCP
  * acknowledged is thrown away; no RDMA, no IPv6.
  */

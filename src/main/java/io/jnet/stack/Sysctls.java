@@ -57,6 +57,7 @@ public final class Sysctls {
     // net.rds.tcp (Linux's rds_tcp module parameters under /proc/sys/net/rds/tcp)
     public final Sysctl rdsTcpSndbuf = reg("net.rds.tcp.rds_tcp_sndbuf", "bytes", "send buffer of new RDS-over-TCP sockets, exactly these bytes (not doubled as SO_SNDBUF, as Linux rds_tcp_tune; at least 4608), autotuning off; 0 leaves the TCP default and autotuning", 0, Integer.MAX_VALUE / 2, 0);
     public final Sysctl rdsTcpRcvbuf = reg("net.rds.tcp.rds_tcp_rcvbuf", "bytes", "receive buffer of new RDS-over-TCP sockets, exactly these bytes (not doubled as SO_RCVBUF, as Linux rds_tcp_tune; at least 2304), autotuning off; 0 leaves the TCP default and autotuning", 0, Integer.MAX_VALUE / 2, 0);
+    public final Sysctl rdsTcpJnetAcceptIdleTimeoutMs = reg("net.rds.tcp.jnet_accept_idle_timeout_ms", "ms", "an accepted RDS-over-TCP connection on which the peer sent nothing for this long is reset (jnet_s_tcp_accept_idle_reaped; an RDS peer sends its congestion map at once); 0 never (Linux keeps it)", 0, Integer.MAX_VALUE, 30000);
     public final Sysctl rdsTcpJnetMsgMore = reg("net.rds.tcp.jnet_msg_more", "boolean", "RDS over TCP sends a message's header and all but its last 4 KiB fragment with MSG_MORE | MSG_SENDPAGE_NOTLAST (Linux since 4.4), so TCP builds full-sized segments from them; 0 never does, for comparison", 0, 1, 1);
     /**
      * net.ipv4.tcp_mem, pages of 4096 bytes: min (below it, memory pressure ends), pressure (above it, pressure

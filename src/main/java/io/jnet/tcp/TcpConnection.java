@@ -141,6 +141,11 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
      * {@link TcpKernelSockets#setWriteSpaceOnEveryAck}.
      */
     volatile boolean writeSpaceEveryAck;
+    /**
+     * Set with {@link #writeSpaceEveryAck} when an ACK freed send-queue space and woke the listeners (Linux's
+     * sk_write_space); taken by {@link TcpKernelSockets#takeWriteSpace}.
+     */
+    volatile boolean writeSpaceSignalled;
     boolean sndbufLocked;
     boolean rcvbufLocked;
     /**

@@ -520,8 +520,10 @@ final class TcpInput {
         // buffer is free, not on every ACK (each wake-up is a context switch for one segment's worth)
         if (c.sndNoSpace && TcpOutput.isWriteable(c)) {
             c.sndNoSpace = false;
+            if (c.writeSpaceEveryAck) c.writeSpaceSignalled = true;
             c.wakeUp();
         } else if (c.writeSpaceEveryAck) {
+            c.writeSpaceSignalled = true;
             c.wakeUp(); // an in-stack owner frees its messages as they are acknowledged (RDS: rds_tcp_write_space)
         }
     }

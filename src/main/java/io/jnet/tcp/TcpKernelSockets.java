@@ -24,6 +24,20 @@ public final class TcpKernelSockets {
     }
 
     /**
+     * True, once, when an ACK freed send-queue space since the last call (Linux's sk_write_space), for a socket
+     * with {@link #setWriteSpaceOnEveryAck} on: a readiness listener tells write space from data or a state
+     * change by it (a wake-up for both reads as write space).
+     *
+     * @throws IllegalArgumentException when {@code s} is not a socket of this TCP implementation
+     */
+    public static boolean takeWriteSpace(TcpSocket s) {
+        if (!(s instanceof TcpConnection c)) throw new IllegalArgumentException("not a jnet TCP socket: " + s);
+        if (!c.writeSpaceSignalled) return false;
+        c.writeSpaceSignalled = false;
+        return true;
+    }
+
+    /**
      * Sets {@code s}'s send and receive buffer sizes to exactly the bytes given, as an in-kernel user assigns
      * sk_sndbuf / sk_rcvbuf and sets SOCK_SNDBUF_LOCK / SOCK_RCVBUF_LOCK (Linux's rds_tcp_tune): not doubled as
      * SO_SNDBUF / SO_RCVBUF are, not capped by net.core.wmem_max / rmem_max, floored at SOCK_MIN_SNDBUF (4608)

@@ -7,12 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jnet.socket.ErrnoException;
 import io.jnet.socket.RdsSocket;
-import io.jnet.socket.SocketOption;
-import io.jnet.socket.TcpSocket;
 import io.jnet.wire.RdsHeader;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -23,46 +20,13 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class RdsBadInputTest {
 
-    /** A raw TCP connection from A to B's RDS port; B's RDS takes it as the connection from A. */
-    static final class Raw implements AutoCloseable {
-        final TcpSocket s;
-
-        Raw(RdsPair p) throws Exception {
-            s = p.a.openTcpSocket();
-            s.setOption(SocketOption.SO_RCVTIMEO, Duration.ofSeconds(10));
-            s.connect(addr(B, RdsHeader.TCP_PORT));
-            // B comes UP on it and sends its congestion map first
-            byte[] h = readFully(RdsHeader.LENGTH);
-            assertThat(RdsHeader.isCongestionUpdate(h, 0)).isTrue();
-            readFully((int) RdsHeader.length(h, 0));
-        }
-
-        void send(long seq, int sport, int dport, int flags, byte[] payload) throws IOException {
-            byte[] m = RdsStreamWriter.encode(new RdsMessage(seq, sport, dport, flags, payload));
-            s.write(m, 0, m.length);
-        }
-
-        byte[] readFully(int n) throws IOException {
-            byte[] b = new byte[n];
-            for (int off = 0; off < n; ) {
-                int r = s.read(b, off, n - off);
-                if (r < 0) throw new IOException("EOF");
-                off += r;
-            }
-            return b;
-        }
-
-        @Override
-        public void close() { s.close(); }
-    }
-
     static RdsConnection connB(RdsPair p) throws Exception {
         return p.rdsB().connection(InetAddress.getByName(B), InetAddress.getByName(A));
     }
 
     @Test
     void goodUnboundPingProbeAndShortCongMapKeepTheStreamGoing() throws Exception {
-        try (RdsPair p = new RdsPair(); RdsSocket b = RdsPair.open(p.b, B, 6000); Raw raw = new Raw(p)) {
+        try (RdsPair p = new RdsPair(); RdsSocket b = RdsPair.open(p.b, B, 6000); RdsRawPeer raw = new RdsRawPeer(p)) {
             RdsStatistics st = p.rdsB().statistics();
             raw.send(1, 7000, 6000, 0, "hello".getBytes());
             byte[] buf = new byte[100];
@@ -105,7 +69,7 @@ class RdsBadInputTest {
 
     @Test
     void oversizedLengthResetsTheConnection() throws Exception {
-        try (RdsPair p = new RdsPair(); RdsSocket b = RdsPair.open(p.b, B, 6000); Raw raw = new Raw(p)) {
+        try (RdsPair p = new RdsPair(); RdsSocket b = RdsPair.open(p.b, B, 6000); RdsRawPeer raw = new RdsRawPeer(p)) {
             byte[] h = new byte[RdsHeader.LENGTH];
             RdsHeader.write(h, 0, 1, 0, RdsHeader.MAX_MSG_SIZE + 1L, 7000, 6000, 0, 0);
             raw.s.write(h, 0, h.length);
@@ -126,7 +90,7 @@ class RdsBadInputTest {
 
     @Test
     void truncatedHeaderDeliversNothing() throws Exception {
-        try (RdsPair p = new RdsPair(); RdsSocket b = RdsPair.open(p.b, B, 6000); Raw raw = new Raw(p)) {
+        try (RdsPair p = new RdsPair(); RdsSocket b = RdsPair.open(p.b, B, 6000); RdsRawPeer raw = new RdsRawPeer(p)) {
             byte[] m = RdsStreamWriter.encode(new RdsMessage(1, 7000, 6000, 0, new byte[10]));
             raw.s.write(m, 0, 20); // 20 of the 48 header bytes, then the end of the stream
             raw.s.shutdownOutput();
@@ -137,7 +101,7 @@ class RdsBadInputTest {
             assertThat(b.receive(new byte[10], 0, 10)).isNull();
             // a new connection from the same peer starts from a clean stream (its sequence numbers restart: a
             // restarted peer)
-            try (Raw again = new Raw(p)) {
+            try (RdsRawPeer again = new RdsRawPeer(p)) {
                 again.send(1, 7000, 6000, 0, "fresh".getBytes());
                 b.setBlocking(true);
                 byte[] buf = new byte[10];

@@ -7,9 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jnet.socket.RdsSocket;
 import io.jnet.socket.SocketOption;
-import io.jnet.socket.TcpSocket;
 import io.jnet.wire.RdsHeader;
-import java.io.IOException;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -18,40 +16,15 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class RdsPingTest {
 
-    /** A raw TCP connection from a to b's RDS port; b's congestion map, which comes first, is read off. */
-    static TcpSocket raw(RdsPair p) throws Exception {
-        TcpSocket s = p.a.openTcpSocket();
-        s.setOption(SocketOption.SO_RCVTIMEO, Duration.ofSeconds(10));
-        s.connect(addr(B, RdsHeader.TCP_PORT));
-        byte[] h = readFully(s, RdsHeader.LENGTH);
-        readFully(s, (int) RdsHeader.length(h, 0));
-        return s;
-    }
-
-    static byte[] readFully(TcpSocket s, int n) throws Exception {
-        byte[] b = new byte[n];
-        for (int off = 0; off < n; ) {
-            int r = s.read(b, off, n - off);
-            if (r < 0) throw new IOException("EOF");
-            off += r;
-        }
-        return b;
-    }
-
-    static void write(TcpSocket s, RdsMessage m) throws IOException {
-        byte[] b = RdsStreamWriter.encode(m);
-        s.write(b, 0, b.length);
-    }
-
     @Test
     void pingFloodFromAPeerThatDoesNotReadQueuesAtMostMaxPongs() throws Exception {
         try (RdsPair p = new RdsPair(); RdsSocket b = RdsPair.open(p.b, B, 6000)) {
-            TcpSocket s = raw(p);
+            RdsRawPeer s = new RdsRawPeer(p);
             byte[] ping = RdsStreamWriter.encode(new RdsMessage(1, 7000, 0, 0, new byte[0]));
             int per = 1000, rounds = 100;
             byte[] many = new byte[ping.length * per];
             for (int i = 0; i < per; i++) System.arraycopy(ping, 0, many, i * ping.length, ping.length);
-            for (int i = 0; i < rounds; i++) s.write(many, 0, many.length);
+            for (int i = 0; i < rounds; i++) s.write(many);
             RdsConnection c = p.connB();
             RdsStatistics st = p.rdsB().statistics();
             assertThat(RdsPair.await(() -> st.get("s_recv_ping") >= per * rounds)).as(p.dump()).isTrue();
@@ -82,9 +55,9 @@ class RdsPingTest {
     @Test
     void pongsGoToTheSocketBoundAtTheirDestinationPortProbePongsAreConsumed() throws Exception {
         try (RdsPair p = new RdsPair(); RdsSocket b = RdsPair.open(p.b, B, 6000)) {
-            TcpSocket s = raw(p);
-            write(s, new RdsMessage(1, 0, RdsHeader.PROBE_PORT, 0, new byte[0]));
-            write(s, new RdsMessage(2, 0, 6000, 0, new byte[0]));
+            RdsRawPeer s = new RdsRawPeer(p);
+            s.write(new RdsMessage(1, 0, RdsHeader.PROBE_PORT, 0, new byte[0]));
+            s.write(new RdsMessage(2, 0, 6000, 0, new byte[0]));
             byte[] buf = new byte[10];
             b.setOption(SocketOption.SO_RCVTIMEO, Duration.ofSeconds(10));
             RdsSocket.Received r = b.receive(buf, 0, buf.length);

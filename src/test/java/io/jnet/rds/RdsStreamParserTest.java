@@ -255,7 +255,7 @@ class RdsStreamParserTest {
         RdsHeader.write(h, 0, 0, 0, MIB, 0, 0, 0, 0);
         assertThat(p.feed(h, 0, h.length, m -> {})).isEqualTo(h.length);
         assertThat(p.partial()).isTrue();
-        assertThat(p.bufferedBytes()).isEqualTo(MIB);
+        assertThat(p.bufferedBytes()).as("the payload array grows with what comes").isEqualTo(RdsStreamParser.INITIAL_PAYLOAD);
         RdsHeader.write(h, 0, 0, 0, MIB + 1L, 0, 0, 0, 0);
         RdsStreamParser q = new RdsStreamParser();
         assertThat(q.feed(h, 0, h.length, m -> {})).isEqualTo(-1);
@@ -340,5 +340,65 @@ class RdsStreamParserTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new RdsMessage(0, 0, 0, 0, 0, 0, null, new byte[3], 2, 2))
                 .isInstanceOf(IndexOutOfBoundsException.class);
+    }
+
+    /** A peer that announces h_len 1 MiB and sends little makes the parser hold about what came, not h_len. */
+    @Test
+    void partialPayloadHoldsWhatCameNotTheAnnouncedLength() {
+        byte[] payload = new byte[MIB];
+        new java.util.Random(3).nextBytes(payload);
+        byte[] stream = RdsStreamWriter.encode(new RdsMessage(9, 1000, 2000, 0, payload));
+        RdsStreamParser p = new RdsStreamParser();
+        List<RdsMessage> got = new ArrayList<>();
+        int off = 0;
+        for (int chunk : new int[] {RdsHeader.LENGTH, 1, 70_000, 200_000, 1000, 500_000}) {
+            assertThat(p.feed(stream, off, chunk, got::add)).isEqualTo(chunk);
+            off += chunk;
+            int came = off - RdsHeader.LENGTH;
+            assertThat(p.bufferedBytes()).as("after %d payload bytes", came)
+                    .isLessThanOrEqualTo(Math.max(RdsStreamParser.INITIAL_PAYLOAD, 4 * came));
+            assertThat(got).isEmpty();
+        }
+        // the rest straight into the array, as the TCP receive path reads it
+        while (p.directRemaining() > 0) {
+            int n = Math.min(p.directRemaining(), 30_000);
+            System.arraycopy(stream, off, p.directArray(), p.directOffset(), n);
+            p.directFilled(n, got::add);
+            off += n;
+        }
+        assertThat(off).isEqualTo(stream.length);
+        assertThat(got).hasSize(1);
+        assertThat(got.getFirst().payload()).hasSize(MIB).isEqualTo(payload);
+        assertThat(p.bufferedBytes()).isZero();
+    }
+
+    /**
+     * What the parser allocates per message once warm: the payload array and the RdsMessage, nothing for an
+     * extension space of zeros (it used to copy it twice).
+     */
+    @Test
+    void perMessageAllocationIsThePayloadAndTheMessage() {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        if (!(mx instanceof com.sun.management.ThreadMXBean tmx) || !tmx.isThreadAllocatedMemorySupported()) {
+            System.out.println("skipped: no per-thread allocation counter in this JVM");
+            return;
+        }
+        int per = 1000;
+        ByteArrayOutputStream bo = new ByteArrayOutputStream();
+        for (int i = 0; i < per; i++) bo.writeBytes(RdsStreamWriter.encode(new RdsMessage(i + 1, 1000, 2000, 0, new byte[100])));
+        byte[] stream = bo.toByteArray();
+        RdsStreamParser p = new RdsStreamParser();
+        long[] seen = new long[1];
+        java.util.function.Consumer<RdsMessage> sink = m -> seen[0] += m.payloadLength();
+        for (int i = 0; i < 200; i++) p.feed(stream, 0, stream.length, sink); // warm
+        long tid = Thread.currentThread().threadId();
+        int rounds = 100;
+        long before = tmx.getThreadAllocatedBytes(tid);
+        for (int i = 0; i < rounds; i++) p.feed(stream, 0, stream.length, sink);
+        long perMessage = (tmx.getThreadAllocatedBytes(tid) - before) / ((long) rounds * per);
+        System.out.println("allocated per message: " + perMessage + " bytes");
+        // byte[100] is 116-120 bytes, the RdsMessage about 64; two 16-byte extension arrays would add 64 more
+        assertThat(perMessage).as("bytes allocated per message").isLessThanOrEqualTo(120 + 80);
+        assertThat(seen[0]).isPositive();
     }
 }

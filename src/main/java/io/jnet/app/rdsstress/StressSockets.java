@@ -39,7 +39,12 @@ final class StressSockets {
         }
     }
 
-    /** True for the errors a blocking send or receive returns when its timeout expired or the peer is congested. */
+    /**
+     * True for the errors after which a send or receive is tried again. The sockets are blocking with
+     * {@link #POLL} timeouts: a send to a congested port waits in rds_cong_wait and one to a full send buffer
+     * for room, each up to {@link #POLL} (then ETIMEDOUT), so a retry comes at most every {@link #POLL}, never
+     * in a busy loop; ENOBUFS and EAGAIN, which only non-blocking sockets get, are listed for completeness.
+     */
     static boolean retry(ErrnoException e) {
         return e.errno() == Errno.EAGAIN || e.errno() == Errno.ETIMEDOUT || e.errno() == Errno.ENOBUFS;
     }
