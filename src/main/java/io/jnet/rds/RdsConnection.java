@@ -208,10 +208,12 @@ public final class RdsConnection {
      */
     void sendXmit() {
         while (true) {
+            xmitWanted = true; // before the attempt: a holder that already looked at it looks again on release
             if (!inXmit.compareAndSet(false, true)) {
                 proto.stats.inc(RdsStatistics.Counter.s_send_lock_contention);
                 return;
             }
+            xmitWanted = false;
             long gen = sendGen.incrementAndGet();
             int pass;
             try {
@@ -219,13 +221,19 @@ public final class RdsConnection {
             } finally {
                 inXmit.set(false);
             }
-            if (pass != PASS_DONE && pass != PASS_BATCH) return; // full or failed: write space or the reconnect resumes
-            boolean raced = gen != sendGen.get();
-            if (!raced && (mapQueued.get() || hasUnsent())) {
+            if (gen != sendGen.get()) { // another thread took the connection over since, and the queue with it
+                proto.stats.inc(RdsStatistics.Counter.s_send_lock_queue_raced);
+                return;
+            }
+            if (pass == PASS_FULL || pass == PASS_DOWN) {
+                // a transmit asked for while this one held the guard (write space, say) may have been this one's
+                // to do: the worker tries once more (Linux queues cp_send_w after a contended rds_send_xmit)
+                if (xmitWanted) kick();
+                return;
+            }
+            if (xmitWanted || mapQueued.get() || hasUnsent()) {
                 if (pass == PASS_DONE) continue; // queued meanwhile: go round (batch_count < send_batch_count)
                 kick(); // queue_delayed_work(cp_send_w)
-            } else if (raced) {
-                proto.stats.inc(RdsStatistics.Counter.s_send_lock_queue_raced);
             }
             return;
         }
@@ -233,6 +241,9 @@ public final class RdsConnection {
 
     /** Results of {@link #xmitPass}. */
     private static final int PASS_DONE = 0, PASS_BATCH = 1, PASS_FULL = 2, PASS_DOWN = 3;
+
+    /** A transmit was asked for since the guard's holder took it (it looks again, or leaves it to the worker). */
+    private volatile boolean xmitWanted;
 
     /** cp_send_gen: bumped by every thread that takes the transmit guard in {@link #sendXmit}. */
     private final java.util.concurrent.atomic.AtomicLong sendGen = new java.util.concurrent.atomic.AtomicLong();
@@ -378,7 +389,7 @@ public final class RdsConnection {
     /** Gives the transmit guard back; what was queued meanwhile goes on the worker. */
     void unlockXmit() {
         inXmit.set(false);
-        if (hasUnsent() || mapQueued.get()) kick();
+        if (xmitWanted || hasUnsent() || mapQueued.get()) kick();
     }
 
     // ---- state -----------------------------------------------------------------------------------------
