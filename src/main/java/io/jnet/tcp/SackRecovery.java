@@ -82,6 +82,10 @@ final class SackRecovery implements LossRecovery {
     private int rule3Hint;
     /** Where the next look for lost retransmissions goes on. */
     private int lostRetransCursor;
+    /** The latest send time of a SACKed segment when the look's current pass began. */
+    private long lostRetransPassWhen;
+    /** A whole pass found nothing new to look at: none until a later-sent segment is SACKed. */
+    private boolean lostRetransIdle;
     /** How much recovery sends per ACK (RFC 6937). */
     private final ProportionalRateReduction prr = new ProportionalRateReduction();
 
@@ -192,6 +196,7 @@ final class SackRecovery implements LossRecovery {
         retransmitHint = c.sndUna;
         rule3Hint = c.sndUna;
         lostRetransCursor = c.sndUna;
+        lostRetransIdle = false;
         update(c);
         if (!sendLoop(c, c.win.cwnd - pipe)) {
             PacketBuffer hole = c.sack.firstHole();
@@ -297,16 +302,27 @@ final class SackRecovery implements LossRecovery {
     /**
      * A retransmission that a segment sent a reordering window after it overtook (it is SACKed, the retransmission
      * not) is lost again (TcpExtTCPLostRetransmit). Visits at most {@link #LOST_RETRANS_BUDGET} holes below the
-     * highest SACKed segment per ACK, from where the last ACK stopped, starting over at SND.UNA at the end.
+     * highest SACKed segment per ACK, from where the last ACK stopped, starting over at SND.UNA at the end; after a
+     * pass during which nothing sent later was SACKed, none until something is (a peer repeating its blocks costs
+     * nothing here).
      */
     private void detectLostRetransmits(TcpConnection c, SackScoreboard sb) {
         long maxSackedWhen = sb.maxSackedWhen();
+        if (lostRetransIdle) {
+            // a retransmission is found lost only by a segment sent after it being SACKed: nothing new since
+            if (maxSackedWhen == lostRetransPassWhen) return;
+            lostRetransIdle = false;
+            lostRetransPassWhen = maxSackedWhen;
+            lostRetransCursor = c.sndUna;
+        }
         long minRttUs = c.minRtt.get();
         long reoWndNs = minRttUs == MinRttFilter.NONE ? 0 : minRttUs * 1000 / 4;
         PacketBuffer p = sb.nextHole(lostRetransCursor);
         for (int i = 0; i < LOST_RETRANS_BUDGET; i++) {
             if (p == null || !Tcp.seqLt(p.seq, highSackEnd)) {
-                lostRetransCursor = c.sndUna;
+                lostRetransCursor = c.sndUna; // the pass is over: another only if something newer was SACKed meanwhile
+                if (lostRetransPassWhen == maxSackedWhen) lostRetransIdle = true;
+                else lostRetransPassWhen = maxSackedWhen;
                 return;
             }
             if ((p.flags & TcpOutput.RETRANS_OUT) != 0 && maxSackedWhen - p.when > reoWndNs) {
