@@ -40,7 +40,7 @@ import io.jnet.wire.Tcp;
  * look for lost retransmissions at most {@link #LOST_RETRANS_BUDGET}), O(log n) each in the scoreboard's tree.
  * Nothing beyond clamping the cursors in Open. Allocates nothing. Every change of a segment's
  * {@link TcpOutput#LOST} or {@link TcpOutput#RETRANS_OUT} goes through {@link SackScoreboard#setFlags}, which keeps
- * the counts.
+ * the counts and records the segments newly lost for the retransmission walk, whoever marked them.
  */
 final class SackRecovery implements LossRecovery {
     /** RFC 6675 DupThresh (Linux's default tcp_reordering). */
@@ -353,7 +353,13 @@ final class SackRecovery implements LossRecovery {
         int mss = c.mss;
         boolean sent = false;
         lostPending = false;
-        // rule 1: lost and not retransmitted, in order, from Linux's retransmit_skb_hint on
+        // rule 1: lost and not retransmitted, in order, from Linux's retransmit_skb_hint on; segments marked lost
+        // since (here, by a timeout or by another detection) move the hint back
+        if (sb.takeNewlyLost()) {
+            if (Tcp.seqLt(sb.newlyLostLow(), retransmitHint)) retransmitHint = sb.newlyLostLow();
+            if (Tcp.seqGt(sb.newlyLostHigh(), lostEnd)) lostEnd = sb.newlyLostHigh();
+        }
+        clampHints(c.sndUna);
         int end = Tcp.seqGt(lostEnd, markedTo) ? lostEnd : markedTo;
         int budget = WALK_BUDGET;
         for (PacketBuffer p = sb.nextHole(retransmitHint); p != null && Tcp.seqLt(p.seq, end); p = sb.nextHoleAfter(p)) {

@@ -72,6 +72,11 @@ final class SackScoreboard {
     private long retransOutBytes;
     /** The latest first-or-last send time ({@link PacketBuffer#when}, ns) of a segment SACKed so far. */
     private long maxSackedWhen;
+    /** Whether a segment became lost and not retransmitted since the last {@link #takeNewlyLost}. */
+    private boolean newlyLostSet;
+    /** The lowest start and the highest end of such segments. */
+    private int newlyLostLow;
+    private int newlyLostHigh;
     /** Tree nodes visited by the walks (tests: the work of an ACK, as a count). */
     long visits;
     /** xorshift32 state for priorities, seeded per scoreboard so that a peer cannot shape the tree. */
@@ -240,10 +245,34 @@ final class SackScoreboard {
             return;
         }
         int len = seg.endSeq - seg.seq;
+        int mask = TcpOutput.LOST | TcpOutput.RETRANS_OUT | SACKED_ACKED;
+        boolean wasPending = (seg.flags & mask) == TcpOutput.LOST;
         countFlags(seg, -len);
         seg.flags = (seg.flags | set) & ~clear;
         countFlags(seg, len);
+        if (!wasPending && (seg.flags & mask) == TcpOutput.LOST) {
+            // lost and not retransmitted: the recovery's retransmission walk must come back for it
+            if (!newlyLostSet || Tcp.seqLt(seg.seq, newlyLostLow)) newlyLostLow = seg.seq;
+            if (!newlyLostSet || Tcp.seqGt(seg.endSeq, newlyLostHigh)) newlyLostHigh = seg.endSeq;
+            newlyLostSet = true;
+        }
     }
+
+    /**
+     * Whether some segment became lost and not retransmitted (through {@link #setFlags}, whoever marked it) since the
+     * last call; {@link #newlyLostLow} and {@link #newlyLostHigh} bound them. Clears the record.
+     */
+    boolean takeNewlyLost() {
+        boolean any = newlyLostSet;
+        newlyLostSet = false;
+        return any;
+    }
+
+    /** The lowest start of the segments {@link #takeNewlyLost} reported. */
+    int newlyLostLow() { return newlyLostLow; }
+
+    /** The highest end of the segments {@link #takeNewlyLost} reported. */
+    int newlyLostHigh() { return newlyLostHigh; }
 
     /** Adds {@code bytes} (negative: takes away) of {@code seg} to the tree's byte counts by its flags. */
     private void account(PacketBuffer seg, long bytes) {
