@@ -188,9 +188,15 @@ final class RackLossDetection {
         long reoWnd = reoWndNs(c);
         long wait = 0;
         boolean marked = false;
-        for (PacketBuffer p = c.writeQueue.peek(); p != null && p.when != 0; p = p.next) {
+        SackScoreboard sb = c.sack;
+        // the holes only (SACKed segments are skipped in O(log n)), at most SCAN_BUDGET of them per call: a walk
+        // cut short goes on from there next time, so a peer's many tiny holes cost bounded work per ACK
+        int from = scanFrom != NO_SCAN && Tcp.seqGt(scanFrom, c.sndUna) ? scanFrom : c.sndUna;
+        int budget = SCAN_BUDGET;
+        PacketBuffer p = sb.nextHole(from);
+        for (; p != null && p.when != 0; p = sb.nextHoleAfter(p)) {
+            if (budget-- == 0) break;
             int f = p.flags;
-            if ((f & SackScoreboard.SACKED_ACKED) != 0) continue;
             if ((f & (TcpOutput.LOST | TcpOutput.RETRANS_OUT)) == TcpOutput.LOST) continue; // lost, not resent yet
             if (!sentAfter(xmitNs, endSeq, p.when, p.endSeq)) continue;
             // a retransmission sent in the same instant as RACK's segment went after it, whatever its sequence
@@ -198,12 +204,13 @@ final class RackLossDetection {
             long remaining = rttNs + reoWnd - (now - p.when);
             if (remaining <= 0) {
                 if ((f & TcpOutput.RETRANS_OUT) != 0) c.tcp.mib.inc(MibCounter.TcpExtTCPLostRetransmit);
-                p.flags = (f | TcpOutput.LOST) & ~TcpOutput.RETRANS_OUT;
+                sb.setFlags(p, TcpOutput.LOST, TcpOutput.RETRANS_OUT);
                 marked = true;
             } else if (remaining > wait) {
                 wait = remaining;
             }
         }
+        scanFrom = p != null && p.when != 0 ? p.seq : NO_SCAN;
         if (wait > 0) {
             timerKind = TIMER_REO;
             c.lossTimer.schedule(wait);
@@ -213,6 +220,12 @@ final class RackLossDetection {
         }
         return marked;
     }
+
+    /** Holes one loss detection looks at, at most (the rest on the next call). */
+    static final int SCAN_BUDGET = 256;
+    private static final int NO_SCAN = Integer.MIN_VALUE;
+    /** Where a detection cut short by {@link #SCAN_BUDGET} goes on, or {@link #NO_SCAN}. */
+    private int scanFrom = NO_SCAN;
 
     /** Linux tcp_rack_sent_after: (t1, seq1) was sent after (t2, seq2). */
     private static boolean sentAfter(long t1, int seq1, long t2, int seq2) {

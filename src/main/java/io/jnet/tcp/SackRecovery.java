@@ -36,12 +36,24 @@ import io.jnet.wire.Tcp;
  * lost (Linux tcp_timeout_mark_lost) and is resent within the slow-start window skipping the SACKed segments (as
  * tcp_xmit_retransmit_queue skips TCPCB_SACKED_ACKED), rather than going back N.
  *
- * <p>Work per ACK in Recovery and Loss: one walk of the unacknowledged part of the write queue (bounded by the
- * window); nothing in Open. Allocates nothing.
+ * <p>Work per ACK, whatever the write queue holds and whatever blocks the peer sends: the pipe comes from the
+ * scoreboard's counts of SACKed, lost and retransmitted bytes (Linux sacked_out, lost_out, retrans_out), the loss
+ * edge from at most DupThresh SACKed segments below the highest ({@link SackScoreboard#lossEdge}); the walks over
+ * holes (loss marking, NextSeg rules 1 and 3) go on from cursors the last ACK left (Linux's lost_skb_hint and
+ * retransmit_skb_hint, gVisor's next-segment cursor), so each hole is passed over once per recovery, amortized
+ * O(log n) per ACK, and each walk passes over at most {@link #WALK_BUDGET} holes it does not act on per ACK (the
+ * look for lost retransmissions at most {@link #LOST_RETRANS_BUDGET}), O(log n) each in the scoreboard's tree.
+ * Nothing beyond clamping the cursors in Open. Allocates nothing. Every change of a segment's
+ * {@link TcpOutput#LOST} or {@link TcpOutput#RETRANS_OUT} goes through {@link SackScoreboard#setFlags}, which keeps
+ * the counts and records the segments newly lost for the retransmission walk, whoever marked them.
  */
 final class SackRecovery implements LossRecovery {
     /** RFC 6675 DupThresh (Linux's default tcp_reordering). */
     static final int DUP_THRESH = TCP_FASTRETRANS_THRESH;
+    /** Holes a walk passes over without acting on them, per ACK (loss marking, NextSeg rules 1 and 3). */
+    static final int WALK_BUDGET = 64;
+    /** Holes looked at for lost retransmissions per ACK. */
+    static final int LOST_RETRANS_BUDGET = 16;
 
     /** In fast recovery (TCP_CA_Recovery). */
     private boolean inRecovery;
@@ -63,6 +75,22 @@ final class SackRecovery implements LossRecovery {
     private long ackedThisAck;
     /** The scoreboard's SACKed bytes after the last ACK, for RFC 6937 DeliveredData. */
     private long lastSackedBytes;
+    /** Whether the cursors below are set. */
+    private boolean hinted;
+    /** Every unSACKed segment below this is marked lost (the sequence of Linux's lost_skb_hint). */
+    private int markedTo;
+    /** No segment lost and not retransmitted lies below this (the sequence of Linux's retransmit_skb_hint). */
+    private int retransmitHint;
+    /** The end of the highest retransmission found lost again: rule 1 looks up to it even above {@link #markedTo}. */
+    private int lostEnd;
+    /** Every hole below this has been retransmitted (NextSeg rule 3's cursor). */
+    private int rule3Hint;
+    /** Where the next look for lost retransmissions goes on. */
+    private int lostRetransCursor;
+    /** The latest send time of a SACKed segment when the look's current pass began. */
+    private long lostRetransPassWhen;
+    /** A whole pass found nothing new to look at: none until a later-sent segment is SACKed. */
+    private boolean lostRetransIdle;
     /** How much recovery sends per ACK (RFC 6937). */
     private final ProportionalRateReduction prr = new ProportionalRateReduction();
 
@@ -97,6 +125,7 @@ final class SackRecovery implements LossRecovery {
      */
     @Override
     public void afterAck(TcpConnection c) {
+        clampHints(c.sndUna);
         long acked = ackedThisAck;
         ackedThisAck = 0;
         long sackedBytes = c.sack.sackedBytes();
@@ -155,8 +184,10 @@ final class SackRecovery implements LossRecovery {
     private void markHeadLost(TcpConnection c) {
         PacketBuffer p = c.sack.firstHole();
         if (p == null || p.when == 0 || (p.flags & (TcpOutput.LOST | TcpOutput.RETRANS_OUT)) != 0) return;
-        p.flags |= TcpOutput.LOST;
-        pipe -= p.endSeq - p.seq;
+        c.sack.setFlags(p, TcpOutput.LOST, 0);
+        noteLost(p);
+        if (Tcp.seqGt(p.endSeq, markedTo)) markedTo = p.endSeq; // the first hole: every hole below its end is lost
+        pipe = c.sack.pipe();
     }
 
     /**
@@ -200,6 +231,13 @@ final class SackRecovery implements LossRecovery {
      */
     @Override
     public boolean resendAfterRto(TcpConnection c) {
+        // the timeout took every unSACKed segment for lost (tcp_timeout_mark_lost) and cleared RETRANS_OUT
+        clampHints(c.sndUna);
+        markedTo = c.sndMax;
+        retransmitHint = c.sndUna;
+        rule3Hint = c.sndUna;
+        lostRetransCursor = c.sndUna;
+        lostRetransIdle = false;
         update(c);
         if (!sendLoop(c, c.win.cwnd - pipe)) {
             PacketBuffer hole = c.sack.firstHole();
@@ -247,61 +285,101 @@ final class SackRecovery implements LossRecovery {
         c.rack.onRecoveryEnd();
     }
 
+    /** Clamps the walks' cursors to SND.UNA (they never lag it by more than a window, so never wrap). */
+    private void clampHints(int sndUna) {
+        if (!hinted) {
+            markedTo = retransmitHint = lostEnd = rule3Hint = lostRetransCursor = sndUna;
+            hinted = true;
+            return;
+        }
+        if (Tcp.seqLt(markedTo, sndUna)) markedTo = sndUna;
+        if (Tcp.seqLt(retransmitHint, sndUna)) retransmitHint = sndUna;
+        if (Tcp.seqLt(lostEnd, sndUna)) lostEnd = sndUna;
+        if (Tcp.seqLt(rule3Hint, sndUna)) rule3Hint = sndUna;
+        if (Tcp.seqLt(lostRetransCursor, sndUna)) lostRetransCursor = sndUna;
+    }
+
+    /** {@code p} became lost and not retransmitted: rule 1 must see it again (Linux moves retransmit_skb_hint). */
+    private void noteLost(PacketBuffer p) {
+        if (Tcp.seqLt(p.seq, retransmitHint)) retransmitHint = p.seq;
+    }
+
     /**
-     * One walk of the unacknowledged write queue (Linux tcp_update_scoreboard with tcp_mark_lost_retrans, RFC 6675
-     * SetPipe): marks lost the holes with enough SACKed above them, takes a retransmission as lost again when a
-     * segment sent a reordering window after it is SACKed, and sums the pipe.
+     * RFC 6675 Update and SetPipe (Linux tcp_update_scoreboard with tcp_mark_lost_retrans): marks lost the holes
+     * with enough SACKed above them, takes a retransmission as lost again when a segment sent a reordering window
+     * after it is SACKed, and takes the pipe from the scoreboard's counts. Bounded: see the class comment.
      */
     private void update(TcpConnection c) {
-        long sackedSegs = c.sack.sackedOut();
-        long sackedBytes = c.sack.sackedBytes();
-        long maxSackedWhen = 0;
-        anySacked = false;
+        SackScoreboard sb = c.sack;
         newlyLost = false;
-        for (PacketBuffer p = c.writeQueue.peek(); p != null && p.when != 0; p = p.next) {
-            if (SackScoreboard.isSacked(p)) {
-                if (p.when > maxSackedWhen) maxSackedWhen = p.when;
-                highSackEnd = p.endSeq;
-                anySacked = true;
-            }
+        PacketBuffer high = sb.highestSacked();
+        anySacked = high != null;
+        if (anySacked) highSackEnd = high.endSeq;
+        if (RackLossDetection.enabled(c)) {
+            newlyLost = c.rack.markLost(c); // RACK's time-based marks replace both rules below
+        } else if (anySacked) {
+            markLost(c, sb);
+            if (sb.retransOutBytes() > 0) detectLostRetransmits(c, sb);
         }
-        boolean rack = RackLossDetection.enabled(c);
-        if (rack) newlyLost = c.rack.markLost(c); // RACK's time-based marks replace both rules below
+        pipe = sb.pipe();
+    }
+
+    /**
+     * RFC 6675 IsLost from where the last ACK stopped ({@link #markedTo}, Linux's lost_skb_hint) up to the scoreboard's
+     * loss edge: every hole below it is lost. At most {@link #WALK_BUDGET} holes per ACK; the rest on later ACKs.
+     */
+    private void markLost(TcpConnection c, SackScoreboard sb) {
+        int edge = sb.lossEdge(DUP_THRESH, c.mss, markedTo);
+        if (!Tcp.seqGt(edge, markedTo)) return;
+        int budget = WALK_BUDGET;
+        for (PacketBuffer p = sb.nextHole(markedTo); p != null && Tcp.seqLt(p.seq, edge); p = sb.nextHoleAfter(p)) {
+            if (budget-- == 0) return;
+            if ((p.flags & TcpOutput.LOST) == 0) {
+                sb.setFlags(p, TcpOutput.LOST, 0); // tcp_mark_head_lost
+                newlyLost = true;
+                noteLost(p);
+            }
+            if (Tcp.seqGt(p.endSeq, markedTo)) markedTo = p.endSeq;
+        }
+        markedTo = edge;
+    }
+
+    /**
+     * A retransmission that a segment sent a reordering window after it overtook (it is SACKed, the retransmission
+     * not) is lost again (TcpExtTCPLostRetransmit). Visits at most {@link #LOST_RETRANS_BUDGET} holes below the
+     * highest SACKed segment per ACK, from where the last ACK stopped, starting over at SND.UNA at the end; after a
+     * pass during which nothing sent later was SACKed, none until something is (a peer repeating its blocks costs
+     * nothing here).
+     */
+    private void detectLostRetransmits(TcpConnection c, SackScoreboard sb) {
+        long maxSackedWhen = sb.maxSackedWhen();
+        if (lostRetransIdle) {
+            // a retransmission is found lost only by a segment sent after it being SACKed: nothing new since
+            if (maxSackedWhen == lostRetransPassWhen) return;
+            lostRetransIdle = false;
+            lostRetransPassWhen = maxSackedWhen;
+            lostRetransCursor = c.sndUna;
+        }
         long minRttUs = c.minRtt.get();
         long reoWndNs = minRttUs == MinRttFilter.NONE ? 0 : minRttUs * 1000 / 4;
-        long seenSegs = 0;
-        long seenBytes = 0;
-        long pipeBytes = 0;
-        boolean lossRegion = true;
-        for (PacketBuffer p = c.writeQueue.peek(); p != null && p.when != 0; p = p.next) {
-            int len = p.endSeq - p.seq;
-            if (SackScoreboard.isSacked(p)) {
-                seenSegs += TcpOutput.segmentCount(c, p);
-                seenBytes += len;
-                continue;
+        PacketBuffer p = sb.nextHole(lostRetransCursor);
+        for (int i = 0; i < LOST_RETRANS_BUDGET; i++) {
+            if (p == null || !Tcp.seqLt(p.seq, highSackEnd)) {
+                lostRetransCursor = c.sndUna; // the pass is over: another only if something newer was SACKed meanwhile
+                if (lostRetransPassWhen == maxSackedWhen) lostRetransIdle = true;
+                else lostRetransPassWhen = maxSackedWhen;
+                return;
             }
-            if (!rack && (p.flags & TcpOutput.RETRANS_OUT) != 0 && maxSackedWhen - p.when > reoWndNs) {
-                // a segment sent after this retransmission arrived and it did not: lost again
-                p.flags &= ~TcpOutput.RETRANS_OUT;
+            if ((p.flags & TcpOutput.RETRANS_OUT) != 0 && maxSackedWhen - p.when > reoWndNs) {
+                sb.setFlags(p, 0, TcpOutput.RETRANS_OUT);
                 c.tcp.mib.inc(MibCounter.TcpExtTCPLostRetransmit);
                 newlyLost = true;
+                noteLost(p);
+                if (Tcp.seqGt(p.endSeq, lostEnd)) lostEnd = p.endSeq;
             }
-            if (!rack && lossRegion && (p.flags & TcpOutput.LOST) == 0) {
-                long segsAbove = sackedSegs - seenSegs;
-                long bytesAbove = sackedBytes - seenBytes;
-                if (segsAbove >= DUP_THRESH || bytesAbove > (long) (DUP_THRESH - 1) * c.mss) {
-                    p.flags |= TcpOutput.LOST; // tcp_mark_head_lost
-                    newlyLost = true;
-                } else {
-                    lossRegion = false; // IsLost is monotone: nothing above is lost by this rule
-                }
-            }
-            boolean lost = (p.flags & TcpOutput.LOST) != 0;
-            boolean retransOut = (p.flags & TcpOutput.RETRANS_OUT) != 0;
-            if (!lost) pipeBytes += len;
-            if (retransOut) pipeBytes += len;
+            lostRetransCursor = p.endSeq;
+            p = sb.nextHoleAfter(p);
         }
-        pipe = pipeBytes;
     }
 
     /**
@@ -316,12 +394,26 @@ final class SackRecovery implements LossRecovery {
     }
 
     private boolean sendRules(TcpConnection c, long allowance) {
+        SackScoreboard sb = c.sack;
         int mss = c.mss;
         boolean sent = false;
         lostPending = false;
-        // rule 1: lost and not retransmitted, in order
-        for (PacketBuffer p = c.writeQueue.peek(); p != null && p.when != 0; p = p.next) {
-            if (SackScoreboard.isSacked(p) || (p.flags & (TcpOutput.LOST | TcpOutput.RETRANS_OUT)) != TcpOutput.LOST) {
+        // rule 1: lost and not retransmitted, in order, from Linux's retransmit_skb_hint on; segments marked lost
+        // since (here, by a timeout or by another detection) move the hint back
+        if (sb.takeNewlyLost()) {
+            if (Tcp.seqLt(sb.newlyLostLow(), retransmitHint)) retransmitHint = sb.newlyLostLow();
+            if (Tcp.seqGt(sb.newlyLostHigh(), lostEnd)) lostEnd = sb.newlyLostHigh();
+        }
+        clampHints(c.sndUna);
+        int end = Tcp.seqGt(lostEnd, markedTo) ? lostEnd : markedTo;
+        int budget = WALK_BUDGET;
+        for (PacketBuffer p = sb.nextHole(retransmitHint); p != null && Tcp.seqLt(p.seq, end); p = sb.nextHoleAfter(p)) {
+            if ((p.flags & (TcpOutput.LOST | TcpOutput.RETRANS_OUT)) != TcpOutput.LOST) {
+                if (budget-- == 0) {
+                    lostPending = true; // not known: the next ACK goes on from here
+                    break;
+                }
+                if (Tcp.seqGt(p.endSeq, retransmitHint)) retransmitHint = p.endSeq;
                 continue;
             }
             if (allowance < Math.min(mss, p.endSeq - p.seq) || allowance <= 0) {
@@ -331,6 +423,7 @@ final class SackRecovery implements LossRecovery {
             int len = p.endSeq - p.seq;
             retransmit(c, p);
             c.tcp.mib.inc(MibCounter.TcpExtTCPFastRetrans);
+            if (Tcp.seqGt(p.endSeq, retransmitHint)) retransmitHint = p.endSeq;
             allowance -= len;
             pipe += len;
             sent = true;
@@ -343,16 +436,21 @@ final class SackRecovery implements LossRecovery {
             pipe += n;
             sent = true;
         }
-        // rule 3: a hole below the highest SACKed segment, not yet retransmitted
+        // rule 3: a hole below the highest SACKed segment, not yet retransmitted (RETRANSMITTED stays: the cursor
+        // only moves on)
         if (inRecovery && anySacked && allowance >= mss && !RackLossDetection.enabled(c)) {
-            for (PacketBuffer p = c.writeQueue.peek(); p != null && p.when != 0 && allowance >= mss; p = p.next) {
-                if (!Tcp.seqLt(p.seq, highSackEnd)) break;
-                if (SackScoreboard.isSacked(p) || (p.flags & (TcpOutput.RETRANS_OUT | TcpOutput.RETRANSMITTED)) != 0) {
+            budget = WALK_BUDGET;
+            for (PacketBuffer p = sb.nextHole(rule3Hint); p != null && allowance >= mss && Tcp.seqLt(p.seq, highSackEnd);
+                    p = sb.nextHoleAfter(p)) {
+                if ((p.flags & (TcpOutput.RETRANS_OUT | TcpOutput.RETRANSMITTED)) != 0) {
+                    if (budget-- == 0) break;
+                    if (Tcp.seqGt(p.endSeq, rule3Hint)) rule3Hint = p.endSeq;
                     continue;
                 }
                 int len = p.endSeq - p.seq;
                 retransmit(c, p);
                 c.tcp.mib.inc(MibCounter.TcpExtTCPFastRetrans);
+                if (Tcp.seqGt(p.endSeq, rule3Hint)) rule3Hint = p.endSeq;
                 allowance -= len;
                 pipe += len;
                 sent = true;

@@ -76,6 +76,21 @@ final class SackScoreboard {
     private boolean dsackThisAck;
     private int dsackStart;
     private int dsackEnd;
+    /** Bytes of the tree's segments: sent and not yet acknowledged. */
+    private long treeBytes;
+    /** Bytes of unSACKed segments taken for lost (Linux lost_out, in bytes): {@link TcpOutput#LOST} set. */
+    private long lostBytes;
+    /** Bytes of unSACKed retransmissions in flight (Linux retrans_out, in bytes): {@link TcpOutput#RETRANS_OUT}. */
+    private long retransOutBytes;
+    /** The latest first-or-last send time ({@link PacketBuffer#when}, ns) of a segment SACKed so far. */
+    private long maxSackedWhen;
+    /** Whether a segment became lost and not retransmitted since the last {@link #takeNewlyLost}. */
+    private boolean newlyLostSet;
+    /** The lowest start and the highest end of such segments. */
+    private int newlyLostLow;
+    private int newlyLostHigh;
+    /** Tree nodes visited by the walks (tests: the work of an ACK, as a count). */
+    long visits;
     /** xorshift32 state for priorities, seeded per scoreboard so that a peer cannot shape the tree. */
     private int random = System.identityHashCode(this) * 0x9E3779B9 | 1;
 
@@ -178,7 +193,8 @@ final class SackScoreboard {
             if (Tcp.seqGeq(seg.seq, start) && Tcp.seqLeq(seg.endSeq, end) && Tcp.seqGt(seg.endSeq, una)) {
                 if ((seg.flags & TcpOutput.RETRANSMITTED) == 0 && Tcp.seqLt(seg.seq, priorFack)) reordered = true;
                 if (rack != null) rack.advance(seg);
-                seg.flags = (seg.flags | SACKED_ACKED) & ~(TcpOutput.LOST | TcpOutput.RETRANS_OUT);
+                setFlags(seg, SACKED_ACKED, TcpOutput.LOST | TcpOutput.RETRANS_OUT);
+                if (seg.when > maxSackedWhen) maxSackedWhen = seg.when;
                 sackedOut += pcount(seg, mss);
                 sackedBytes += seg.endSeq - seg.seq;
                 fixUp(seg);
@@ -210,6 +226,7 @@ final class SackScoreboard {
             tail.flags &= ~SACKED_ACKED;
             return;
         }
+        account(seg, -(tail.endSeq - tail.seq)); // seg has shrunk by what the tail now holds
         insert(tail);
         if ((seg.flags & SACKED_ACKED) != 0) sackedOut += pcount(seg, mss) + pcount(tail, mss) - pcountBefore;
     }
@@ -218,6 +235,7 @@ final class SackScoreboard {
     void onAcked(PacketBuffer seg, int mss) {
         if ((seg.flags & IN_TREE) == 0) return;
         if ((seg.flags & SACKED_ACKED) != 0) unaccount(pcount(seg, mss), seg.endSeq - seg.seq);
+        account(seg, -(seg.endSeq - seg.seq));
         remove(seg);
         seg.flags &= ~(TREE_BITS | SACKED_ACKED);
     }
@@ -227,6 +245,7 @@ final class SackScoreboard {
      * was its count before.
      */
     void onPartialAck(PacketBuffer seg, int bytes, int pcountBefore, int mss) {
+        if ((seg.flags & IN_TREE) != 0) account(seg, -bytes);
         if ((seg.flags & (IN_TREE | SACKED_ACKED)) == (IN_TREE | SACKED_ACKED)) {
             unaccount(pcountBefore - pcount(seg, mss), bytes);
         }
@@ -238,6 +257,61 @@ final class SackScoreboard {
         size = 0;
         sackedOut = 0;
         sackedBytes = 0;
+        treeBytes = 0;
+        lostBytes = 0;
+        retransOutBytes = 0;
+    }
+
+    /**
+     * Sets {@code set} and clears {@code clear} in {@code seg}'s flags, keeping the lost and retransmitted byte
+     * counts ({@link #pipe}) right: every change of {@link TcpOutput#LOST} or {@link TcpOutput#RETRANS_OUT} on a
+     * sent segment goes through here (Linux keeps lost_out and retrans_out with the TCPCB bits the same way).
+     */
+    void setFlags(PacketBuffer seg, int set, int clear) {
+        if ((seg.flags & IN_TREE) == 0) {
+            seg.flags = (seg.flags | set) & ~clear;
+            return;
+        }
+        int len = seg.endSeq - seg.seq;
+        int mask = TcpOutput.LOST | TcpOutput.RETRANS_OUT | SACKED_ACKED;
+        boolean wasPending = (seg.flags & mask) == TcpOutput.LOST;
+        countFlags(seg, -len);
+        seg.flags = (seg.flags | set) & ~clear;
+        countFlags(seg, len);
+        if (!wasPending && (seg.flags & mask) == TcpOutput.LOST) {
+            // lost and not retransmitted: the recovery's retransmission walk must come back for it
+            if (!newlyLostSet || Tcp.seqLt(seg.seq, newlyLostLow)) newlyLostLow = seg.seq;
+            if (!newlyLostSet || Tcp.seqGt(seg.endSeq, newlyLostHigh)) newlyLostHigh = seg.endSeq;
+            newlyLostSet = true;
+        }
+    }
+
+    /**
+     * Whether some segment became lost and not retransmitted (through {@link #setFlags}, whoever marked it) since the
+     * last call; {@link #newlyLostLow} and {@link #newlyLostHigh} bound them. Clears the record.
+     */
+    boolean takeNewlyLost() {
+        boolean any = newlyLostSet;
+        newlyLostSet = false;
+        return any;
+    }
+
+    /** The lowest start of the segments {@link #takeNewlyLost} reported. */
+    int newlyLostLow() { return newlyLostLow; }
+
+    /** The highest end of the segments {@link #takeNewlyLost} reported. */
+    int newlyLostHigh() { return newlyLostHigh; }
+
+    /** Adds {@code bytes} (negative: takes away) of {@code seg} to the tree's byte counts by its flags. */
+    private void account(PacketBuffer seg, long bytes) {
+        treeBytes += bytes;
+        countFlags(seg, bytes);
+    }
+
+    private void countFlags(PacketBuffer seg, long bytes) {
+        int f = seg.flags & (TcpOutput.LOST | TcpOutput.RETRANS_OUT | SACKED_ACKED);
+        if ((f & (TcpOutput.LOST | SACKED_ACKED)) == TcpOutput.LOST) lostBytes += bytes;
+        if ((f & (TcpOutput.RETRANS_OUT | SACKED_ACKED)) == TcpOutput.RETRANS_OUT) retransOutBytes += bytes;
     }
 
     /**
@@ -249,7 +323,10 @@ final class SackScoreboard {
     boolean checkReneging(Mib mib) {
         if (first == null || (first.flags & SACKED_ACKED) == 0) return false;
         mib.inc(MibCounter.TcpExtTCPSACKReneging);
-        for (PacketBuffer n = first; n != null; n = next(n)) n.flags &= ~(SACKED_ACKED | SUB_ALL | SUB_ANY);
+        for (PacketBuffer n = first; n != null; n = next(n)) {
+            setFlags(n, 0, SACKED_ACKED);
+            n.flags &= ~(SUB_ALL | SUB_ANY);
+        }
         sackedOut = 0;
         sackedBytes = 0;
         return true;
@@ -279,6 +356,21 @@ final class SackScoreboard {
 
     /** Bytes SACKed and not yet acknowledged. */
     long sackedBytes() { return sackedBytes; }
+
+    /**
+     * RFC 6675 SetPipe from the counts, O(1): every unSACKed byte not taken for lost, plus every unSACKed byte
+     * retransmitted and in flight (Linux tcp_packets_in_flight: packets_out - left_out + retrans_out, in bytes).
+     */
+    long pipe() { return treeBytes - sackedBytes - lostBytes + retransOutBytes; }
+
+    /** Bytes of unSACKed segments taken for lost (Linux lost_out, in bytes). */
+    long lostBytes() { return lostBytes; }
+
+    /** Bytes of unSACKed retransmissions in flight (Linux retrans_out, in bytes). */
+    long retransOutBytes() { return retransOutBytes; }
+
+    /** The latest send time (ns) of a segment SACKed so far, 0 before any. */
+    long maxSackedWhen() { return maxSackedWhen; }
 
     /** Sent segments not yet acknowledged that the scoreboard tracks. */
     int size() { return size; }
@@ -315,11 +407,37 @@ final class SackScoreboard {
         return nextUnsacked(f != null ? f : first);
     }
 
+    /** The first segment not SACKed after {@code seg} in sequence order, or null. O(log n). */
+    PacketBuffer nextHoleAfter(PacketBuffer seg) {
+        PacketBuffer n = next(seg);
+        return n == null ? null : nextUnsacked(n);
+    }
+
+    /**
+     * Where RFC 6675 IsLost begins to hold (Linux tcp_mark_head_lost's bound): the start of the highest SACKed
+     * segment such that it and the SACKed segments above it are {@code dupThresh} segments or more than
+     * (dupThresh - 1) * SMSS bytes; every unSACKed segment that starts below it is lost, none above. Walks down at
+     * most {@code dupThresh} SACKed segments, O(dupThresh * log n).
+     *
+     * @return that sequence number, or {@code orElse} when IsLost holds nowhere
+     */
+    int lossEdge(int dupThresh, int smss, int orElse) {
+        long bytes = 0;
+        int count = 0;
+        for (PacketBuffer s = highestSacked(); s != null; s = previousSacked(previous(s))) {
+            count++;
+            bytes += s.endSeq - s.seq;
+            if (count >= dupThresh || bytes > (long) (dupThresh - 1) * smss) return s.seq;
+        }
+        return orElse;
+    }
+
     /** The highest SACKed segment (Linux highest_sack), or null. O(log n). */
     PacketBuffer highestSacked() {
         PacketBuffer t = root;
         if (t == null || !any(t)) return null;
         while (true) {
+            visits++;
             if (any(t.treeRight)) t = t.treeRight;
             else if ((t.flags & SACKED_ACKED) != 0) return t;
             else t = t.treeLeft;
@@ -385,11 +503,12 @@ final class SackScoreboard {
     }
 
     /** The first segment not SACKed at or after {@code n} in sequence order, or null. */
-    private static PacketBuffer nextUnsacked(PacketBuffer n) {
+    private PacketBuffer nextUnsacked(PacketBuffer n) {
         if (n == null) return null;
         if ((n.flags & SACKED_ACKED) == 0) return n;
         if (!all(n.treeRight)) return leftmostUnsacked(n.treeRight);
         for (PacketBuffer x = n; x.treeParent != null; x = x.treeParent) {
+            visits++;
             PacketBuffer p = x.treeParent;
             if (p.treeLeft == x) {
                 if ((p.flags & SACKED_ACKED) == 0) return p;
@@ -399,8 +518,9 @@ final class SackScoreboard {
         return null;
     }
 
-    private static PacketBuffer leftmostUnsacked(PacketBuffer t) {
+    private PacketBuffer leftmostUnsacked(PacketBuffer t) {
         while (true) {
+            visits++;
             if (!all(t.treeLeft)) t = t.treeLeft;
             else if ((t.flags & SACKED_ACKED) == 0) return t;
             else t = t.treeRight;
@@ -408,11 +528,12 @@ final class SackScoreboard {
     }
 
     /** The first SACKed segment at or after {@code n} in sequence order, or null. */
-    private static PacketBuffer nextSacked(PacketBuffer n) {
+    private PacketBuffer nextSacked(PacketBuffer n) {
         if (n == null) return null;
         if ((n.flags & SACKED_ACKED) != 0) return n;
         if (any(n.treeRight)) return leftmostSacked(n.treeRight);
         for (PacketBuffer x = n; x.treeParent != null; x = x.treeParent) {
+            visits++;
             PacketBuffer p = x.treeParent;
             if (p.treeLeft == x) {
                 if ((p.flags & SACKED_ACKED) != 0) return p;
@@ -422,11 +543,37 @@ final class SackScoreboard {
         return null;
     }
 
-    private static PacketBuffer leftmostSacked(PacketBuffer t) {
+    private PacketBuffer leftmostSacked(PacketBuffer t) {
         while (true) {
+            visits++;
             if (any(t.treeLeft)) t = t.treeLeft;
             else if ((t.flags & SACKED_ACKED) != 0) return t;
             else t = t.treeRight;
+        }
+    }
+
+    /** The last SACKed segment at or before {@code n} in sequence order, or null. */
+    private PacketBuffer previousSacked(PacketBuffer n) {
+        if (n == null) return null;
+        if ((n.flags & SACKED_ACKED) != 0) return n;
+        if (any(n.treeLeft)) return rightmostSacked(n.treeLeft);
+        for (PacketBuffer x = n; x.treeParent != null; x = x.treeParent) {
+            visits++;
+            PacketBuffer p = x.treeParent;
+            if (p.treeRight == x) {
+                if ((p.flags & SACKED_ACKED) != 0) return p;
+                if (any(p.treeLeft)) return rightmostSacked(p.treeLeft);
+            }
+        }
+        return null;
+    }
+
+    private PacketBuffer rightmostSacked(PacketBuffer t) {
+        while (true) {
+            visits++;
+            if (any(t.treeRight)) t = t.treeRight;
+            else if ((t.flags & SACKED_ACKED) != 0) return t;
+            else t = t.treeLeft;
         }
     }
 
@@ -435,6 +582,7 @@ final class SackScoreboard {
         if (last != null && Tcp.seqGeq(seq, last.seq)) return last;
         PacketBuffer best = null;
         for (PacketBuffer n = root; n != null; ) {
+            visits++;
             if (Tcp.seqLeq(n.seq, seq)) {
                 best = n;
                 n = n.treeRight;
@@ -446,28 +594,36 @@ final class SackScoreboard {
     }
 
     /** The segment after {@code b} in sequence order, or null. */
-    private static PacketBuffer next(PacketBuffer b) {
+    private PacketBuffer next(PacketBuffer b) {
         PacketBuffer n = b.treeRight;
         if (n != null) {
-            while (n.treeLeft != null) n = n.treeLeft;
+            while (n.treeLeft != null) {
+                visits++;
+                n = n.treeLeft;
+            }
             return n;
         }
         PacketBuffer p = b.treeParent;
         while (p != null && b == p.treeRight) {
+            visits++;
             b = p;
             p = p.treeParent;
         }
         return p;
     }
 
-    private static PacketBuffer previous(PacketBuffer b) {
+    private PacketBuffer previous(PacketBuffer b) {
         PacketBuffer n = b.treeLeft;
         if (n != null) {
-            while (n.treeRight != null) n = n.treeRight;
+            while (n.treeRight != null) {
+                visits++;
+                n = n.treeRight;
+            }
             return n;
         }
         PacketBuffer p = b.treeParent;
         while (p != null && b == p.treeLeft) {
+            visits++;
             b = p;
             p = p.treeParent;
         }
@@ -479,6 +635,7 @@ final class SackScoreboard {
         b.treeRight = null;
         b.treePriority = nextPriority();
         b.flags |= IN_TREE;
+        account(b, b.endSeq - b.seq);
         pull(b);
         PacketBuffer parent = null;
         boolean left = false;
@@ -561,6 +718,19 @@ final class SackScoreboard {
         int[] count = {0};
         long[] bytes = {0};
         checkNode(root, null, count, bytes);
+        long tree = 0;
+        long lost = 0;
+        long retrans = 0;
+        for (PacketBuffer n = first; n != null; n = next(n)) {
+            int len = n.endSeq - n.seq;
+            tree += len;
+            if ((n.flags & (TcpOutput.LOST | SACKED_ACKED)) == TcpOutput.LOST) lost += len;
+            if ((n.flags & (TcpOutput.RETRANS_OUT | SACKED_ACKED)) == TcpOutput.RETRANS_OUT) retrans += len;
+        }
+        if (tree != treeBytes || lost != lostBytes || retrans != retransOutBytes) {
+            throw new AssertionError("bytes: tree " + treeBytes + "/" + tree + ", lost " + lostBytes + "/" + lost
+                    + ", retransmitted " + retransOutBytes + "/" + retrans);
+        }
         if (count[0] != size) throw new AssertionError("size " + size + " but " + count[0] + " nodes");
         if (bytes[0] != sackedBytes) throw new AssertionError("sackedBytes " + sackedBytes + " but " + bytes[0]);
         PacketBuffer prev = null;

@@ -19,9 +19,15 @@ import java.nio.ByteBuffer;
 final class TcpOutput {
     /** Marks a write-queue segment that was retransmitted (Karn's algorithm); stays until it is acknowledged. */
     static final int RETRANSMITTED = 0x100;
-    /** Marks a write-queue segment taken for lost (Linux TCPCB_LOST): at a timeout, or when retransmitted. */
+    /**
+     * Marks a write-queue segment taken for lost (Linux TCPCB_LOST): at a timeout, or when retransmitted. Set and
+     * cleared through {@link SackScoreboard#setFlags}, which keeps the lost bytes counted.
+     */
     static final int LOST = 0x200;
-    /** Marks a retransmission in flight (Linux TCPCB_SACKED_RETRANS); a timeout clears it. */
+    /**
+     * Marks a retransmission in flight (Linux TCPCB_SACKED_RETRANS); a timeout clears it. Set and cleared through
+     * {@link SackScoreboard#setFlags}, which keeps the retransmitted bytes counted.
+     */
     static final int RETRANS_OUT = 0x400;
     /**
      * Headroom of a write-queue segment (Linux MAX_TCP_HEADER): room for the TCP header with options and
@@ -475,7 +481,7 @@ final class TcpOutput {
         long now = c.tcp.ns.clock().nanoTime();
         if (seg.when != 0 || retransmission) {
             // a retransmission is of a segment taken for lost, and is in flight until acknowledged
-            seg.flags |= RETRANSMITTED | LOST | RETRANS_OUT;
+            c.sack.setFlags(seg, RETRANSMITTED | LOST | RETRANS_OUT, 0);
             c.tcp.mib.inc(MibCounter.TcpRetransSegs);
             c.totalRetrans += segmentCount(c, seg);
             c.bytesRetrans += len;

@@ -107,8 +107,8 @@ final class TcpTimers {
         // unacknowledged segment is SACKed, and every mark goes
         if (c.sackOk) c.sack.checkReneging(c.tcp.mib);
         for (PacketBuffer p = c.writeQueue.peek(); p != null && p.when != 0; p = p.next) {
-            if ((p.flags & SackScoreboard.SACKED_ACKED) != 0) p.flags &= ~TcpOutput.RETRANS_OUT;
-            else p.flags = (p.flags | TcpOutput.LOST) & ~TcpOutput.RETRANS_OUT;
+            if ((p.flags & SackScoreboard.SACKED_ACKED) != 0) c.sack.setFlags(p, 0, TcpOutput.RETRANS_OUT);
+            else c.sack.setFlags(p, TcpOutput.LOST, TcpOutput.RETRANS_OUT);
         }
     }
 

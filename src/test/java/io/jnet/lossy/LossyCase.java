@@ -30,6 +30,8 @@ record LossyCase(double loss, double duplicate, double reorder, int writeSize, i
     static final long REORDER_DELAY_NS = 10_000_000;
 
     static final double[] LOSSES = {0, 0.01, 0.03, 0.10};
+    /** The heavy loss rate of the long sweep ({@code LossySweepHeavyLossTest}). */
+    static final double HEAVY_LOSS = 0.30;
     static final double[] DUPLICATES = {0, 0.01};
     static final double[] REORDERS = {0, 0.02};
     static final int[] WRITE_SIZES = {1, 1460, 64 << 10, 1 << 20};

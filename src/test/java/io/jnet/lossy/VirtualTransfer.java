@@ -52,9 +52,17 @@ final class VirtualTransfer {
         return run(c, bound, pcap, new String[0]);
     }
 
-    /** As {@link #run(LossyCase)} with the boolean sysctls {@code switchedOn} set to 1 in both namespaces. */
+    /**
+     * As {@link #run(LossyCase)} with sysctls set in both namespaces: {@code name} alone sets a boolean one to 1,
+     * {@code name=value} sets it to that value.
+     */
     static TransferResult runWith(LossyCase c, String... switchedOn) throws IOException {
         return run(c, TransferBound.millis(c), null, switchedOn);
+    }
+
+    /** As {@link #runWith(LossyCase, String...)} with another bound. */
+    static TransferResult runWith(LossyCase c, long bound, String... sysctls) throws IOException {
+        return run(c, bound, null, sysctls);
     }
 
     private static TransferResult run(LossyCase c, long bound, Path pcap, String[] switchedOn) throws IOException {
@@ -69,7 +77,11 @@ final class VirtualTransfer {
             for (NetNamespace ns : new NetNamespace[] {a, b}) {
                 ns.sysctl().wmemMax.set(MEM_MAX);
                 ns.sysctl().rmemMax.set(MEM_MAX);
-                for (String sysctl : switchedOn) ns.sysctl().set(sysctl, "1");
+                for (String sysctl : switchedOn) {
+                    int eq = sysctl.indexOf('=');
+                    if (eq < 0) ns.sysctl().set(sysctl, "1");
+                    else ns.sysctl().set(sysctl.substring(0, eq), sysctl.substring(eq + 1));
+                }
             }
             if (pcap != null) {
                 PcapWriter w = PcapWriter.create(pcap);
