@@ -68,14 +68,20 @@ final class SackScoreboard {
     private long dsacksSeen;
     /** RACK, told of every segment newly SACKed (tcp_sacktag_one calls tcp_rack_advance); null in tests without it. */
     RackLossDetection rack;
+    /** Told of every D-SACK accepted (undo_retrans); null in tests without it. */
+    UndoState undo;
     /** The end of the highest SACKed segment before the current ACK (Linux prior_fack), for reordering. */
     private int priorFack;
     /** The current ACK SACKed, never retransmitted, a segment below {@link #priorFack}. */
     private boolean reordered;
+    /** The lowest sequence of data {@link #reordered} found, valid while it is set. */
+    private int reordLow;
     /** Whether a D-SACK block was accepted since {@link #clearAckState}, and its edges. */
     private boolean dsackThisAck;
     private int dsackStart;
     private int dsackEnd;
+    /** Segments the last accepted D-SACK block covered. */
+    private long dsackSegs;
     /** xorshift32 state for priorities, seeded per scoreboard so that a peer cannot shape the tree. */
     private int random = System.identityHashCode(this) * 0x9E3779B9 | 1;
 
@@ -104,6 +110,7 @@ final class SackScoreboard {
             dsackStart = o.sackLeft[0];
             dsackEnd = o.sackRight[0];
             if (rack != null) rack.onDsack();
+            if (undo != null) undo.onDsack(dsackEnd, sndUna, dsackSegs);
         }
         PacketBuffer high = highestSacked();
         priorFack = high != null ? high.endSeq : una;
@@ -153,6 +160,7 @@ final class SackScoreboard {
             return false;
         }
         mib.add(MibCounter.TcpExtTCPDSACKRecvSegs, segs);
+        dsackSegs = segs;
         dsacksSeen++;
         return true;
     }
@@ -176,7 +184,11 @@ final class SackScoreboard {
         int newly = 0;
         while (seg != null && Tcp.seqLt(seg.seq, end)) {
             if (Tcp.seqGeq(seg.seq, start) && Tcp.seqLeq(seg.endSeq, end) && Tcp.seqGt(seg.endSeq, una)) {
-                if ((seg.flags & TcpOutput.RETRANSMITTED) == 0 && Tcp.seqLt(seg.seq, priorFack)) reordered = true;
+                if ((seg.flags & TcpOutput.RETRANSMITTED) == 0 && Tcp.seqLt(seg.seq, priorFack)) {
+                    if (!reordered || Tcp.seqLt(seg.seq, reordLow)) reordLow = seg.seq;
+                    reordered = true;
+                }
+                if ((seg.flags & TcpOutput.RETRANSMITTED) == 0 && undo != null) undo.noteOrigDelivered(seg.endSeq);
                 if (rack != null) rack.advance(seg);
                 seg.flags = (seg.flags | SACKED_ACKED) & ~(TcpOutput.LOST | TcpOutput.RETRANS_OUT);
                 sackedOut += pcount(seg, mss);
@@ -290,7 +302,16 @@ final class SackScoreboard {
     PacketBuffer lastSent() { return last; }
 
     /** Forgets the D-SACK of the previous ACK (called as an ACK's processing begins). */
-    void clearAckState() { dsackThisAck = false; }
+    void clearAckState() {
+        dsackThisAck = false;
+        reordered = false;
+    }
+
+    /** The last {@link #tag} SACKed data never retransmitted below what was SACKed before (reordering). */
+    boolean reorderedThisAck() { return reordered; }
+
+    /** The lowest sequence of that reordered data (Linux state-&gt;reord). */
+    int reordLow() { return reordLow; }
 
     /**
      * Whether the current ACK carried an accepted D-SACK block overlapping [{@code seq}, {@code endSeq}) (Linux

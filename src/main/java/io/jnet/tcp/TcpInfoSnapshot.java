@@ -61,7 +61,7 @@ final class TcpInfoSnapshot {
                 sinceMs(nowNs, c.dataPath.lastDataRecvNs(c), established),
                 sinceMs(nowNs, c.dataPath.lastAckRecvNs(c), established),
                 c.pmtu, windowClamp, c.rtt.srttUs, c.rtt.rttvarUs, ssthresh, cwndSegments,
-                c.advMss - (c.tsEnabled ? 12 : 0), LossRecovery.TCP_FASTRETRANS_THRESH,
+                c.advMss - (c.tsEnabled ? 12 : 0), c.reordering,
                 c.rcvRtt.rttUs(), c.rcvqSpace, u32(c.totalRetrans),
                 c.pacingRate, c.bytesAcked, c.bytesReceived, u32(c.segsOut), u32(c.segsIn),
                 notSent, c.minRtt.get(), u32(c.dataSegsIn), u32(c.dataSegsOut),

@@ -462,6 +462,7 @@ final class TcpOutput {
             seg.flags |= RETRANSMITTED | LOST | RETRANS_OUT;
             c.tcp.mib.inc(MibCounter.TcpRetransSegs);
             c.totalRetrans += segmentCount(c, seg);
+            c.undo.onRetransmit(c, segmentCount(c, seg));
             c.bytesRetrans += len;
         } else if (len > 0) {
             c.tcp.mib.inc(MibCounter.TcpExtTCPOrigDataSent);
