@@ -15,6 +15,10 @@ import io.jnet.wire.Tcp;
  * Duplicate ACKs for data sent before the last recovery or timeout began (SND.UNA not past recover) do not start
  * another one (RFC 6582 3.2 step 1).
  *
+ * <p>Without SACK only timestamps can show a retransmission was not needed ({@link UndoState}, RFC 3522): a full
+ * undo at the end of recovery, a partial undo on a partial ACK, and a loss undo after a timeout, which also stops
+ * going back N.
+ *
  * <p>Congestion states (Linux icsk_ca_state) it sets on the connection: Disorder at the first duplicate ACK,
  * Recovery in fast recovery, Loss after a timeout; Open again at the ACK that ends them.
  */

@@ -36,6 +36,12 @@ import io.jnet.wire.Tcp;
  * lost (Linux tcp_timeout_mark_lost) and is resent within the slow-start window skipping the SACKed segments (as
  * tcp_xmit_retransmit_queue skips TCPCB_SACKED_ACKED), rather than going back N.
  *
+ * <p>Undo ({@link UndoState}, Linux tcp_fastretrans_alert and tcp_process_loss): a recovery ends with its window
+ * restored when timestamps show the original was delivered (full undo), a partial ACK filled by a delayed original
+ * with no retransmission out ends it early (partial undo), D-SACKs of every retransmission undo it during or after
+ * it; in Loss, F-RTO (net.ipv4.tcp_frto) sends new data on the first ACK that advances SND.UNA and undoes the
+ * timeout when data never retransmitted is then acknowledged or SACKed.
+ *
  * <p>Work per ACK in Recovery and Loss: one walk of the unacknowledged part of the write queue (bounded by the
  * window); nothing in Open. Allocates nothing.
  */
@@ -123,7 +129,10 @@ final class SackRecovery implements LossRecovery {
             if (c.undo.tryUndoDsack(c)) leaveRecoveryUndone(c); // tcp_try_undo_dsack, then tcp_try_to_open
         } else if (c.caState == TcpInfo.TCP_CA_Loss) {
             lossAction = processLoss(c, acked > 0, dataSacked, dup);
-            if (lossAction == LOSS_DONE) return;
+            if (lossAction == LOSS_DONE) {
+                lostPending = false; // undone (lost marks cleared) or everything the timeout took was acknowledged
+                return;
+            }
         } else {
             c.undo.tryUndoDsack(c); // Open or Disorder: D-SACKs may still undo the last recovery
         }

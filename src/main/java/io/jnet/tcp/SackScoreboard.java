@@ -286,6 +286,9 @@ final class SackScoreboard {
 
     // ------------------------------------------------------------------ queries
 
+    /** Segments D-SACKed so far (Linux dsack_dups, TCP_INFO tcpi_dsack_dups). */
+    long dsackDups() { return dsackDups; }
+
     /** Segments SACKed and not yet acknowledged (Linux sacked_out, TCP_INFO tcpi_sacked). */
     long sackedOut() { return sackedOut; }
 

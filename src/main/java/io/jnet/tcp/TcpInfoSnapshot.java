@@ -69,7 +69,7 @@ final class TcpInfoSnapshot {
                 usOf(c.chrono.total(TcpChrono.BUSY, nowNs) + c.chrono.total(TcpChrono.RWND_LIMITED, nowNs)
                         + c.chrono.total(TcpChrono.SNDBUF_LIMITED, nowNs)),
                 usOf(c.chrono.total(TcpChrono.RWND_LIMITED, nowNs)), usOf(c.chrono.total(TcpChrono.SNDBUF_LIMITED, nowNs)),
-                c.bytesSent, c.bytesRetrans, 0, 0, u32(c.rcvOoopack),
+                c.bytesSent, c.bytesRetrans, u32(c.sack.dsackDups()), u32(c.rack.reorderingSeen()), u32(c.rcvOoopack),
                 c.sndWnd & 0xFFFFFFFFL, c.rcvWnd & 0xFFFFFFFFL);
     }
 

@@ -224,6 +224,7 @@ final class UndoState {
     static void checkReordering(TcpConnection c, int lowSeq, boolean ts) {
         if (!raiseReordering(c, lowSeq)) return;
         c.tcp.mib.inc(ts ? MibCounter.TcpExtTCPTSReorder : MibCounter.TcpExtTCPSACKReorder);
+        if (ts) c.rack.onReordering(); // reord_seen (the SACK callers tell RACK themselves)
     }
 
     /**

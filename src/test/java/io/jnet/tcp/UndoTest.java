@@ -188,6 +188,7 @@ class UndoTest {
                 ack(net, c, base, (int) una, now(c), 0, m); // D-SACK: segment 0 arrived twice
                 assertThat(mib(net, MibCounter.TcpExtTCPDSACKRecv)).isEqualTo(1);
                 assertThat(mib(net, MibCounter.TcpExtTCPDSACKUndo)).as("tcp_recovery=%s", recovery).isEqualTo(1);
+                assertThat(c.info().dsackDups()).isEqualTo(1);
                 assertThat(c.win.cwnd).isGreaterThanOrEqualTo(cwndBefore);
                 assertThat(net.a.mib().toNstatString()).contains("TcpExtTCPDSACKUndo");
                 assertThat(net.a.internalErrors()).isZero();
@@ -286,6 +287,7 @@ class UndoTest {
             assertThat(mib(net, MibCounter.TcpRetransSegs)).isZero();
             assertThat(mib(net, MibCounter.TcpExtTCPSACKReorder)).isEqualTo(2);
             assertThat(c.info().reordering()).isEqualTo(7);
+            assertThat(c.info().reordSeen()).isEqualTo(2);
             assertThat(net.a.internalErrors()).isZero();
         }
     }
