@@ -77,8 +77,9 @@ package io.jnet.socket;
  * @param sndCwnd congestion window in segments (jnet keeps it in bytes: bytes / {@link #sndMss})
  * @param advmss bytes: the MSS we announced, less the timestamp option when negotiated (Linux's
  *     {@code advmss} after the handshake)
- * @param reordering the duplicate-ACK threshold in segments. Linux raises it when it detects reordering;
- *     jnet does not detect reordering, so this is always 3 (net.ipv4.tcp_reordering's default)
+ * @param reordering the reordering degree in segments (Linux tp->reordering): net.ipv4.tcp_reordering (3) at
+ *     first, raised to the distance of reordered data when reordering is detected, at most
+ *     net.ipv4.tcp_max_reordering
  * @param rcvRtt the receiver's RTT estimate in µs ({@code rcv_rtt_est}, Linux tcp_rcv_rtt_update): from
  *     the timestamp echo of full-sized segments, else once per window of received data; 0 before a sample.
  *     Informational: jnet's receive-buffer autotuning paces itself by SRTT
@@ -109,8 +110,8 @@ package io.jnet.socket;
  * @param sndbufLimited µs during which the application's writes found the send buffer full
  * @param bytesSent bytes of payload sent, retransmissions included (tcpEStatsPerfHCDataOctetsOut)
  * @param bytesRetrans bytes of payload retransmitted (tcpEStatsPerfOctetsRetrans)
- * @param dsackDups DSACK blocks received; always 0: jnet has no SACK yet
- * @param reordSeen reordering events detected; always 0: jnet does not detect reordering
+ * @param dsackDups segments reported by D-SACK blocks received (Linux dsack_dups)
+ * @param reordSeen reordering events detected (Linux reord_seen)
  * @param rcvOoopack segments received out of order and queued (Linux counts them where it counts
  *     TcpExtTCPOFOQueue)
  * @param sndWnd bytes: the peer's advertised window, scaled (SND.WND)

@@ -48,6 +48,10 @@ public enum MibCounter {
     // tail loss probes (RFC 8985 section 7), Linux's names: probes sent, and tail losses they repaired (the
     // probe's ACK showed a loss and the congestion window was reduced once)
     TcpExtTCPLossProbes, TcpExtTCPLossProbeRecovery,
+    // undo of spurious reductions (RFC 3522 Eifel timestamps, RFC 2883 D-SACK, RFC 5682 F-RTO), Linux's names:
+    // recoveries undone in full at their end and on a partial ACK, recoveries undone by D-SACKs, reordering shown by
+    // timestamps (TcpExtTCPLossUndo and TcpExtTCPSpuriousRTOs above count the timeouts undone)
+    TcpExtTCPFullUndo, TcpExtTCPPartialUndo, TcpExtTCPDSACKUndo, TcpExtTCPTSReorder,
     // jnet's own: SACK options whose length is no whole number of blocks (ignored, as Linux ignores them unseen)
     TcpExtJnetSackOptionMalformed,
     // TCP memory pressure (net.ipv4.tcp_mem; io.jnet.tcp.TcpMemory): entries into pressure, and milliseconds spent

@@ -71,6 +71,9 @@ public final class Sysctls {
     public final Sysctl tcpSack = reg("net.ipv4.tcp_sack", "boolean", "RFC 2018 selective acknowledgements: offer SACK-permitted on SYN and SYN-ACK and use SACK when both ends do", 0, 1, 1);
     public final Sysctl tcpDsack = reg("net.ipv4.tcp_dsack", "boolean", "RFC 2883 duplicate SACK: report duplicate segments received in the first SACK block", 0, 1, 1);
     public final Sysctl tcpRecovery = reg("net.ipv4.tcp_recovery", "enum", "loss detection (Linux tcp_recovery): 0x1 RACK (RFC 8985 time-based loss marking, in place of the RFC 6675 DupThresh rule), 0x2 static reordering window (no D-SACK adaptation), 0x4 no DupThresh shortcut for the window before reordering is seen", 0, 7, 1);
+    public final Sysctl tcpFrto = reg("net.ipv4.tcp_frto", "enum", "F-RTO (RFC 5682, SACK-enhanced as Linux): detect spurious retransmission timeouts and undo them; 0 off, 1 or 2 on (jnet runs it with SACK only)", 0, 2, 2);
+    public final Sysctl tcpReordering = reg("net.ipv4.tcp_reordering", "segments", "initial reordering degree of a connection, segments (Linux tp->reordering, TCP_INFO tcpi_reordering)", 1, 300, 3);
+    public final Sysctl tcpMaxReordering = reg("net.ipv4.tcp_max_reordering", "segments", "cap on a connection's reordering degree, segments", 1, 1 << 20, 300);
     public final Sysctl tcpEarlyRetrans = reg("net.ipv4.tcp_early_retrans", "enum", "tail loss probe (RFC 8985 section 7) with SACK: 3 or 4 on, 0-2 off (jnet has no early retransmit of its own, as Linux since 4.11)", 0, 4, 3);
     public final Sysctl tcpWindowScaling = reg("net.ipv4.tcp_window_scaling", "boolean", "RFC 7323 window scaling", 0, 1, 1);
     public final Sysctl tcpFinTimeout = reg("net.ipv4.tcp_fin_timeout", "seconds", "FIN-WAIT-2 lifetime of orphaned sockets", 1, 86400, 60);

@@ -58,10 +58,15 @@ interface CongestionControl {
 
     /**
      * Fast recovery ended with everything outstanding at its start acknowledged and the loss recovery has set cwnd
-     * (gVisor PostRecovery; Linux's set_state to TCP_CA_Open). Undoing a spurious reduction (Linux .undo_cwnd) is
-     * not implemented yet.
+     * (gVisor PostRecovery; Linux's set_state to TCP_CA_Open). A spurious reduction is undone by {@link #undoCwnd}.
      */
     void afterRecovery(CongestionWindow w);
+
+    /**
+     * A reduction proved spurious is undone (Linux .undo_cwnd, called by tcp_undo_cwnd_reduction): the window to
+     * use now, bytes, given {@code priorCwnd}, cwnd when the reduction began. ssthresh is restored by the caller.
+     */
+    long undoCwnd(CongestionWindow w, long priorCwnd);
 
     /**
      * Data is sent after an idle period longer than an RTO (RFC 5681 4.1; Linux tcp_cwnd_restart and

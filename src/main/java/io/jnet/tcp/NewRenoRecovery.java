@@ -15,6 +15,10 @@ import io.jnet.wire.Tcp;
  * Duplicate ACKs for data sent before the last recovery or timeout began (SND.UNA not past recover) do not start
  * another one (RFC 6582 3.2 step 1).
  *
+ * <p>Without SACK only timestamps can show a retransmission was not needed ({@link UndoState}, RFC 3522): a full
+ * undo at the end of recovery, a partial undo on a partial ACK, and a loss undo after a timeout, which also stops
+ * going back N.
+ *
  * <p>Congestion states (Linux icsk_ca_state) it sets on the connection: Disorder at the first duplicate ACK,
  * Recovery in fast recovery, Loss after a timeout; Open again at the ACK that ends them.
  */
@@ -37,14 +41,26 @@ final class NewRenoRecovery implements LossRecovery {
         if (inRecovery) {
             if (Tcp.seqGeq(ack, recover)) {
                 exitRecovery(c, ack);
+            } else if (c.undo.tryUndoPartial(c, ack - (int) acked)) {
+                inRecovery = false; // a delayed original filled the hole (tcp_try_undo_partial)
+                c.caState = TcpInfo.TCP_CA_Open;
+                c.undo.onOpen(c);
             } else {
                 // partial ACK: retransmit the next hole, deflate (RFC 6582 3.2 step 3)
                 retransmitHead(c);
                 CongestionWindow w = c.win;
                 w.cwnd = Math.max(w.mss, w.cwnd - acked + (acked >= w.mss ? w.mss : 0));
             }
-        } else if (c.caState == TcpInfo.TCP_CA_Disorder
-                || c.caState == TcpInfo.TCP_CA_Loss && Tcp.seqGeq(ack, recover)) {
+        } else if (c.caState == TcpInfo.TCP_CA_Loss && c.undo.tryUndoLoss(c, false)) {
+            // the timeout was spurious (RFC 3522 timestamps; tcp_try_undo_loss): no more going back N
+            stopGoBackN(c);
+            c.caState = TcpInfo.TCP_CA_Open;
+            c.undo.onOpen(c);
+        } else if (c.caState == TcpInfo.TCP_CA_Loss && Tcp.seqGeq(ack, recover)) {
+            c.undo.tryUndoRecovery(c);
+            c.caState = TcpInfo.TCP_CA_Open;
+            c.undo.onOpen(c);
+        } else if (c.caState == TcpInfo.TCP_CA_Disorder) {
             // Disorder ends with the new ACK; Loss once all that was outstanding at the timeout is acknowledged
             c.caState = TcpInfo.TCP_CA_Open;
         }
@@ -109,6 +125,7 @@ final class NewRenoRecovery implements LossRecovery {
     private void enterRecovery(TcpConnection c) {
         recoveredOnce = true;
         c.sack.setUndoMarker(c.sndUna); // D-SACKs of what this recovery resends are valid (tcp_init_undo)
+        c.undo.onRecoveryStart(c);
         c.caState = TcpInfo.TCP_CA_Recovery;
         long flight = (c.sndMax - c.sndUna) & 0xFFFFFFFFL;
         CongestionWindow w = c.win;
@@ -124,10 +141,25 @@ final class NewRenoRecovery implements LossRecovery {
     /** Full ACK (RFC 6582 3.2 step 3, option 1): cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS). */
     private void exitRecovery(TcpConnection c, int ack) {
         CongestionWindow w = c.win;
-        w.cwnd = Math.min(w.ssthresh, Math.max((c.sndMax - ack) & 0xFFFFFFFFL, w.mss) + w.mss);
+        if (!c.undo.tryUndoRecovery(c)) { // timestamps showed the retransmission was not needed: cwnd restored
+            w.cwnd = Math.min(w.ssthresh, Math.max((c.sndMax - ack) & 0xFFFFFFFFL, w.mss) + w.mss);
+        }
         inRecovery = false;
         c.cc.afterRecovery(w);
         c.caState = TcpInfo.TCP_CA_Open;
+        c.undo.onOpen(c);
+    }
+
+    /**
+     * A timeout undone: what go-back-N would have sent again was delivered, so sending resumes after the highest
+     * sequence sent, at the first segment never sent.
+     */
+    private static void stopGoBackN(TcpConnection c) {
+        if (!Tcp.seqLt(c.sndNxt, c.sndMax)) return;
+        c.sndNxt = c.sndMax;
+        PacketBuffer p = c.writeQueue.peek();
+        while (p != null && p.when != 0) p = p.next;
+        c.sendHead = p;
     }
 
     /**

@@ -50,6 +50,12 @@ final class RenoCongestion implements CongestionControl {
     @Override
     public void afterRecovery(CongestionWindow w) { }
 
+    /** Linux tcp_reno_undo_cwnd: max(cwnd, prior_cwnd). */
+    @Override
+    public long undoCwnd(CongestionWindow w, long priorCwnd) {
+        return Math.max(w.cwnd, priorCwnd);
+    }
+
     @Override
     public void onRestartAfterIdle(CongestionWindow w) {
         w.cwnd = Math.min(w.cwnd, (long) CongestionWindow.INIT_CWND_SEGMENTS * w.mss);

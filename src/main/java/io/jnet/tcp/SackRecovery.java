@@ -36,6 +36,12 @@ import io.jnet.wire.Tcp;
  * lost (Linux tcp_timeout_mark_lost) and is resent within the slow-start window skipping the SACKed segments (as
  * tcp_xmit_retransmit_queue skips TCPCB_SACKED_ACKED), rather than going back N.
  *
+ * <p>Undo ({@link UndoState}, Linux tcp_fastretrans_alert and tcp_process_loss): a recovery ends with its window
+ * restored when timestamps show the original was delivered (full undo), a partial ACK filled by a delayed original
+ * with no retransmission out ends it early (partial undo), D-SACKs of every retransmission undo it during or after
+ * it; in Loss, F-RTO (net.ipv4.tcp_frto) sends new data on the first ACK that advances SND.UNA and undoes the
+ * timeout when data never retransmitted is then acknowledged or SACKed.
+ *
  * <p>Work per ACK, whatever the write queue holds and whatever blocks the peer sends: the pipe comes from the
  * scoreboard's counts of SACKed, lost and retransmitted bytes (Linux sacked_out, lost_out, retrans_out), the loss
  * edge from at most DupThresh SACKed segments below the highest ({@link SackScoreboard#lossEdge}); the walks over
@@ -93,6 +99,17 @@ final class SackRecovery implements LossRecovery {
     private boolean lostRetransIdle;
     /** How much recovery sends per ACK (RFC 6937). */
     private final ProportionalRateReduction prr = new ProportionalRateReduction();
+    /** A duplicate ACK arrived since the last {@link #afterAck} (Linux num_dupack). */
+    private boolean dupThisAck;
+    /** F-RTO step 2b: the send loop sends new data only (Linux REXMIT_NEW). */
+    private boolean newDataOnly;
+
+    /** {@link #processLoss}: the ACK undid the timeout or ended Loss; nothing more to send from here. */
+    private static final int LOSS_DONE = 0;
+    /** {@link #processLoss}: F-RTO sends new data (Linux REXMIT_NEW). */
+    private static final int LOSS_NEW = 1;
+    /** {@link #processLoss}: conventional recovery resends what is lost (Linux REXMIT_LOST). */
+    private static final int LOSS_RETRANSMIT = 2;
 
     @Override
     public boolean onNewAck(TcpConnection c, int ack, long acked) {
@@ -100,12 +117,13 @@ final class SackRecovery implements LossRecovery {
         dupAcks = 0;
         ackedThisAck = acked;
         if (inRecovery) {
-            if (Tcp.seqGeq(ack, recoveryPoint)) exitRecovery(c);
-        } else if (c.caState == TcpInfo.TCP_CA_Loss) {
             if (Tcp.seqGeq(ack, recoveryPoint)) {
-                c.caState = TcpInfo.TCP_CA_Open;
-                c.rack.onRecoveryEnd();
+                exitRecovery(c);
+            } else if (c.undo.tryUndoPartial(c, ack - (int) acked)) {
+                leaveRecoveryUndone(c); // the hole was filled by a delayed original (tcp_try_undo_partial)
             }
+        } else if (c.caState == TcpInfo.TCP_CA_Loss) {
+            // tcp_process_loss runs in afterAck, once the ACK's SACK blocks and window growth are known
         } else if (c.caState == TcpInfo.TCP_CA_Disorder && c.sack.sackedOut() == 0) {
             c.caState = TcpInfo.TCP_CA_Open;
         }
@@ -115,6 +133,7 @@ final class SackRecovery implements LossRecovery {
     @Override
     public void onDupAck(TcpConnection c, int newlySacked) {
         dupAcks++;
+        dupThisAck = true;
     }
 
     /**
@@ -130,7 +149,22 @@ final class SackRecovery implements LossRecovery {
         ackedThisAck = 0;
         long sackedBytes = c.sack.sackedBytes();
         long delivered = Math.max(0, acked + sackedBytes - lastSackedBytes); // RFC 6937 DeliveredData
+        boolean dataSacked = sackedBytes > lastSackedBytes;
         lastSackedBytes = sackedBytes;
+        boolean dup = dupThisAck;
+        dupThisAck = false;
+        int lossAction = LOSS_RETRANSMIT;
+        if (inRecovery) {
+            if (c.undo.tryUndoDsack(c)) leaveRecoveryUndone(c); // tcp_try_undo_dsack, then tcp_try_to_open
+        } else if (c.caState == TcpInfo.TCP_CA_Loss) {
+            lossAction = processLoss(c, acked > 0, dataSacked, dup);
+            if (lossAction == LOSS_DONE) {
+                lostPending = false; // undone (lost marks cleared) or everything the timeout took was acknowledged
+                return;
+            }
+        } else {
+            c.undo.tryUndoDsack(c); // Open or Disorder: D-SACKs may still undo the last recovery
+        }
         if (c.sndUna == c.sndMax) {
             lostPending = false;
             return;
@@ -174,7 +208,61 @@ final class SackRecovery implements LossRecovery {
         } else {
             allowance = c.win.cwnd - pipe; // Loss: slow start from the loss window
         }
+        newDataOnly = lossAction == LOSS_NEW;
         sendLoop(c, allowance);
+        if (newDataOnly && !Tcp.seqGt(c.sndNxt, recoveryPoint)) c.undo.stopFrto(); // no new data went (tcp_xmit_recovery)
+        newDataOnly = false;
+    }
+
+    /**
+     * Linux tcp_process_loss on an ACK in Loss: a timeout undone by a delayed original or D-SACKs, F-RTO's steps
+     * (RFC 5682 3.1 with SACK: 2b sends new data on the first ACK that advances SND.UNA, 3b takes the timeout for
+     * spurious when data never retransmitted is then acknowledged or SACKed, 3a for real on a SACK or duplicate ACK
+     * after the new data), and the end of Loss once SND.UNA passes RecoveryPoint.
+     */
+    private int processLoss(TcpConnection c, boolean advanced, boolean dataSacked, boolean dup) {
+        UndoState u = c.undo;
+        boolean recovered = Tcp.seqGeq(c.sndUna, recoveryPoint);
+        if (advanced && u.tryUndoLoss(c, false)) {
+            lossToOpen(c);
+            return LOSS_DONE;
+        }
+        if (u.frto()) {
+            if (u.origDelivered(recoveryPoint) && u.tryUndoLoss(c, true)) { // step 3b: the timeout was spurious
+                lossToOpen(c);
+                return LOSS_DONE;
+            }
+            if (Tcp.seqGt(c.sndNxt, recoveryPoint)) {
+                if (dataSacked || dup) u.stopFrto(); // step 3a: the loss was real
+            } else if (advanced && !recovered) {
+                recoveryPoint = c.sndNxt;
+                // step 2b: new data, if the window has room for some; otherwise conventional recovery
+                long wndEnd = (c.sndUna & 0xFFFFFFFFL) + Math.min(c.sndWnd, Integer.MAX_VALUE);
+                if (c.sendHead != null && Tcp.seqGt((int) wndEnd, c.sndNxt)) return LOSS_NEW;
+                u.stopFrto();
+            }
+        }
+        if (recovered) {
+            u.tryUndoRecovery(c); // step 2a, and the end of Loss (tcp_try_undo_recovery)
+            lossToOpen(c);
+            return LOSS_DONE;
+        }
+        return LOSS_RETRANSMIT;
+    }
+
+    /** Loss ends: state Open (Linux tcp_try_undo_loss / tcp_try_undo_recovery). */
+    private void lossToOpen(TcpConnection c) {
+        c.caState = TcpInfo.TCP_CA_Open;
+        c.rack.onRecoveryEnd();
+        c.undo.onOpen(c);
+    }
+
+    /** A recovery undone before its end (partial or D-SACK undo): Disorder or Open again (tcp_try_keep_open). */
+    private void leaveRecoveryUndone(TcpConnection c) {
+        inRecovery = false;
+        c.caState = c.sack.sackedOut() > 0 ? TcpInfo.TCP_CA_Disorder : TcpInfo.TCP_CA_Open;
+        c.rack.onRecoveryEnd();
+        c.undo.onOpen(c);
     }
 
     /**
@@ -264,6 +352,7 @@ final class SackRecovery implements LossRecovery {
      */
     private void enterRecovery(TcpConnection c) {
         c.sack.setUndoMarker(c.sndUna);
+        c.undo.onRecoveryStart(c);
         CongestionWindow w = c.win;
         long flight = (c.sndMax - c.sndUna) & 0xFFFFFFFFL;
         c.cc.onLossDetected(w, flight);
@@ -278,11 +367,12 @@ final class SackRecovery implements LossRecovery {
     /** SND.UNA reached RecoveryPoint: cwnd = ssthresh (RFC 6937; Linux tcp_end_cwnd_reduction), state Open. */
     private void exitRecovery(TcpConnection c) {
         CongestionWindow w = c.win;
-        w.cwnd = Math.max(w.mss, w.ssthresh);
+        if (!c.undo.tryUndoRecovery(c)) w.cwnd = Math.max(w.mss, w.ssthresh); // a full undo keeps its window
         inRecovery = false;
         c.cc.afterRecovery(w);
         c.caState = TcpInfo.TCP_CA_Open;
         c.rack.onRecoveryEnd();
+        c.undo.onOpen(c);
     }
 
     /** Clamps the walks' cursors to SND.UNA (they never lag it by more than a window, so never wrap). */
@@ -398,7 +488,7 @@ final class SackRecovery implements LossRecovery {
         int mss = c.mss;
         boolean sent = false;
         lostPending = false;
-        // rule 1: lost and not retransmitted, in order, from Linux's retransmit_skb_hint on; segments marked lost
+        // rule 1 (not while F-RTO sends new data): lost and not retransmitted, in order, from Linux's retransmit_skb_hint on; segments marked lost
         // since (here, by a timeout or by another detection) move the hint back
         if (sb.takeNewlyLost()) {
             if (Tcp.seqLt(sb.newlyLostLow(), retransmitHint)) retransmitHint = sb.newlyLostLow();
@@ -407,7 +497,7 @@ final class SackRecovery implements LossRecovery {
         clampHints(c.sndUna);
         int end = Tcp.seqGt(lostEnd, markedTo) ? lostEnd : markedTo;
         int budget = WALK_BUDGET;
-        for (PacketBuffer p = sb.nextHole(retransmitHint); p != null && Tcp.seqLt(p.seq, end); p = sb.nextHoleAfter(p)) {
+        for (PacketBuffer p = newDataOnly ? null : sb.nextHole(retransmitHint); p != null && Tcp.seqLt(p.seq, end); p = sb.nextHoleAfter(p)) {
             if ((p.flags & (TcpOutput.LOST | TcpOutput.RETRANS_OUT)) != TcpOutput.LOST) {
                 if (budget-- == 0) {
                     lostPending = true; // not known: the next ACK goes on from here

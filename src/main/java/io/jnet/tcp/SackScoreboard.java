@@ -68,10 +68,14 @@ final class SackScoreboard {
     private long dsacksSeen;
     /** RACK, told of every segment newly SACKed (tcp_sacktag_one calls tcp_rack_advance); null in tests without it. */
     RackLossDetection rack;
+    /** Told of every D-SACK accepted (undo_retrans); null in tests without it. */
+    UndoState undo;
     /** The end of the highest SACKed segment before the current ACK (Linux prior_fack), for reordering. */
     private int priorFack;
     /** The current ACK SACKed, never retransmitted, a segment below {@link #priorFack}. */
     private boolean reordered;
+    /** The lowest sequence of data {@link #reordered} found, valid while it is set. */
+    private int reordLow;
     /** Whether a D-SACK block was accepted since {@link #clearAckState}, and its edges. */
     private boolean dsackThisAck;
     private int dsackStart;
@@ -91,6 +95,8 @@ final class SackScoreboard {
     private int newlyLostHigh;
     /** Tree nodes visited by the walks (tests: the work of an ACK, as a count). */
     long visits;
+    /** Segments the last accepted D-SACK block covered. */
+    private long dsackSegs;
     /** xorshift32 state for priorities, seeded per scoreboard so that a peer cannot shape the tree. */
     private int random = System.identityHashCode(this) * 0x9E3779B9 | 1;
 
@@ -119,6 +125,7 @@ final class SackScoreboard {
             dsackStart = o.sackLeft[0];
             dsackEnd = o.sackRight[0];
             if (rack != null) rack.onDsack();
+            if (undo != null) undo.onDsack(dsackEnd, sndUna, dsackSegs);
         }
         PacketBuffer high = highestSacked();
         priorFack = high != null ? high.endSeq : una;
@@ -168,6 +175,7 @@ final class SackScoreboard {
             return false;
         }
         mib.add(MibCounter.TcpExtTCPDSACKRecvSegs, segs);
+        dsackSegs = segs;
         dsacksSeen++;
         return true;
     }
@@ -191,7 +199,11 @@ final class SackScoreboard {
         int newly = 0;
         while (seg != null && Tcp.seqLt(seg.seq, end)) {
             if (Tcp.seqGeq(seg.seq, start) && Tcp.seqLeq(seg.endSeq, end) && Tcp.seqGt(seg.endSeq, una)) {
-                if ((seg.flags & TcpOutput.RETRANSMITTED) == 0 && Tcp.seqLt(seg.seq, priorFack)) reordered = true;
+                if ((seg.flags & TcpOutput.RETRANSMITTED) == 0 && Tcp.seqLt(seg.seq, priorFack)) {
+                    if (!reordered || Tcp.seqLt(seg.seq, reordLow)) reordLow = seg.seq;
+                    reordered = true;
+                }
+                if ((seg.flags & TcpOutput.RETRANSMITTED) == 0 && undo != null) undo.noteOrigDelivered(seg.endSeq);
                 if (rack != null) rack.advance(seg);
                 setFlags(seg, SACKED_ACKED, TcpOutput.LOST | TcpOutput.RETRANS_OUT);
                 if (seg.when > maxSackedWhen) maxSackedWhen = seg.when;
@@ -351,6 +363,9 @@ final class SackScoreboard {
 
     // ------------------------------------------------------------------ queries
 
+    /** Segments D-SACKed so far (Linux dsack_dups, TCP_INFO tcpi_dsack_dups). */
+    long dsackDups() { return dsackDups; }
+
     /** Segments SACKed and not yet acknowledged (Linux sacked_out, TCP_INFO tcpi_sacked). */
     long sackedOut() { return sackedOut; }
 
@@ -382,7 +397,16 @@ final class SackScoreboard {
     PacketBuffer lastSent() { return last; }
 
     /** Forgets the D-SACK of the previous ACK (called as an ACK's processing begins). */
-    void clearAckState() { dsackThisAck = false; }
+    void clearAckState() {
+        dsackThisAck = false;
+        reordered = false;
+    }
+
+    /** The last {@link #tag} SACKed data never retransmitted below what was SACKed before (reordering). */
+    boolean reorderedThisAck() { return reordered; }
+
+    /** The lowest sequence of that reordered data (Linux state-&gt;reord). */
+    int reordLow() { return reordLow; }
 
     /**
      * Whether the current ACK carried an accepted D-SACK block overlapping [{@code seq}, {@code endSeq}) (Linux

@@ -179,6 +179,13 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     LossRecovery recovery = new NewRenoRecovery();
     /** RACK-TLP state (RFC 8985; Linux tp->rack, tlp_high_seq), used with SACK. */
     final RackLossDetection rack = new RackLossDetection();
+    /** Undo of spurious reductions and F-RTO ({@link UndoState}). */
+    final UndoState undo = new UndoState();
+    /**
+     * Linux tp->reordering: the reordering degree seen, segments (TCP_INFO tcpi_reordering); starts at
+     * net.ipv4.tcp_reordering, raised when reordering is detected, at most net.ipv4.tcp_max_reordering.
+     */
+    int reordering;
     final RttEstimator rtt = new RttEstimator();
     int retransmits;
     /** Unanswered window probes (Linux icsk_probes_out). */
@@ -300,6 +307,8 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
         persistTimer = tcp.ns.timers().newTimer(() -> lock.deferOrRun(DEFER_PERSIST));
         lossTimer = tcp.ns.timers().newTimer(() -> lock.deferOrRun(DEFER_LOSS));
         sack.rack = rack;
+        sack.undo = undo;
+        reordering = tcp.sysctl.tcpReordering.intValue();
         sndbuf = Math.max(TcpSocketOptions.SOCK_MIN_SNDBUF, tcp.sysctl.tcpWmem.intValue(1));
         rcvbuf = Math.max(TcpSocketOptions.SOCK_MIN_RCVBUF, tcp.sysctl.tcpRmem.intValue(1));
         busyPollUs = tcp.sysctl.busyRead.intValue();

@@ -61,7 +61,7 @@ final class TcpInfoSnapshot {
                 sinceMs(nowNs, c.dataPath.lastDataRecvNs(c), established),
                 sinceMs(nowNs, c.dataPath.lastAckRecvNs(c), established),
                 c.pmtu, windowClamp, c.rtt.srttUs, c.rtt.rttvarUs, ssthresh, cwndSegments,
-                c.advMss - (c.tsEnabled ? 12 : 0), LossRecovery.TCP_FASTRETRANS_THRESH,
+                c.advMss - (c.tsEnabled ? 12 : 0), c.reordering,
                 c.rcvRtt.rttUs(), c.rcvqSpace, u32(c.totalRetrans),
                 c.pacingRate, c.bytesAcked, c.bytesReceived, u32(c.segsOut), u32(c.segsIn),
                 notSent, c.minRtt.get(), u32(c.dataSegsIn), u32(c.dataSegsOut),
@@ -69,7 +69,7 @@ final class TcpInfoSnapshot {
                 usOf(c.chrono.total(TcpChrono.BUSY, nowNs) + c.chrono.total(TcpChrono.RWND_LIMITED, nowNs)
                         + c.chrono.total(TcpChrono.SNDBUF_LIMITED, nowNs)),
                 usOf(c.chrono.total(TcpChrono.RWND_LIMITED, nowNs)), usOf(c.chrono.total(TcpChrono.SNDBUF_LIMITED, nowNs)),
-                c.bytesSent, c.bytesRetrans, 0, 0, u32(c.rcvOoopack),
+                c.bytesSent, c.bytesRetrans, u32(c.sack.dsackDups()), u32(c.rack.reorderingSeen()), u32(c.rcvOoopack),
                 c.sndWnd & 0xFFFFFFFFL, c.rcvWnd & 0xFFFFFFFFL);
     }
 

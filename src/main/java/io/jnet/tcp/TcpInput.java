@@ -415,10 +415,14 @@ final class TcpInput {
         c.rack.beginAck(c.lastRecvNs);
         c.rack.setMinRtt(c.minRtt.get());
         c.sack.clearAckState();
+        c.undo.beginAck(c.tsEnabled && opts.hasTimestamp, opts.tsEcr);
         if (c.sackOk) {
             // SACK blocks first, as tcp_ack does before cleaning the queue (tcp_sacktag_write_queue)
             if (opts.sackMalformed) tcp.mib.inc(MibCounter.TcpExtJnetSackOptionMalformed);
-            if (opts.sackBlocks > 0) newlySacked = c.sack.tag(opts, ack, c.sndUna, c.sndMax, c.mss, c.totalRetrans, tcp.mib);
+            if (opts.sackBlocks > 0) {
+                newlySacked = c.sack.tag(opts, ack, c.sndUna, c.sndMax, c.mss, c.totalRetrans, tcp.mib);
+                if (c.sack.reorderedThisAck()) UndoState.raiseReordering(c, c.sack.reordLow()); // counted by tag
+            }
         }
         boolean advancedUna = Tcp.seqGt(ack, c.sndUna);
         boolean pure = segLen == 0 && pkt.length() == 0 && !windowUpdate && (flags & (Tcp.SYN | Tcp.FIN)) == 0;
@@ -453,6 +457,7 @@ final class TcpInput {
         // clean the retransmission queue (tcp_clean_rtx_queue)
         PacketBuffer seg;
         boolean reordered = false;
+        int reordSeq = 0;
         while ((seg = c.writeQueue.peek()) != null) {
             if (Tcp.seqLt(seg.seq, ack)) c.rate.delivered(seg);
             if (Tcp.seqLeq(seg.endSeq, ack)) {
@@ -461,8 +466,12 @@ final class TcpInput {
                 if (!reordered && c.sackOk && c.sack.sackedOut() > 0 && seg.when != 0
                         && (seg.flags & (SackScoreboard.SACKED_ACKED | TcpOutput.RETRANSMITTED)) == 0) {
                     reordered = true;
+                    reordSeq = seg.seq;
                 }
                 deliveredSegments += TcpOutput.segmentCount(c, seg);
+                if (seg.when != 0 && (seg.flags & (SackScoreboard.SACKED_ACKED | TcpOutput.RETRANSMITTED)) == 0) {
+                    c.undo.noteOrigDelivered(seg.endSeq); // FLAG_ORIG_SACK_ACKED, for F-RTO
+                }
                 // Karn (RFC 6298 3): no sample once a retransmitted segment is acknowledged; else the oldest
                 if (c.sackOk && (seg.flags & SackScoreboard.SACKED_ACKED) == 0) c.rack.advance(seg);
                 if ((seg.flags & TcpOutput.RETRANSMITTED) != 0) rttSampleNs = -2;
@@ -483,11 +492,11 @@ final class TcpInput {
                 break;
             }
         }
+        c.sndUna = ack;
         if (reordered) {
-            c.tcp.mib.inc(MibCounter.TcpExtTCPSACKReorder); // jnet does not adapt DupThresh to it; RACK's window does
+            UndoState.checkReordering(c, reordSeq, false); // TcpExtTCPSACKReorder, tp->reordering
             c.rack.onReordering();
         }
-        c.sndUna = ack;
         if (Tcp.seqLt(c.sndNxt, ack)) c.sndNxt = ack;
         if (c.sendHead == null) {
             // after a go-back-N rewind the first unsent segment is the first with seq >= sndNxt

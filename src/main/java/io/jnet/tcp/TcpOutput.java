@@ -484,6 +484,7 @@ final class TcpOutput {
             c.sack.setFlags(seg, RETRANSMITTED | LOST | RETRANS_OUT, 0);
             c.tcp.mib.inc(MibCounter.TcpRetransSegs);
             c.totalRetrans += segmentCount(c, seg);
+            c.undo.onRetransmit(c, segmentCount(c, seg));
             c.bytesRetrans += len;
         } else if (len > 0) {
             c.tcp.mib.inc(MibCounter.TcpExtTCPOrigDataSent);
