@@ -270,6 +270,13 @@ public final class RdsStressCommand implements Callable<Integer> {
         if (remoteAddr != null && remoteAddr.equals(localAddr)) {
             throw new IllegalArgumentException("--remote " + remote + " is --local's address");
         }
+        if (remoteAddr != null) {
+            int mask = (int) (0xFFFFFFFFL << (32 - prefix));
+            if ((io.jnet.wire.Ipv4.fromInet(remoteAddr) & mask) != (io.jnet.wire.Ipv4.fromInet(localAddr) & mask)) {
+                throw new IllegalArgumentException("--remote " + remote + " is not on --local " + cidr
+                        + "'s network: the two JVMs share one VXLAN segment, without a router");
+            }
+        }
         int colon = vxlanPeer.lastIndexOf(':');
         if (colon <= 0) throw new IllegalArgumentException("--vxlan-peer expects HOST:PORT, e.g. 127.0.0.1:4790: " + vxlanPeer);
         InetAddress peerHost = ipv4("--vxlan-peer", vxlanPeer.substring(0, colon));
@@ -607,7 +614,11 @@ public final class RdsStressCommand implements Callable<Integer> {
 
     private static VxlanDevice device(VxlanSide v) throws IOException {
         try {
-            return VxlanDevice.builder("vxlan0").vni(v.vni()).localAddress(v.bind()).learning(false).remote(v.peer()).open();
+            // the MAC follows the address (locally administered 02:00 and the four address bytes), so a side that
+            // restarts comes back with the MAC its peer's ARP cache holds, and traffic resumes at once
+            long mac = 0x0200_0000_0000L | (io.jnet.wire.Ipv4.fromInet(v.local()) & 0xFFFFFFFFL);
+            return VxlanDevice.builder("vxlan0").vni(v.vni()).macAddress(mac).localAddress(v.bind()).learning(false)
+                    .remote(v.peer()).open();
         } catch (IOException e) {
             throw new IOException("cannot open the VXLAN socket on " + v.bind().getAddress().getHostAddress() + ":"
                     + v.bind().getPort() + ": " + e.getMessage(), e);
