@@ -11,7 +11,7 @@ import io.jnet.link.impair.ImpairmentConfig;
 import io.jnet.socket.Errno;
 import io.jnet.socket.ErrnoException;
 import io.jnet.testing.CommandResult;
-import io.jnet.testing.LinuxNetns;
+import io.jnet.testing.KernelCurlTestBase;
 import io.jnet.testing.Tools;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -22,7 +22,6 @@ import java.util.Locale;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The kernel and jnet over a lossy TAP link: {@link #IMPAIRMENT} on jnet's side, both directions, fixed
@@ -31,20 +30,13 @@ import org.junit.jupiter.api.io.TempDir;
  * root, curl, python3 (skipped with the reason otherwise).
  */
 @Timeout(120)
-class ImpairedTapKernelTest {
+class ImpairedTapKernelTest extends KernelCurlTestBase {
     static final long SIZE = 16L << 20;
     static final String IMPAIRMENT = "loss=2%,reorder=1%,reorder-gap=3,reorder-delay=10ms,dup=1%,seed=";
     static final Duration TIMEOUT = Duration.ofSeconds(90);
 
-    @TempDir
-    Path dir;
-
     @BeforeEach
-    void needsRootAndTools() {
-        LinuxNetns.assumeAvailable();
-        Tools.assumeHas("curl");
-        Tools.assumeHas("sha256sum");
-        Tools.assumeHas("bash");
+    void needsPython() {
         Tools.assumeHas("python3");
     }
 

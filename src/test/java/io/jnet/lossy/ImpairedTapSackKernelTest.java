@@ -7,17 +7,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jnet.app.PatternBytes;
 import io.jnet.link.impair.ImpairmentConfig;
 import io.jnet.testing.CommandResult;
-import io.jnet.testing.LinuxNetns;
+import io.jnet.testing.KernelCurlTestBase;
 import io.jnet.testing.Tools;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -34,21 +32,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * retransmission timeouts, where the kernel sending the same 8 MiB to jnet over the same link has none and takes
  * 2.5 s), with 10 to 20 s of tshark for each capture.
  */
-class ImpairedTapSackKernelTest {
+class ImpairedTapSackKernelTest extends KernelCurlTestBase {
     static final long SIZE = 8L << 20;
     static final long LONG_SIZE = 64L << 20;
     static final String IMPAIRMENT = "reorder=1%,reorder-gap=3,reorder-delay=10ms,delay=1ms,seed=31,loss=";
-
-    @TempDir
-    Path dir;
-
-    @BeforeEach
-    void needsRootAndTools() {
-        LinuxNetns.assumeAvailable();
-        Tools.assumeHas("curl");
-        Tools.assumeHas("sha256sum");
-        Tools.assumeHas("bash");
-    }
 
     @ParameterizedTest(name = "{0}% loss, 8 MiB each way")
     @ValueSource(ints = {1, 5, 15})
