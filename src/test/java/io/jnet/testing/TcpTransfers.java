@@ -218,20 +218,25 @@ public final class TcpTransfers {
     private static byte[] readDigest(TcpSocket s, long size) {
         try {
             MessageDigest md = MessageDigest.getInstance("SHA-256");
-            byte[] buf = new byte[65536];
-            long total = 0;
-            int n;
-            while ((n = s.read(buf, 0, buf.length)) > 0) {
-                md.update(buf, 0, n);
-                total += n;
-            }
-            assertThat(total).isEqualTo(size);
+            assertThat(digestToEnd(s, md)).isEqualTo(size);
             return md.digest();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** Reads {@code s} to the end of the stream into {@code md}; how many bytes it read. */
+    public static long digestToEnd(TcpSocket s, MessageDigest md) throws IOException {
+        byte[] buf = new byte[65536];
+        long total = 0;
+        int n;
+        while ((n = s.read(buf, 0, buf.length)) > 0) {
+            md.update(buf, 0, n);
+            total += n;
+        }
+        return total;
     }
 
     private static byte[] sha256(byte[] data) {
