@@ -6,35 +6,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jnet.app.JnetServer;
 import io.jnet.app.PatternBytes;
 import io.jnet.testing.CommandResult;
-import io.jnet.testing.LinuxNetns;
+import io.jnet.testing.KernelCurlTestBase;
 import io.jnet.testing.Tools;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The kernel's curl downloads 64 MiB from and uploads 64 MiB to jnet's HTTP server over the TAP link. */
 @Timeout(300)
-class KernelCurlTest {
+class KernelCurlTest extends KernelCurlTestBase {
 
     static final long SIZE = 64L << 20;
     static final Duration CURL_TIMEOUT = Duration.ofSeconds(200);
-
-    @TempDir
-    Path dir;
-
-    @BeforeEach
-    void needsRootAndTools() {
-        LinuxNetns.assumeAvailable();
-        Tools.assumeHas("curl");
-        Tools.assumeHas("sha256sum");
-        Tools.assumeHas("bash");
-    }
 
     @Test
     void curlDownloads64MiB() throws Exception {

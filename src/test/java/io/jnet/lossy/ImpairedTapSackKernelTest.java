@@ -7,17 +7,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jnet.app.PatternBytes;
 import io.jnet.link.impair.ImpairmentConfig;
 import io.jnet.testing.CommandResult;
-import io.jnet.testing.LinuxNetns;
+import io.jnet.testing.KernelCurlTestBase;
 import io.jnet.testing.Tools;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -34,21 +32,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * retransmission timeouts, where the kernel sending the same 8 MiB to jnet over the same link has none and takes
  * 2.5 s), with 10 to 20 s of tshark for each capture.
  */
-class ImpairedTapSackKernelTest {
+class ImpairedTapSackKernelTest extends KernelCurlTestBase {
     static final long SIZE = 8L << 20;
     static final long LONG_SIZE = 64L << 20;
+    static final Duration TSHARK_TIMEOUT = Duration.ofSeconds(300);
     static final String IMPAIRMENT = "reorder=1%,reorder-gap=3,reorder-delay=10ms,delay=1ms,seed=31,loss=";
-
-    @TempDir
-    Path dir;
-
-    @BeforeEach
-    void needsRootAndTools() {
-        LinuxNetns.assumeAvailable();
-        Tools.assumeHas("curl");
-        Tools.assumeHas("sha256sum");
-        Tools.assumeHas("bash");
-    }
 
     @ParameterizedTest(name = "{0}% loss, 8 MiB each way")
     @ValueSource(ints = {1, 5, 15})
@@ -95,18 +83,11 @@ class ImpairedTapSackKernelTest {
             System.out.println("capture check skipped: tshark is not installed");
             return;
         }
-        CommandResult bad = Tools.run(Duration.ofSeconds(300), "tshark", "-n", "-r", pcap.toString(), "-o", "tcp.check_checksum:TRUE",
-                "-o", "ip.check_checksum:TRUE", "-o", "tcp.desegment_tcp_streams:FALSE", "-Y", "_ws.malformed || _ws.expert.severity>=error"
-                        + " || tcp.checksum.status==0 || ip.checksum.status==0").checkSuccess();
-        assertThat(bad.stdout()).as("malformed frames or errors").isEmpty();
-        long fromJnet = count(pcap, "ip.src == " + JNET_IP + " && tcp.options.sack_le");
-        long fromKernel = count(pcap, "ip.src == " + KERNEL_IP + " && tcp.options.sack_le");
+        TsharkChecks.assertNoMalformedFrames(pcap, TSHARK_TIMEOUT);
+        long fromJnet = TsharkChecks.count(pcap, "ip.src == " + JNET_IP + " && tcp.options.sack_le", TSHARK_TIMEOUT);
+        long fromKernel = TsharkChecks.count(pcap, "ip.src == " + KERNEL_IP + " && tcp.options.sack_le", TSHARK_TIMEOUT);
         System.out.printf("%d%% loss: %d ACKs with SACK blocks from jnet, %d from the kernel%n", lossPercent, fromJnet, fromKernel);
         assertThat(fromJnet).as("jnet's ACKs with SACK blocks").isPositive();
         assertThat(fromKernel).as("the kernel's ACKs with SACK blocks").isPositive();
-    }
-
-    private static long count(Path pcap, String filter) throws Exception {
-        return Tools.run(Duration.ofSeconds(300), "tshark", "-n", "-r", pcap.toString(), "-Y", filter).checkSuccess().stdout().lines().count();
     }
 }

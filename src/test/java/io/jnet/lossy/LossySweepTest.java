@@ -50,15 +50,7 @@ class LossySweepTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void transfersByteExactWithinBound(LossyCase c) throws Exception {
-        try {
-            TransferResult r = VirtualTransfer.run(c);
-            TABLE.add(r);
-            assertThat(r.elapsedMs()).as("virtual ms of %s", c).isLessThanOrEqualTo(r.boundMs());
-            if (c.loss() == 0) assertThat(r.dropped()).isZero();
-        } catch (Throwable t) {
-            TABLE.fail(c, t);
-            throw t;
-        }
+        TABLE.runVirtual(c);
     }
 
     /**
@@ -68,9 +60,7 @@ class LossySweepTest {
     @ParameterizedTest(name = "skb caches on: {0}")
     @MethodSource("cases")
     void transfersByteExactWithTheBufferCachesOn(LossyCase c) throws Exception {
-        TransferResult r = VirtualTransfer.runWith(c, "net.ipv4.tcp_tx_skb_cache", "net.ipv4.tcp_rx_skb_cache");
-        assertThat(r.elapsedMs()).as("virtual ms of %s", c).isLessThanOrEqualTo(r.boundMs());
-        if (c.loss() == 0) assertThat(r.dropped()).isZero();
+        SweepTable.assertWithinBound(c, VirtualTransfer.runWith(c, "net.ipv4.tcp_tx_skb_cache", "net.ipv4.tcp_rx_skb_cache"));
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.jnet.lossy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -19,6 +21,28 @@ final class SweepTable {
     }
 
     synchronized void add(TransferResult r) { rows.add(r); }
+
+    /**
+     * Runs {@code c} on virtual time ({@link VirtualTransfer#run(LossyCase)}), adds its row and checks it with
+     * {@link #assertWithinBound}; a case that fails is listed under the table, then the failure is thrown on.
+     */
+    TransferResult runVirtual(LossyCase c) throws Exception {
+        try {
+            TransferResult r = VirtualTransfer.run(c);
+            add(r);
+            assertWithinBound(c, r);
+            return r;
+        } catch (Throwable t) {
+            fail(c, t);
+            throw t;
+        }
+    }
+
+    /** The transfer of {@code c} took at most its bound, and a case without loss dropped no frame. */
+    static void assertWithinBound(LossyCase c, TransferResult r) {
+        assertThat(r.elapsedMs()).as("virtual ms of %s", c).isLessThanOrEqualTo(r.boundMs());
+        if (c.loss() == 0) assertThat(r.dropped()).isZero();
+    }
 
     synchronized void fail(LossyCase c, Throwable t) {
         String msg = String.valueOf(t.getMessage());

@@ -8,18 +8,14 @@ import io.jnet.link.impair.ImpairedDevice;
 import io.jnet.link.impair.ImpairmentConfig;
 import io.jnet.link.pcap.PcapSniffer;
 import io.jnet.link.pcap.PcapWriter;
-import io.jnet.socket.TcpServerSocket;
-import io.jnet.socket.TcpSocket;
 import io.jnet.stack.MibCounter;
 import io.jnet.stack.NetNamespace;
+import io.jnet.testing.TcpTransfers;
+import io.jnet.testing.TcpTransfers.Connection;
 import io.jnet.topology.Topology;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -99,65 +95,10 @@ class TcpCloneTransmitTest {
 
     /** {@code size} bytes each way at once between a client in {@code ca} and a server in {@code sa}, byte-exact. */
     private static void transfer(NetNamespace ca, NetNamespace sa, String server, int size) throws Exception {
-        byte[] up = pattern(size, 1);
-        byte[] down = pattern(size, 2);
-        try (TcpServerSocket srv = TcpServerSocket.open(sa)) {
-            srv.bind(new InetSocketAddress(server, 5001));
-            srv.listen(4);
-            CompletableFuture<TcpSocket> accepted = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return srv.accept();
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-            try (TcpSocket c = TcpSocket.open(ca)) {
-                c.connect(new InetSocketAddress(server, 5001));
-                try (TcpSocket s = accepted.get(30, TimeUnit.SECONDS)) {
-                    CompletableFuture<Void> cw = CompletableFuture.runAsync(() -> write(c, up));
-                    CompletableFuture<Void> sw = CompletableFuture.runAsync(() -> write(s, down));
-                    CompletableFuture<byte[]> sr = CompletableFuture.supplyAsync(() -> read(s, size));
-                    CompletableFuture<byte[]> cr = CompletableFuture.supplyAsync(() -> read(c, size));
-                    assertThat(sr.get(120, TimeUnit.SECONDS)).as("client to server").isEqualTo(up);
-                    assertThat(cr.get(120, TimeUnit.SECONDS)).as("server to client").isEqualTo(down);
-                    cw.get(10, TimeUnit.SECONDS);
-                    sw.get(10, TimeUnit.SECONDS);
-                }
-            }
-        }
-    }
-
-    private static byte[] pattern(int n, int seed) {
-        byte[] b = new byte[n];
-        java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
-        for (int i = 0; i < n; i++) b[i] = (byte) r.nextInt();
-        return b;
-    }
-
-    private static void write(TcpSocket s, byte[] data) {
-        try {
-            for (int off = 0; off < data.length; ) {
-                int n = Math.min(65536, data.length - off); // TCP_STREAM -m 65536
-                s.write(data, off, n);
-                off += n;
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static byte[] read(TcpSocket s, int size) {
-        byte[] out = new byte[size];
-        try {
-            int got = 0;
-            while (got < size) {
-                int n = s.read(out, got, Math.min(65536, size - got));
-                if (n < 0) return Arrays.copyOf(out, got);
-                got += n;
-            }
-            return out;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        byte[] up = TcpTransfers.random(size, 1);
+        byte[] down = TcpTransfers.random(size, 2);
+        try (Connection conn = TcpTransfers.connect(ca, sa, server)) {
+            TcpTransfers.exchange(conn, up, down, 65536, 120, () -> ""); // TCP_STREAM -m 65536
         }
     }
 }

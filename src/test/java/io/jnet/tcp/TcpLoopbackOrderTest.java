@@ -1,18 +1,11 @@
 package io.jnet.tcp;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import io.jnet.socket.TcpServerSocket;
-import io.jnet.socket.TcpSocket;
 import io.jnet.stack.MibCounter;
 import io.jnet.stack.NetNamespace;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.util.concurrent.CompletableFuture;
+import io.jnet.testing.TcpTransfers;
+import io.jnet.testing.TcpTransfers.Connection;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,28 +31,8 @@ class TcpLoopbackOrderTest {
     void requestsAndAnswersOverLoopbackAreNeitherReorderedNorRetransmitted() throws Exception {
         ExecutorService pool = Executors.newCachedThreadPool();
         try (pool; NetNamespace ns = NetNamespace.create("lo-order2")) {
-            try (TcpServerSocket srv = TcpServerSocket.open(ns)) {
-                srv.bind(new InetSocketAddress("127.0.0.1", 5001));
-                srv.listen(4);
-                CompletableFuture<TcpSocket> accepted = CompletableFuture.supplyAsync(() -> {
-                    try {
-                        return srv.accept();
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                }, pool);
-                try (TcpSocket c = TcpSocket.open(ns)) {
-                    c.connect(new InetSocketAddress("127.0.0.1", 5001));
-                    try (TcpSocket s = accepted.get(30, TimeUnit.SECONDS)) {
-                        CompletableFuture<Void> server = CompletableFuture.runAsync(() -> answer(s, pool), pool);
-                        CompletableFuture<Void> answers = CompletableFuture.runAsync(() -> drain(c, (long) REQUESTS * ANSWER), pool);
-                        CompletableFuture<?>[] writers = new CompletableFuture<?>[REQUEST_WRITERS];
-                        for (int w = 0; w < REQUEST_WRITERS; w++) writers[w] = CompletableFuture.runAsync(() -> request(c), pool);
-                        CompletableFuture.allOf(writers).get(120, TimeUnit.SECONDS);
-                        answers.get(120, TimeUnit.SECONDS);
-                        server.get(10, TimeUnit.SECONDS);
-                    }
-                }
+            try (Connection conn = TcpTransfers.connect(ns, ns, "127.0.0.1")) {
+                TcpTransfers.requestsAndAnswers(conn, pool, REQUESTS, REQUEST, ANSWER, REQUEST_WRITERS);
             }
             assertInOrder(ns);
         }
@@ -70,26 +43,8 @@ class TcpLoopbackOrderTest {
     void aBulkTransferOverLoopbackIsNeitherReorderedNorRetransmitted() throws Exception {
         ExecutorService pool = Executors.newCachedThreadPool();
         try (pool; NetNamespace ns = NetNamespace.create("lo-order")) {
-            try (TcpServerSocket srv = TcpServerSocket.open(ns)) {
-                srv.bind(new InetSocketAddress("127.0.0.1", 5001));
-                srv.listen(4);
-                CompletableFuture<TcpSocket> accepted = CompletableFuture.supplyAsync(() -> {
-                    try {
-                        return srv.accept();
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                }, pool);
-                try (TcpSocket c = TcpSocket.open(ns)) {
-                    c.connect(new InetSocketAddress("127.0.0.1", 5001));
-                    try (TcpSocket s = accepted.get(30, TimeUnit.SECONDS)) {
-                        CompletableFuture<Void> reader = CompletableFuture.runAsync(() -> drain(s, (long) CHUNKS * CHUNK), pool);
-                        CompletableFuture<?>[] writers = new CompletableFuture<?>[WRITERS];
-                        for (int w = 0; w < WRITERS; w++) writers[w] = CompletableFuture.runAsync(() -> write(c), pool);
-                        CompletableFuture.allOf(writers).get(120, TimeUnit.SECONDS);
-                        reader.get(120, TimeUnit.SECONDS);
-                    }
-                }
+            try (Connection conn = TcpTransfers.connect(ns, ns, "127.0.0.1")) {
+                TcpTransfers.parallelWrites(conn, pool, CHUNKS, CHUNK, WRITERS);
             }
             assertInOrder(ns);
         }
@@ -97,71 +52,7 @@ class TcpLoopbackOrderTest {
 
     /** Nothing arrived out of order (data or ACKs) and nothing was retransmitted, spuriously or not. */
     private static void assertInOrder(NetNamespace ns) {
-        assertThat(ns.mib().get(MibCounter.TcpExtPAWSEstab)).as("TcpExtPAWSEstab").isZero();
-        assertThat(ns.mib().get(MibCounter.TcpExtTCPOFOQueue)).as("TcpExtTCPOFOQueue").isZero();
-        assertThat(ns.mib().get(MibCounter.TcpExtTCPSACKReorder)).as("TcpExtTCPSACKReorder").isZero();
-        assertThat(ns.mib().get(MibCounter.TcpExtTCPDSACKRecv)).as("TcpExtTCPDSACKRecv").isZero();
-        assertThat(ns.mib().get(MibCounter.TcpRetransSegs)).as("TcpRetransSegs").isZero();
-    }
-
-    /** {@link #CHUNKS} / {@link #WRITERS} writes of {@link #CHUNK} bytes on {@code c}. */
-    private static void write(TcpSocket c) {
-        byte[] b = new byte[CHUNK];
-        try {
-            for (int i = 0; i < CHUNKS / WRITERS; i++) c.write(b, 0, b.length);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** Reads {@code total} bytes from {@code s}. */
-    private static void drain(TcpSocket s, long total) {
-        byte[] in = new byte[CHUNK];
-        try {
-            for (long got = 0; got < total; ) {
-                int n = s.read(in, 0, in.length);
-                if (n < 0) throw new IOException("EOF after " + got + " bytes");
-                got += n;
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** {@link #REQUESTS} / {@link #REQUEST_WRITERS} requests of {@link #REQUEST} bytes on {@code c}. */
-    private static void request(TcpSocket c) {
-        byte[] req = new byte[REQUEST];
-        try {
-            for (int i = 0; i < REQUESTS / REQUEST_WRITERS; i++) c.write(req, 0, req.length);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** Reads requests of {@link #REQUEST} bytes from {@code s}; a thread of {@code pool} answers each with {@link #ANSWER} bytes. */
-    private static void answer(TcpSocket s, ExecutorService pool) {
-        byte[] in = new byte[65536];
-        try {
-            long got = 0;
-            long answered = 0;
-            CompletableFuture<?>[] sent = new CompletableFuture<?>[REQUESTS];
-            while (answered < REQUESTS) {
-                int n = s.read(in, 0, in.length);
-                if (n < 0) throw new IOException("EOF after " + got + " bytes");
-                got += n;
-                for (; answered < got / REQUEST; answered++) {
-                    sent[(int) answered] = CompletableFuture.runAsync(() -> {
-                        try {
-                            s.write(new byte[ANSWER], 0, ANSWER);
-                        } catch (IOException e) {
-                            throw new UncheckedIOException(e);
-                        }
-                    }, pool);
-                }
-            }
-            CompletableFuture.allOf(sent).join();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        TcpTransfers.assertZero(ns, MibCounter.TcpExtPAWSEstab, MibCounter.TcpExtTCPOFOQueue, MibCounter.TcpExtTCPSACKReorder,
+                MibCounter.TcpExtTCPDSACKRecv, MibCounter.TcpRetransSegs);
     }
 }

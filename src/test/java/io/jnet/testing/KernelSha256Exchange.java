@@ -41,13 +41,7 @@ public final class KernelSha256Exchange {
             CompletableFuture<Long> server = CompletableFuture.supplyAsync(() -> {
                 try (TcpSocket s = srv.accept()) {
                     MessageDigest md = MessageDigest.getInstance("SHA-256");
-                    byte[] buf = new byte[65536];
-                    long total = 0;
-                    int n;
-                    while ((n = s.read(buf, 0, buf.length)) > 0) {
-                        md.update(buf, 0, n);
-                        total += n;
-                    }
+                    long total = TcpTransfers.digestToEnd(s, md);
                     byte[] hex = HexFormat.of().formatHex(md.digest()).getBytes(StandardCharsets.US_ASCII);
                     s.write(hex, 0, hex.length);
                     return total;

@@ -5,19 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jnet.link.VethPair;
 import io.jnet.link.pcap.PcapSniffer;
 import io.jnet.link.pcap.PcapWriter;
-import io.jnet.socket.TcpServerSocket;
 import io.jnet.socket.TcpSocket;
 import io.jnet.stack.MibCounter;
 import io.jnet.stack.NetNamespace;
+import io.jnet.testing.TcpTransfers;
+import io.jnet.testing.TcpTransfers.Connection;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.Random;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -51,37 +46,11 @@ class ImpairedTcpTransferTest {
             }
             ImpairedDevice d = ImpairedDevice.interpose(a, "veth0", ImpairmentConfig.parse(SPEC));
 
-            byte[] up = data(1);
-            byte[] down = data(2);
+            byte[] up = TcpTransfers.random(SIZE, 1);
+            byte[] down = TcpTransfers.random(SIZE, 2);
             long start = System.nanoTime();
-            try (TcpServerSocket srv = TcpServerSocket.open(b)) {
-                srv.bind(new InetSocketAddress("10.0.0.2", 5001));
-                srv.listen(4);
-                CompletableFuture<TcpSocket> accepted = CompletableFuture.supplyAsync(() -> {
-                    try {
-                        return srv.accept();
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                });
-                try (TcpSocket c = TcpSocket.open(a)) {
-                    c.connect(new InetSocketAddress("10.0.0.2", 5001));
-                    try (TcpSocket s = accepted.get(30, TimeUnit.SECONDS)) {
-                        CompletableFuture<Void> cw = CompletableFuture.runAsync(() -> writeAll(c, up));
-                        CompletableFuture<Void> sw = CompletableFuture.runAsync(() -> writeAll(s, down));
-                        CompletableFuture<byte[]> cr = CompletableFuture.supplyAsync(() -> readDigest(c));
-                        CompletableFuture<byte[]> sr = CompletableFuture.supplyAsync(() -> readDigest(s));
-                        try {
-                            CompletableFuture.allOf(sr, cr).get(TIMEOUT_S, TimeUnit.SECONDS);
-                        } catch (java.util.concurrent.TimeoutException t) {
-                            throw new AssertionError("transfer stalled after " + TIMEOUT_S + " s\n" + diagnostics(a, b, c, s, d), t);
-                        }
-                        assertThat(sr.get()).as("a to b").isEqualTo(sha256(up));
-                        assertThat(cr.get()).as("b to a").isEqualTo(sha256(down));
-                        cw.get(10, TimeUnit.SECONDS);
-                        sw.get(10, TimeUnit.SECONDS);
-                    }
-                }
+            try (Connection conn = TcpTransfers.connect(a, b, "10.0.0.2")) {
+                TcpTransfers.exchange(conn, up, down, 10_000, TIMEOUT_S, () -> diagnostics(a, b, conn.client(), conn.server(), d));
             }
             long ms = (System.nanoTime() - start) / 1_000_000;
             ImpairmentCounts e = d.counts(Direction.EGRESS);
@@ -116,43 +85,5 @@ class ImpairedTcpTransferTest {
             }
         });
         return out.toString();
-    }
-
-    static byte[] data(long seed) {
-        byte[] data = new byte[SIZE];
-        new Random(seed).nextBytes(data);
-        return data;
-    }
-
-    static void writeAll(TcpSocket s, byte[] data) {
-        try {
-            for (int off = 0; off < data.length; off += 10_000) s.write(data, off, Math.min(10_000, data.length - off));
-            s.shutdownOutput();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    static byte[] readDigest(TcpSocket s) {
-        try {
-            MessageDigest md = MessageDigest.getInstance("SHA-256");
-            byte[] buf = new byte[65536];
-            long total = 0;
-            int n;
-            while ((n = s.read(buf, 0, buf.length)) > 0) {
-                md.update(buf, 0, n);
-                total += n;
-            }
-            assertThat(total).isEqualTo(SIZE);
-            return md.digest();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    static byte[] sha256(byte[] data) throws NoSuchAlgorithmException {
-        return MessageDigest.getInstance("SHA-256").digest(data);
     }
 }
