@@ -355,12 +355,14 @@ final class RdsTcpConnection {
     }
 
     /**
-     * rds_tcp_xmit: writes what is left of {@code m} without blocking (MSG_DONTWAIT): the header, then the
-     * payload in 4 KiB fragments (Linux's pages, one sendpage call each). With net.rds.tcp.jnet_msg_more (default
-     * 1) the header and every fragment but the last go with MSG_MORE | MSG_SENDPAGE_NOTLAST, as the seed's patch 3
-     * (Linux 4.4): TCP then fills full-sized (GSO) segments from the pieces instead of sending each piece's
-     * full-MSS part as it comes. With 0 none does: each piece is pushed as it comes (under the pass's TCP_CORK, its
-     * full-MSS part), as Linux before. A short write keeps the message's offset; the rest goes on write space.
+     * rds_tcp_xmit: writes what is left of {@code m} without blocking (MSG_DONTWAIT): the header (held by the
+     * pass's TCP_CORK, as Linux's rds_tcp_sendmsg sends it without flags), then the payload in 4 KiB fragments
+     * (Linux's pages, one sendpage call each). With net.rds.tcp.jnet_msg_more (default 1) every fragment but the
+     * last of a message of several goes with MSG_MORE | MSG_SENDPAGE_NOTLAST, as the seed's patch 3 (Linux 4.4:
+     * {@code more = op_nents > 1}): TCP then fills full-sized (GSO) segments from the pieces instead of sending
+     * each piece's full-MSS part as it comes. With 0 none does: each piece is pushed as it comes (under the pass's
+     * TCP_CORK, its full-MSS part), as Linux before. A message of one fragment is written the same either way. A
+     * short write keeps the message's offset; the rest goes on write space.
      */
     int xmit(RdsOutMessage m) {
         TcpSocket s = sock;
@@ -372,7 +374,7 @@ final class RdsTcpConnection {
             if (m.off < RdsHeader.LENGTH) {
                 RdsStreamWriter.writeHeader(msg, hdr, 0);
                 if (m.retransmitted) hdr[RdsHeader.OFF_FLAGS] |= RdsHeader.FLAG_RETRANSMITTED;
-                int flags = MsgFlags.MSG_DONTWAIT | MsgFlags.MSG_NOSIGNAL | (more && len > 0 ? MORE : 0);
+                int flags = MsgFlags.MSG_DONTWAIT | MsgFlags.MSG_NOSIGNAL; // as rds_tcp_sendmsg: the pass's cork holds it
                 int n = s.write(hdr, m.off, RdsHeader.LENGTH - m.off, flags);
                 written += n;
                 m.off += n;
