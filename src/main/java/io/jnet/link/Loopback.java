@@ -4,19 +4,18 @@ import io.jnet.buffer.PacketBuffer;
 
 /**
  * The loopback device ({@code lo}): MTU 65536 like Linux, all-zero MAC addresses, every transmitted
- * frame comes back as received, in the order frames were transmitted whichever threads transmit them:
- * frames go on one receive queue that one thread at a time polls ({@code NapiQueue}), usually the sending
- * thread, at once. Linux queues on the per-CPU backlog (netif_rx), which keeps a flow in order because a
- * socket sends from one CPU at a time in practice; here a frame sent from receive context (TCP answering
- * an ACK) waits until the current frame is done, and a frame of the same connection that an application
- * thread sent meanwhile would overtake it if each thread delivered on its own.
+ * frame comes back as received. Delivery happens in the sending thread; the namespace's receive
+ * backlog keeps it from recursing (Linux queues on the per-CPU backlog, netif_rx). As with Linux's per-CPU
+ * backlogs, frames that two threads send at once may be delivered in another order (a frame sent from receive
+ * context waits in that thread's backlog while another thread's frame is processed at once). One ordered
+ * queue polled by one thread at a time, as a veth end has ({@code NapiQueue}), removes that but cost TCP_RR
+ * over loopback about a third of its transactions/s when measured (BENCHMARKS.md, 2026-12-02), so loopback
+ * keeps Linux's behaviour.
  */
 public final class Loopback extends AbstractDevice {
     public static final int DEFAULT_MTU = 65536;
 
     public Loopback() { this("lo"); }
-
-    private final NapiQueue rx = new NapiQueue(this);
 
     public Loopback(String name) { super(name, DEFAULT_MTU, 0L); }
 
@@ -36,6 +35,6 @@ public final class Loopback extends AbstractDevice {
             return;
         }
         stats().countTx(frame.length());
-        rx.receive(frame);
+        deliver(frame);
     }
 }

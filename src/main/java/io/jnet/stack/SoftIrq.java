@@ -12,7 +12,7 @@ import io.jnet.link.NetDevice;
  * counted on the device (rx_dropped).
  *
  * <p>The backlog also runs device polls ({@link #napiSchedule}, Linux's NAPI): a device that keeps its own
- * receive queue in transmit order (veth, loopback) has one thread at a time take frames off it, and those frames are
+ * receive queue in transmit order (veth) has one thread at a time take frames off it, and those frames are
  * processed at once rather than queued here, so that the frames of one device are processed in the order they
  * were sent even when several threads send on it.
  */
