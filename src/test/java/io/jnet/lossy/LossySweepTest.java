@@ -64,13 +64,11 @@ class LossySweepTest {
     }
 
     /**
-     * SACK against NewReno on the same cases: see the class comment. Fails today (seed 7, 256 KiB each way): the
-     * geometric mean of SACK's virtual time over NewReno's is 0.77 at 3 % loss and 0.57 at 10 % (half the cases are
-     * 1-byte writes or 4 KiB buffers, where neither recovers by ACKs and the two take the same time). Tagged long, so
-     * that the default run stays green, until loss detection by time (RACK-TLP) closes it; about 3 minutes.
+     * SACK recovery (with RACK-TLP and undo, the defaults) takes at most half of NewReno's virtual time on the
+     * sweep's 3 % and 10 % cases, on the geometric mean per loss rate. Measured 2026-12-02: 0.46 at 3 % (71 ms
+     * against 154) and 0.32 at 10 % (776 against 2439); before RACK-TLP it was 0.77 and 0.57. About 6 s.
      */
     @Test
-    @org.junit.jupiter.api.Tag("long")
     void sackTakesAtMostHalfOfNewRenosTime() throws Exception {
         StringBuilder out = new StringBuilder("SACK against NewReno (net.ipv4.tcp_sack=0), virtual ms, same cases and seeds\n");
         out.append(String.format(java.util.Locale.ROOT, "%5s %4s %7s %6s %5s %9s %9s %6s%n", "loss", "dup", "reorder", "write",
