@@ -80,6 +80,13 @@ final class ImpairedKernelPeer implements AutoCloseable {
         return netns.exec(timeout, "bash", "-c", "set -o pipefail; " + script);
     }
 
+    /** The kernel namespace's value of one {@code nstat} counter (e.g. {@code TcpRetransSegs}), absolute. */
+    long kernelCounter(String name) throws IOException {
+        return netns.exec("nstat", "-az", name).stdout().lines().filter(l -> l.startsWith(name + " "))
+                .map(l -> Long.parseLong(l.trim().split("\\s+")[1])).findFirst()
+                .orElseThrow(() -> new IOException("nstat has no " + name));
+    }
+
     /** One line: impairments both ways, jnet's retransmissions and timeouts, the kernel's TCP retransmissions. */
     String summary() {
         String kernel;

@@ -1,0 +1,83 @@
+package io.jnet.lossy;
+
+import static io.jnet.lossy.ImpairedKernelPeer.JNET_IP;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jnet.app.PatternBytes;
+import io.jnet.link.impair.Direction;
+import io.jnet.link.impair.ImpairmentConfig;
+import io.jnet.stack.MibCounter;
+import io.jnet.testing.CommandResult;
+import io.jnet.testing.KernelCurlTestBase;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Goodput of jnet's loss recovery against the Linux kernel's over one TAP link impaired the same in both directions
+ * ({@link ImpairedKernelPeer}): loss as given, 2 % reordering (3 frames, 10 ms at most), 20 ms delay each way (an RTT
+ * of 40 ms), fixed seed. The kernel's curl downloads {@link #SIZE} bytes from jnet's HTTP server (jnet sends), then
+ * uploads as many to it (the kernel sends, with its own SACK, RACK-TLP and congestion control), SHA-256 checked. Prints
+ * one line per case: both times, the goodput ratio (jnet sending / the kernel sending, in bytes per second) and each
+ * sender's retransmission ratio: its {@code TcpRetransSegs} over the frames the impairment dropped on its way out
+ * during that transfer (the dropped frames are nearly all data segments: the transfer's few control segments are
+ * counted too). A benchmark: it asserts only that the bytes arrived intact; tagged long
+ * ({@code ./test.sh -Djnet.long=true -Dtest=ImpairedTapGoodputTest}).
+ */
+@Tag("long")
+class ImpairedTapGoodputTest extends KernelCurlTestBase {
+    static final long SIZE = 16L << 20;
+    static final String IMPAIRMENT = "reorder=2%,reorder-gap=3,reorder-delay=10ms,delay=20ms,seed=47,limit=100000,loss=";
+
+    @ParameterizedTest(name = "{0}% loss, 16 MiB each way, 20 ms delay")
+    @ValueSource(ints = {1, 5, 15})
+    @Timeout(3600)
+    void goodputAndRetransmissionRatios(int lossPercent) throws Exception {
+        Path file = dir.resolve("up.bin");
+        try (InputStream in = PatternBytes.inputStream(SIZE)) {
+            Files.copy(in, file);
+        }
+        Duration timeout = Duration.ofSeconds(1700);
+        String maxTime = Long.toString(timeout.toSeconds() - 10);
+        try (ImpairedKernelPeer peer = ImpairedKernelPeer.open(ImpairmentConfig.parse(IMPAIRMENT + lossPercent + "%"))) {
+            peer.serve();
+            long retrans0 = peer.jnet().mib().get(MibCounter.TcpRetransSegs);
+            long dropped0 = peer.impaired().counts(Direction.EGRESS).dropped();
+            long start = System.nanoTime();
+            CommandResult get = peer.shell(timeout, "curl -sS --fail --max-time " + maxTime + " http://" + JNET_IP + "/bytes/"
+                    + SIZE + " | sha256sum");
+            double jnetS = (System.nanoTime() - start) / 1e9;
+            assertThat(get.ok()).as("%s\n%s", get.describe(), peer.summary()).isTrue();
+            assertThat(get.stdout()).startsWith(PatternBytes.sha256(SIZE) + " ");
+            long jnetRetrans = peer.jnet().mib().get(MibCounter.TcpRetransSegs) - retrans0;
+            long jnetDropped = peer.impaired().counts(Direction.EGRESS).dropped() - dropped0;
+            long timeouts = peer.jnet().mib().get(MibCounter.TcpExtTCPTimeouts);
+
+            long kRetrans0 = peer.kernelCounter("TcpRetransSegs");
+            long kDropped0 = peer.impaired().counts(Direction.INGRESS).dropped();
+            start = System.nanoTime();
+            CommandResult put = peer.netns().exec(timeout, "curl", "-sS", "--fail", "--max-time", maxTime, "-T", file.toString(),
+                    "http://" + JNET_IP + "/upload");
+            double kernelS = (System.nanoTime() - start) / 1e9;
+            assertThat(put.ok()).as("%s\n%s", put.describe(), peer.summary()).isTrue();
+            assertThat(put.stdout()).isEqualTo(PatternBytes.sha256(SIZE) + "\n");
+            long kRetrans = peer.kernelCounter("TcpRetransSegs") - kRetrans0;
+            long kDropped = peer.impaired().counts(Direction.INGRESS).dropped() - kDropped0;
+            System.out.printf(Locale.ROOT,
+                    "GOODPUT %2d%% loss: jnet sends 16 MiB in %6.1f s (%5.2f Mbit/s), the kernel in %6.1f s (%5.2f Mbit/s):"
+                            + " ratio %.2f; retransmitted/dropped: jnet %d/%d = %.2f (%d RTOs), kernel %d/%d = %.2f%n",
+                    lossPercent, jnetS, SIZE * 8 / jnetS / 1e6, kernelS, SIZE * 8 / kernelS / 1e6, kernelS / jnetS,
+                    jnetRetrans, jnetDropped, ratio(jnetRetrans, jnetDropped), timeouts, kRetrans, kDropped,
+                    ratio(kRetrans, kDropped));
+            System.out.println(peer.summary());
+        }
+    }
+
+    private static double ratio(long a, long b) { return b == 0 ? Double.NaN : (double) a / b; }
+}
