@@ -44,7 +44,7 @@ public enum MibCounter {
     TcpExtTCPDSACKOfoRecv, TcpExtTCPDSACKIgnoredDubious, TcpExtTCPDSACKRecvSegs, TcpExtTCPSACKReneging,
     // SACK-based loss recovery (RFC 6675), Linux's names: recoveries entered, recoveries ended by a timeout,
     // retransmissions found lost again, ACKs showing by SACK that a segment arrived after later ones
-    TcpExtTCPSACKRecovery, TcpExtTCPSackRecoveryFail, TcpExtTCPLostRetransmit, TcpExtTCPSACKReorder,
+    TcpExtTCPSackRecovery, TcpExtTCPSackRecoveryFail, TcpExtTCPLostRetransmit, TcpExtTCPSACKReorder,
     // tail loss probes (RFC 8985 section 7), Linux's names: probes sent, and tail losses they repaired (the
     // probe's ACK showed a loss and the congestion window was reduced once)
     TcpExtTCPLossProbes, TcpExtTCPLossProbeRecovery,

@@ -50,11 +50,13 @@ interface CongestionControl {
 
     /**
      * The retransmission timer expired (Linux tcp_enter_loss with .ssthresh; gVisor HandleRTOExpired; RFC 5681 3.1
-     * equation 4): set ssthresh and cwnd to the loss window.
+     * equation 4): set ssthresh and cwnd to the loss window. A timeout within a loss episode whose cut was made (a
+     * fast recovery not yet recovered, or a repeated timeout with no progress) keeps ssthresh, as Linux.
      *
      * @param flightSize bytes outstanding (RFC 5681 FlightSize)
+     * @param reduceSsthresh a new loss episode begins: ssthresh is cut; false: only cwnd goes to the loss window
      */
-    void onRto(CongestionWindow w, long flightSize);
+    void onRto(CongestionWindow w, long flightSize, boolean reduceSsthresh);
 
     /**
      * Fast recovery ended with everything outstanding at its start acknowledged and the loss recovery has set cwnd

@@ -277,8 +277,7 @@ final class RackLossDetection {
         }
         if (timerKind == TIMER_REO && c.lossTimer.isPending()) return;
         int earlyRetrans = c.tcp.sysctl.tcpEarlyRetrans.intValue();
-        if (earlyRetrans != 3 && earlyRetrans != 4 || !c.sackOk || c.state != TcpState.ESTABLISHED
-                && c.state != TcpState.CLOSE_WAIT || c.caState != TcpInfo.TCP_CA_Open) {
+        if (earlyRetrans != 3 && earlyRetrans != 4 || !c.sackOk || !mayProbe(c.state) || c.caState != TcpInfo.TCP_CA_Open) {
             if (timerKind == TIMER_TLP) cancelTimer(c);
             return;
         }
@@ -299,6 +298,17 @@ final class RackLossDetection {
         pto = Math.min(pto, Math.max(1, rtoNs));
         timerKind = TIMER_TLP;
         c.lossTimer.schedule(pto);
+    }
+
+    /**
+     * States in which data (or a FIN) can be outstanding after the handshake: a tail is probed in all of them, the FIN
+     * of a closing connection included (Linux tcp_schedule_loss_probe has no state test).
+     */
+    private static boolean mayProbe(TcpState s) {
+        return switch (s) {
+            case ESTABLISHED, CLOSE_WAIT, FIN_WAIT_1, CLOSING, LAST_ACK -> true;
+            default -> false;
+        };
     }
 
     private void cancelTimer(TcpConnection c) {

@@ -41,8 +41,8 @@ final class RenoCongestion implements CongestionControl {
     }
 
     @Override
-    public void onRto(CongestionWindow w, long flightSize) {
-        w.ssthresh = lossSsthresh(w, flightSize);
+    public void onRto(CongestionWindow w, long flightSize, boolean reduceSsthresh) {
+        if (reduceSsthresh) w.ssthresh = lossSsthresh(w, flightSize);
         w.cwnd = w.mss;
         bytesAcked = 0;
     }

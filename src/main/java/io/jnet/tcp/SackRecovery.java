@@ -348,7 +348,7 @@ final class SackRecovery implements LossRecovery {
 
     /**
      * RFC 6675 section 5 step 4 (Linux tcp_enter_recovery): RecoveryPoint = HighData, ssthresh from the congestion
-     * control and cwnd = ssthresh (RFC 6675 4.2), TcpExtTCPSACKRecovery.
+     * control and cwnd = ssthresh (RFC 6675 4.2), TcpExtTCPSackRecovery.
      */
     private void enterRecovery(TcpConnection c) {
         c.sack.setUndoMarker(c.sndUna);
@@ -360,7 +360,7 @@ final class SackRecovery implements LossRecovery {
         inRecovery = true;
         recoveryPoint = c.sndMax;
         c.caState = TcpInfo.TCP_CA_Recovery;
-        c.tcp.mib.inc(MibCounter.TcpExtTCPSACKRecovery);
+        c.tcp.mib.inc(MibCounter.TcpExtTCPSackRecovery);
         c.rack.onCwndReduction();
     }
 

@@ -143,15 +143,41 @@ final class TcpOutput {
      * Bytes per write-queue segment (Linux tcp_send_mss size goal): the MSS, or a multiple of it up to
      * the device's GSO limit when the device takes large segments whole, and at most half the largest window
      * the peer offered (tcp_xmit_size_goal with tcp_bound_to_half_wnd), so that a small receive window still
-     * holds two segments rather than one that it must acknowledge and reopen before the next may go.
+     * holds two segments rather than one that it must acknowledge and reopen before the next may go; and no more
+     * than about a millisecond of data at the pacing rate (Linux tcp_tso_autosize, {@link #tsoAutosize}), so that a
+     * slow or long path gets segments of a few MSS that the congestion window can count and loss recovery resend.
      */
     static int sizeGoal(TcpConnection c) {
         io.jnet.ip.Route r = c.tcp.ip.route(c.remoteAddr, c.dst);
         int gso = r == null ? 0 : r.itf().device().gsoMaxSize();
         if (gso <= 0) return c.mss;
         int headers = Ipv4.MIN_HEADER_LENGTH + Tcp.MAX_HEADER_LENGTH;
-        long goal = boundToHalfWindow(c, gso - 1 - headers);
+        long goal = boundToHalfWindow(c, Math.min(gso - 1 - headers, tsoAutosize(c, gso)));
         return (int) Math.max(c.mss, goal / c.mss * c.mss);
+    }
+
+    /** Linux net.ipv4.tcp_tso_win_divisor's default: a quota of a third of cwnd is worth a smaller segment. */
+    static final int TSO_WIN_DIVISOR = 3;
+    /** Linux TSO_MIN_SEGS (tcp_min_tso_segs): segments a size goal holds at least. */
+    static final int MIN_TSO_SEGS = 2;
+    /** Linux sk_pacing_shift's default: a size goal is about 2^-10 s (1 ms) of data at the pacing rate. */
+    static final int PACING_SHIFT = 10;
+    /** Linux net.ipv4.tcp_tso_rtt_log's default: paths of min RTT below 2^9 µs get larger goals. */
+    static final int TSO_RTT_LOG = 9;
+
+    /**
+     * Linux tcp_tso_autosize, in bytes: the pacing rate's worth of {@code 2^-PACING_SHIFT} s, plus {@code gso >> r}
+     * for a path of min RTT {@code r << TSO_RTT_LOG} µs (about 2^-r of the GSO limit; nothing from 16 ms up), at
+     * most {@code gso} and at least {@link #MIN_TSO_SEGS} MSS. No pacing rate yet (no RTT sample): {@code gso}.
+     */
+    static long tsoAutosize(TcpConnection c, int gso) {
+        if (c.pacingRate < 0) return gso;
+        long bytes = c.pacingRate >> PACING_SHIFT;
+        long minRttUs = c.minRtt.get();
+        long r = minRttUs >> TSO_RTT_LOG;
+        if (r < Integer.SIZE) bytes += gso >> r;
+        bytes = Math.min(bytes, gso);
+        return Math.max(bytes / c.mss, MIN_TSO_SEGS) * c.mss;
     }
 
     /** TCP_MSS_DEFAULT: the MSS assumed when the peer offers none (RFC 9293 3.7.1), in bytes. */
@@ -319,10 +345,25 @@ final class TcpOutput {
                 len = seg.length();
                 fin = (seg.flags & Tcp.FIN) != 0;
             }
+            // the congestion window's quota (tcp_cwnd_test), whole segments: a segment of several MSS is cut to it
+            // (tcp_mss_split_point) unless the quota is below a third of the window, when waiting for the next
+            // ACK makes a larger segment (tcp_tso_should_defer with tcp_tso_win_divisor 3); at least one MSS goes
+            // when nothing is in flight
             long inflight = (c.sndNxt - c.sndUna) & 0xFFFFFFFFL;
             if (inflight > 0 && inflight + len > c.win.cwnd) {
+                long quota = (c.win.cwnd - inflight) / c.mss * c.mss;
+                if (quota <= 0 || len <= c.mss || quota < c.win.cwnd / TSO_WIN_DIVISOR) {
+                    c.cwndLimited = true;
+                    break;
+                }
+                split(c, seg, (int) quota);
+                len = seg.length();
+                fin = false;
                 c.cwndLimited = true;
-                break;
+            } else if (inflight == 0 && len > Math.max(c.win.cwnd, c.mss)) {
+                split(c, seg, (int) Math.max(c.mss, c.win.cwnd / c.mss * c.mss));
+                len = seg.length();
+                fin = false;
             }
             int wndEnd = c.sndUna + (int) Math.min(c.sndWnd, Integer.MAX_VALUE);
             if (Tcp.seqGt(seg.seq + len, wndEnd)) {

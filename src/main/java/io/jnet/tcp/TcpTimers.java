@@ -76,8 +76,9 @@ final class TcpTimers {
         }
         tcp.mib.inc(MibCounter.TcpExtTCPTimeouts);
         if (c.recovery.inRecovery() || c.retransmits == 1) tcp.mib.inc(MibCounter.TcpExtTCPSlowStartRetrans);
-        c.undo.onRto(c, c.caState); // before the loss window: prior_cwnd, prior_ssthresh (tcp_enter_loss)
-        c.cc.onRto(c.win, (c.sndMax - c.sndUna) & 0xFFFFFFFFL);
+        // before the loss window: prior_cwnd, prior_ssthresh, and whether this window's cut is still to be made
+        boolean newEpisode = c.undo.onRto(c, c.caState); // (tcp_enter_loss)
+        c.cc.onRto(c.win, (c.sndMax - c.sndUna) & 0xFFFFFFFFL, newEpisode);
         c.recovery.onRto(c);
         c.rack.onRto(c);
         markLost(c);

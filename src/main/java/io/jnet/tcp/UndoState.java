@@ -93,16 +93,21 @@ final class UndoState {
      * armed when net.ipv4.tcp_frto is on, SACK is in use, and no recovery was under way (or the timeout recurs).
      *
      * @param caState the congestion state before the timeout
+     * @return whether ssthresh is to be cut: a new loss episode begins (Linux's "reduce ssthresh if it has not yet
+     *     been made inside this window": from Open or Disorder, after the last episode was recovered, or on a timeout
+     *     in Loss after an ACK made progress); a recovery or timeout of the same window already cut it
      */
-    void onRto(TcpConnection c, int caState) {
+    boolean onRto(TcpConnection c, int caState) {
         boolean newRecovery = caState < TcpInfo.TCP_CA_Recovery;
-        if (caState <= TcpInfo.TCP_CA_Disorder || !markerSet
-                || caState == TcpInfo.TCP_CA_Loss && c.retransmits == 1) {
+        boolean newEpisode = caState <= TcpInfo.TCP_CA_Disorder || !markerSet
+                || caState == TcpInfo.TCP_CA_Loss && c.retransmits == 1;
+        if (newEpisode) {
             priorSsthresh = currentSsthresh(c.win);
             priorCwnd = c.win.cwnd;
             initUndo(c);
         }
         frto = c.tcp.sysctl.tcpFrto.intValue() != 0 && c.sackOk && (newRecovery || c.retransmits > 1);
+        return newEpisode;
     }
 
     /** A segment of {@code segs} MSS went again (Linux tcp_retransmit_skb): retrans_stamp, undo_retrans. */

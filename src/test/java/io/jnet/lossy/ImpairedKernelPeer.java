@@ -87,6 +87,21 @@ final class ImpairedKernelPeer implements AutoCloseable {
                 .orElseThrow(() -> new IOException("nstat has no " + name));
     }
 
+    /** {@code name value} of each of {@code names} in the kernel namespace, comma-separated ({@code ?}: no such counter). */
+    String kernelCounters(String... names) {
+        StringBuilder b = new StringBuilder();
+        for (String n : names) {
+            String v;
+            try {
+                v = Long.toString(kernelCounter(n));
+            } catch (IOException | RuntimeException e) {
+                v = "?";
+            }
+            b.append(b.isEmpty() ? "" : ", ").append(n).append(' ').append(v);
+        }
+        return b.toString();
+    }
+
     /** One line: impairments both ways, jnet's retransmissions and timeouts, the kernel's TCP retransmissions. */
     String summary() {
         String kernel;

@@ -75,7 +75,7 @@ class RackTlpTest {
             net.advanceMillis(reo / 1_000_000 / 2 + 1);
             assertThat(sent(net, base, m)).containsExactly(8);
             assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Recovery);
-            assertThat(net.a.mib().get(MibCounter.TcpExtTCPSACKRecovery)).isEqualTo(1);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPSackRecovery)).isEqualTo(1);
             SackSenderTest.ack(net, c, base, 10 * m);
             assertThat(c.sndUna).isEqualTo(c.sndMax);
             assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Open);

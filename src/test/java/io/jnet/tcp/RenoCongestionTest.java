@@ -83,11 +83,19 @@ class RenoCongestionTest {
 
     @Test
     void aTimeoutLeavesTheLossWindow() {
-        reno.onRto(w, 7L * MSS);
+        reno.onRto(w, 7L * MSS, true);
         assertThat(w.ssthresh).isEqualTo(3500);
         assertThat(w.cwnd).isEqualTo(MSS);
         reno.onAck(w, MSS, true);
         assertThat(w.cwnd).as("slow start again").isEqualTo(2L * MSS);
+    }
+
+    @Test
+    void aTimeoutWithinAnEpisodeAlreadyCutKeepsSsthresh() {
+        reno.onRto(w, 7L * MSS, true);
+        reno.onRto(w, 2L * MSS, false);
+        assertThat(w.ssthresh).as("cut once for the window").isEqualTo(3500);
+        assertThat(w.cwnd).isEqualTo(MSS);
     }
 
     @Test

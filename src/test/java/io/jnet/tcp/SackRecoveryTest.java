@@ -56,7 +56,7 @@ class SackRecoveryTest {
                 if (c.recovery.inRecovery()) assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Recovery);
             }
             assertThat(c.sndUna).isEqualTo(c.sndMax);
-            assertThat(net.a.mib().get(MibCounter.TcpExtTCPSACKRecovery)).isEqualTo(1);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPSackRecovery)).isEqualTo(1);
             assertThat(net.a.mib().get(MibCounter.TcpExtTCPRenoRecovery)).isZero();
             assertThat(net.a.mib().get(MibCounter.TcpExtTCPTimeouts)).isZero();
             assertThat(net.a.mib().get(MibCounter.TcpExtTCPSackRecoveryFail)).isZero();
@@ -133,7 +133,7 @@ class SackRecoveryTest {
             // then 0-2 arrive: the cumulative ACK covers segments never retransmitted below SACKed ones
             SackSenderTest.ack(net, c, base, 5 * m);
             assertThat(net.a.mib().get(MibCounter.TcpExtTCPSACKReorder)).isEqualTo(1);
-            assertThat(net.a.mib().get(MibCounter.TcpExtTCPSACKRecovery)).isZero();
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPSackRecovery)).isZero();
             assertThat(net.a.mib().get(MibCounter.TcpRetransSegs)).isZero();
             assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Open);
             // an ACK of the rest with nothing SACKed above: no reordering

@@ -90,7 +90,7 @@ class TcpRetransmitTest {
             assertThat(lost.get(1).atNanos()).as("retransmitted at once, not after an RTO").isEqualTo(lost.get(0).atNanos());
             assertThat(net.a.mib().get(MibCounter.TcpExtTCPFastRetrans)).isEqualTo(1);
             // SACK is negotiated: RFC 6675 recovery, not NewReno
-            assertThat(net.a.mib().get(MibCounter.TcpExtTCPSACKRecovery)).isEqualTo(1);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPSackRecovery)).isEqualTo(1);
             assertThat(net.a.mib().get(MibCounter.TcpExtTCPRenoRecovery)).isZero();
             assertThat(net.a.mib().get(MibCounter.TcpExtTCPTimeouts)).isZero();
             assertThat(net.b.mib().get(MibCounter.TcpExtTCPOFOQueue)).isGreaterThan(0);

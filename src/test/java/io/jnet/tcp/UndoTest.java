@@ -178,7 +178,7 @@ class UndoTest {
                 ack(net, c, base, 0, now(c), 1 * m, 5 * m);
                 net.advanceMillis(TcpInfoTest.HANDSHAKE_RTT_MS / 2); // RACK's reordering window
                 assertThat(sent(net, base, m)).as("tcp_recovery=%s", recovery).startsWith(0);
-                assertThat(mib(net, MibCounter.TcpExtTCPSACKRecovery)).isEqualTo(1);
+                assertThat(mib(net, MibCounter.TcpExtTCPSackRecovery)).isEqualTo(1);
                 net.advanceMillis(5);
                 ack(net, c, base, c.sndMax - base, now(c));
                 assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Open);
