@@ -16,9 +16,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * tshark (checksums checked), which must find no malformed frame and SACK blocks from both ends. Needs root, curl and
  * bash; without tshark the capture check is skipped with the reason printed. The 64 MiB variants are tagged long.
  *
- * <p>Cost on a 2-core machine: about 5 s at 1 %, 13 s at 5 % and 150 s at 15 % (jnet's sending half: some 300
+ * <p>Cost on a 2-core machine: about 6 s at 1 %, 8 s at 5 % and 50 s at 15 % (jnet's sending half, 48 s: some 100
  * retransmission timeouts, where the kernel sending the same 8 MiB to jnet over the same link has none and takes
- * 2.5 s), with 10 to 20 s of tshark for each capture.
+ * 1 s), with about 3 s of tshark for each capture.
  */
 class ImpairedTapSackKernelTest extends KernelCurlTestBase {
     static final long SIZE = 8L << 20;
