@@ -52,7 +52,7 @@ class ImpairedTapKernelTest extends KernelCurlTestBase {
             assertThat(r.ok()).as("%s\n%s", r.describe(), peer.summary()).isTrue();
             assertThat(r.stderr().strip()).as("bytes received").isEqualTo(Long.toString(SIZE));
             assertThat(r.stdout()).startsWith(PatternBytes.sha256(SIZE) + " ");
-            assertImpairedAndClean(peer);
+            peer.assertImpairedAndClean();
         }
     }
 
@@ -72,7 +72,7 @@ class ImpairedTapKernelTest extends KernelCurlTestBase {
             report("kernel curl PUT", start, peer);
             assertThat(r.ok()).as("%s\n%s", r.describe(), peer.summary()).isTrue();
             assertThat(r.stdout()).as("SHA-256 computed by jnet").isEqualTo(expected + "\n");
-            assertImpairedAndClean(peer);
+            peer.assertImpairedAndClean();
         }
     }
 
@@ -91,7 +91,7 @@ class ImpairedTapKernelTest extends KernelCurlTestBase {
             assertThat(r.status()).as("%s\n%s", r, peer.summary()).isEqualTo(200);
             assertThat(r.bytes()).isEqualTo(SIZE);
             assertThat(r.sha256()).isEqualTo(PatternBytes.sha256(SIZE));
-            assertImpairedAndClean(peer);
+            peer.assertImpairedAndClean();
         }
     }
 
@@ -118,7 +118,7 @@ class ImpairedTapKernelTest extends KernelCurlTestBase {
                     "http://" + JNET_IP + "/upload");
             assertThat(put.ok()).as("%s\n%s", put.describe(), peer.summary()).isTrue();
             assertThat(put.stdout()).isEqualTo(PatternBytes.sha256(n) + "\n");
-            assertImpairedAndClean(peer);
+            peer.assertImpairedAndClean();
         }
         TsharkChecks.assertNoMalformedFrames(pcap, TSHARK_TIMEOUT);
         long fromJnet = TsharkChecks.count(pcap, "ip.src == " + JNET_IP + " && tcp.options.sack_le", TSHARK_TIMEOUT);
@@ -128,14 +128,6 @@ class ImpairedTapKernelTest extends KernelCurlTestBase {
                 fromJnet, dsackFromJnet, fromKernel);
         assertThat(fromJnet).as("jnet's ACKs with SACK blocks").isPositive();
         assertThat(fromKernel).as("the kernel's ACKs with SACK blocks").isPositive();
-    }
-
-    /** The impairments did happen in both directions, and the stack caught no exception. */
-    static void assertImpairedAndClean(ImpairedKernelPeer peer) {
-        for (var d : io.jnet.link.impair.Direction.values()) {
-            assertThat(peer.impaired().counts(d).dropped()).as("%s drops\n%s", d, peer.summary()).isPositive();
-        }
-        assertThat(peer.jnet().internalErrors()).as("internal errors, last %s", peer.jnet().lastInternalError()).isZero();
     }
 
     /** Fetches once the kernel's server listens: a refused connect is retried for up to 10 s. */

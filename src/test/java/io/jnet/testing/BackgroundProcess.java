@@ -75,6 +75,18 @@ public final class BackgroundProcess implements AutoCloseable {
         return process.exitValue();
     }
 
+    /**
+     * Asks the process to end (SIGTERM, which lets a capture finish its file) and waits for it to exit.
+     *
+     * @return its exit status
+     * @throws TimeoutException when it is still running after {@code timeout} (it is left running)
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public int terminate(Duration timeout) throws InterruptedException, TimeoutException {
+        process.destroy();
+        return waitFor(timeout);
+    }
+
     /** Standard output written so far (UTF-8). */
     public String stdout() { return read(out); }
 
