@@ -156,8 +156,6 @@ final class TcpOutput {
         return (int) Math.max(c.mss, goal / c.mss * c.mss);
     }
 
-    /** Linux net.ipv4.tcp_tso_win_divisor's default: a quota of a third of cwnd is worth a smaller segment. */
-    static final int TSO_WIN_DIVISOR = 3;
     /** Linux TSO_MIN_SEGS (tcp_min_tso_segs): segments a size goal holds at least. */
     static final int MIN_TSO_SEGS = 2;
     /** Linux sk_pacing_shift's default: a size goal is about 2^-10 s (1 ms) of data at the pacing rate. */
@@ -345,22 +343,16 @@ final class TcpOutput {
                 len = seg.length();
                 fin = (seg.flags & Tcp.FIN) != 0;
             }
-            // the congestion window's quota (tcp_cwnd_test), whole segments: a segment of several MSS is cut to it
-            // (tcp_mss_split_point) unless the quota is below a third of the window, when waiting for the next
-            // ACK makes a larger segment (tcp_tso_should_defer with tcp_tso_win_divisor 3); at least one MSS goes
-            // when nothing is in flight
+            // the congestion window (tcp_cwnd_test): a segment that does not fit waits for the next ACK (the size
+            // goal keeps segments to about a millisecond of data, so little of the window goes unused: Linux's
+            // tcp_tso_should_defer); with nothing in flight a segment larger than the window is cut to it
+            // (tcp_mss_split_point), at least one MSS going
             long inflight = (c.sndNxt - c.sndUna) & 0xFFFFFFFFL;
             if (inflight > 0 && inflight + len > c.win.cwnd) {
-                long quota = (c.win.cwnd - inflight) / c.mss * c.mss;
-                if (quota <= 0 || len <= c.mss || quota < c.win.cwnd / TSO_WIN_DIVISOR) {
-                    c.cwndLimited = true;
-                    break;
-                }
-                split(c, seg, (int) quota);
-                len = seg.length();
-                fin = false;
                 c.cwndLimited = true;
-            } else if (inflight == 0 && len > Math.max(c.win.cwnd, c.mss)) {
+                break;
+            }
+            if (inflight == 0 && len > Math.max(c.win.cwnd, c.mss)) {
                 split(c, seg, (int) Math.max(c.mss, c.win.cwnd / c.mss * c.mss));
                 len = seg.length();
                 fin = false;
