@@ -72,6 +72,8 @@ final class SackScoreboard {
     UndoState undo;
     /** The end of the highest SACKed segment before the current ACK (Linux prior_fack), for reordering. */
     private int priorFack;
+    /** {@link #ackPriorFack()}. */
+    private int ackPriorFack;
     /** The current ACK SACKed, never retransmitted, a segment below {@link #priorFack}. */
     private boolean reordered;
     /** The lowest sequence of data {@link #reordered} found, valid while it is set. */
@@ -397,10 +399,18 @@ final class SackScoreboard {
     PacketBuffer lastSent() { return last; }
 
     /** Forgets the D-SACK of the previous ACK (called as an ACK's processing begins). */
-    void clearAckState() {
+    void clearAckState(int sndUna) {
         dsackThisAck = false;
         reordered = false;
+        PacketBuffer high = sackedBytes > 0 ? highestSacked() : null;
+        ackPriorFack = high != null ? high.endSeq : sndUna;
     }
+
+    /**
+     * Linux prior_fack for the ACK being processed: the end of the highest segment SACKed before it, or SND.UNA when
+     * none was (set by {@link #clearAckState}). Data cumulatively acknowledged below it arrived after later data.
+     */
+    int ackPriorFack() { return ackPriorFack; }
 
     /** The last {@link #tag} SACKed data never retransmitted below what was SACKed before (reordering). */
     boolean reorderedThisAck() { return reordered; }

@@ -414,7 +414,7 @@ final class TcpInput {
         int newlySacked = 0;
         c.rack.beginAck(c.lastRecvNs);
         c.rack.setMinRtt(c.minRtt.get());
-        c.sack.clearAckState();
+        c.sack.clearAckState(c.sndUna);
         c.undo.beginAck(c.tsEnabled && opts.hasTimestamp, opts.tsEcr);
         if (c.sackOk) {
             // SACK blocks first, as tcp_ack does before cleaning the queue (tcp_sacktag_write_queue)
@@ -461,9 +461,11 @@ final class TcpInput {
         while ((seg = c.writeQueue.peek()) != null) {
             if (Tcp.seqLt(seg.seq, ack)) c.rate.delivered(seg);
             if (Tcp.seqLeq(seg.endSeq, ack)) {
-                // sent once, never SACKed, and acknowledged only now with SACKed data above it: it arrived after
-                // later segments (tcp_clean_rtx_queue's reord with tcp_check_sack_reordering)
-                if (!reordered && c.sackOk && c.sack.sackedOut() > 0 && seg.when != 0
+                // sent once, never SACKed, and acknowledged only now below data SACKed before this ACK: it arrived
+                // after later segments (tcp_clean_rtx_queue's reord, checked against prior_fack by
+                // tcp_check_sack_reordering; SACKs this ACK brought prove nothing: a delayed ACK of in-order data
+                // carries the first SACK of a loss)
+                if (!reordered && c.sackOk && Tcp.seqLt(seg.seq, c.sack.ackPriorFack()) && seg.when != 0
                         && (seg.flags & (SackScoreboard.SACKED_ACKED | TcpOutput.RETRANSMITTED)) == 0) {
                     reordered = true;
                     reordSeq = seg.seq;

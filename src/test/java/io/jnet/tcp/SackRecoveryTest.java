@@ -121,6 +121,25 @@ class SackRecoveryTest {
     }
 
     @Test
+    void inOrderSegmentsAcknowledgedWithTheFirstSackOfALossAreNotReordering() throws Exception {
+        try (VirtualNet net = rfc6675(new VirtualNet()); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection c = SackSenderTest.clientWithTenInFlight(net, srv);
+            int m = c.mss;
+            int base = c.sndUna;
+            // 0 and 1 arrived in order (their ACK delayed), 2 was lost: the ACK of 0-1 carries the first SACK, of 3.
+            // Nothing was SACKed before this ACK (Linux prior_fack = SND.UNA), so 0-1 did not arrive late
+            SackSenderTest.ack(net, c, base, 2 * m, 3 * m, 4 * m);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPSACKReorder)).isZero();
+            assertThat(c.reordering).isEqualTo(3);
+            SackSenderTest.ack(net, c, base, 2 * m, 3 * m, 5 * m);
+            SackSenderTest.ack(net, c, base, 2 * m, 3 * m, 6 * m);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPSACKReorder)).isZero();
+            assertThat(c.rack.reorderingSeen()).isZero();
+            assertThat(net.a.internalErrors()).isZero();
+        }
+    }
+
+    @Test
     void aSegmentArrivingAfterLaterOnesCountsAsReorderingNotLoss() throws Exception {
         try (VirtualNet net = rfc6675(new VirtualNet()); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
             TcpConnection c = SackSenderTest.clientWithTenInFlight(net, srv);
