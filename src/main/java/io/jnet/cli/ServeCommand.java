@@ -4,8 +4,12 @@ import io.jnet.app.JnetServer;
 import io.jnet.app.KernelSideCommands;
 import io.jnet.app.TapStack;
 import io.jnet.link.DeviceStats;
+import io.jnet.link.impair.Direction;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
@@ -61,15 +65,22 @@ public final class ServeCommand implements Callable<Integer> {
             description = "Discard port, 0 for none (default ${DEFAULT-VALUE}).")
     int discardPort;
 
+    @Option(names = "--sysctl", paramLabel = "NAME=VALUE",
+            description = "Set a sysctl of the jnet namespace before serving, e.g. net.ipv4.tcp_sack=0 (repeatable; "
+                    + "the names and defaults are Linux's).")
+    List<String> sysctls = new ArrayList<>();
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         TapStack.Config config;
         io.jnet.link.impair.ImpairmentConfig impairment;
         JnetServer.Ports ports;
+        Map<String, String> settings;
         try {
             config = tapOptions.config();
             impairment = tapOptions.impairment();
             ports = new JnetServer.Ports(httpPort, echoPort, discardPort);
+            settings = PerfCommand.parseSysctls(sysctls);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -77,6 +88,7 @@ public final class ServeCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         TapStack stack = TapOptions.open(config, impairment, "jnet serve", err);
         if (stack == null) return Main.EXIT_FAILURE;
+        settings.forEach((name, value) -> stack.namespace().sysctl().set(name, value));
         JnetServer server;
         try {
             server = JnetServer.start(stack.namespace(), stack.address(), ports);
@@ -139,7 +151,13 @@ public final class ServeCommand implements Callable<Integer> {
                 + s.txPackets.sum() + " frames"
                 + (server.http() != null ? "; http requests " + server.http().requests() : "")
                 + "; internal errors " + stack.namespace().internalErrors());
-        if (stack.impaired() != null) out.println("jnet serve: impairment " + stack.impaired().report());
+        if (stack.impaired() != null) {
+            out.println("jnet serve: impairment (seed " + stack.impaired().config().seed() + ") egress "
+                    + stack.impaired().counts(Direction.EGRESS).summary());
+            out.println("jnet serve: impairment ingress " + stack.impaired().counts(Direction.INGRESS).summary());
+        }
+        out.println("jnet serve: counters (as nstat -a):");
+        out.print(stack.namespace().mib().toNstatString());
         out.flush();
     }
 

@@ -85,6 +85,12 @@ class CliTest {
         assertThat(run("serve", "--port-http", "70000")).isEqualTo(2);
         assertThat(err()).contains("http port must be 0..65535");
         errBuf.reset();
+        assertThat(run("serve", "--sysctl", "net.ipv4.tcp_frto=7")).isEqualTo(2);
+        assertThat(err()).contains("--sysctl net.ipv4.tcp_frto=7");
+        errBuf.reset();
+        assertThat(run("serve", "--sysctl", "net.ipv4.no_such=1")).isEqualTo(2);
+        assertThat(err()).contains("--sysctl net.ipv4.no_such=1");
+        errBuf.reset();
         assertThat(run("fetch")).isEqualTo(2);
         assertThat(err()).contains("Missing required parameter: 'URL'");
         errBuf.reset();
