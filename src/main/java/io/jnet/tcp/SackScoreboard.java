@@ -5,6 +5,7 @@ import io.jnet.stack.Mib;
 import io.jnet.stack.MibCounter;
 import io.jnet.wire.Tcp;
 import io.jnet.wire.TcpOptions;
+import java.util.Arrays;
 
 /**
  * The sender's SACK scoreboard (RFC 2018, RFC 6675 section 3; Linux tcp_sacktag_write_queue, gVisor
@@ -104,8 +105,15 @@ final class SackScoreboard {
      */
     private PacketBuffer highSacked;
     private boolean highSackedValid;
-    /** The segment the last {@link #floor} found: where the next search starts when it lies closest. */
-    private PacketBuffer floorHint;
+    /**
+     * Segments recent {@link #floor} searches found, where the next one starts when it lies closest: one a cursor
+     * (the block being tagged, the recovery's retransmission, loss marking and RACK walks each go on from their own
+     * place, as Linux keeps retransmit_skb_hint and lost_skb_hint). A search from one of them moves it to what it found;
+     * one from elsewhere takes the slots in turn.
+     */
+    private final PacketBuffer[] floorHints = new PacketBuffer[FLOOR_HINTS];
+    private static final int FLOOR_HINTS = 4;
+    private int floorHintNext;
     /** xorshift32 state for priorities, seeded per scoreboard so that a peer cannot shape the tree. */
     private int random = System.identityHashCode(this) * 0x9E3779B9 | 1;
 
@@ -276,8 +284,9 @@ final class SackScoreboard {
     /** The write queue is purged: forgets every segment (their buffers are being released). */
     void clear() {
         root = first = last = null;
-        highSacked = floorHint = null;
+        highSacked = null;
         highSackedValid = false;
+        Arrays.fill(floorHints, null);
         size = 0;
         sackedOut = 0;
         sackedBytes = 0;
@@ -658,7 +667,7 @@ final class SackScoreboard {
 
     /**
      * The segment that starts last at or before {@code seq}, or null. The search starts from the nearest in sequence
-     * of the first and last segments, the highest SACKed one and the last one found (a finger search, as Linux's
+     * of the first and last segments, the highest SACKed one and those recent searches found (a finger search, as Linux's
      * tcp_sacktag_skip goes on from where the previous block left off or from tcp_highest_sack): it climbs from there
      * to the lowest subtree that must hold the answer and goes down from it, O(log d) expected in a treap for d segments
      * between the finger and the answer rather than O(log n) from the root.
@@ -683,15 +692,32 @@ final class SackScoreboard {
                 d = ds;
             }
         }
-        PacketBuffer f = floorHint;
-        if (f != null && Math.abs((long) (seq - f.seq)) < d) h = f;
+        int slot = -1;
+        for (int i = 0; i < FLOOR_HINTS; i++) {
+            PacketBuffer f = floorHints[i];
+            if (f == null) continue;
+            long df = Math.abs((long) (seq - f.seq));
+            if (df < d) {
+                h = f;
+                d = df;
+                slot = i;
+            }
+        }
         PacketBuffer found = floorFrom(h, seq);
-        floorHint = found;
+        if (slot < 0) {
+            for (int i = 0; i < FLOOR_HINTS; i++) {
+                if (floorHints[i] == found) return found;
+            }
+            slot = floorHintNext;
+            floorHintNext = (slot + 1) % FLOOR_HINTS;
+        }
+        floorHints[slot] = found;
         return found;
     }
 
     /** {@link #floor} from the finger {@code h}, a segment of the tree, for {@code seq} within the tree's range. */
     private PacketBuffer floorFrom(PacketBuffer h, int seq) {
+        if (h.seq == seq) return h;
         PacketBuffer x = h;
         PacketBuffer best = null;
         if (Tcp.seqGeq(seq, h.seq)) {
@@ -794,7 +820,9 @@ final class SackScoreboard {
     }
 
     private void remove(PacketBuffer b) {
-        if (b == floorHint) floorHint = null;
+        for (int i = 0; i < FLOOR_HINTS; i++) {
+            if (floorHints[i] == b) floorHints[i] = null;
+        }
         if (b == highSacked) highSackedValid = false;
         if (b == first) first = next(b);
         if (b == last) last = previous(b);
