@@ -466,7 +466,7 @@ final class SackScoreboard {
      */
     PacketBuffer nextHole(int seq, int end) {
         PacketBuffer f = floor(seq);
-        return nextUnsacked(f != null ? f : first, end);
+        return before(nextUnsacked(f != null ? f : first, end), end);
     }
 
     /** The first segment not SACKed after {@code seg} in sequence order, or null. O(log n). */
@@ -476,7 +476,11 @@ final class SackScoreboard {
 
     /** {@link #nextHoleAfter(PacketBuffer)} for a walk that stops at {@code end}, as {@link #nextHole(int, int)}. */
     PacketBuffer nextHoleAfter(PacketBuffer seg, int end) {
-        return unsackedAfter(seg, end);
+        return before(unsackedAfter(seg, end), end);
+    }
+
+    private static PacketBuffer before(PacketBuffer seg, int end) {
+        return seg != null && Tcp.seqLt(seg.seq, end) ? seg : null;
     }
 
     /**
