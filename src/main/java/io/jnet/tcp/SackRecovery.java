@@ -422,7 +422,7 @@ final class SackRecovery implements LossRecovery {
         int edge = sb.lossEdge(DUP_THRESH, c.mss, markedTo);
         if (!Tcp.seqGt(edge, markedTo)) return;
         int budget = WALK_BUDGET;
-        for (PacketBuffer p = sb.nextHole(markedTo); p != null && Tcp.seqLt(p.seq, edge); p = sb.nextHoleAfter(p)) {
+        for (PacketBuffer p = sb.nextHole(markedTo, edge); p != null && Tcp.seqLt(p.seq, edge); p = sb.nextHoleAfter(p, edge)) {
             if (budget-- == 0) return;
             if ((p.flags & TcpOutput.LOST) == 0) {
                 sb.setFlags(p, TcpOutput.LOST, 0); // tcp_mark_head_lost
@@ -452,7 +452,7 @@ final class SackRecovery implements LossRecovery {
         }
         long minRttUs = c.minRtt.get();
         long reoWndNs = minRttUs == MinRttFilter.NONE ? 0 : minRttUs * 1000 / 4;
-        PacketBuffer p = sb.nextHole(lostRetransCursor);
+        PacketBuffer p = sb.nextHole(lostRetransCursor, highSackEnd);
         for (int i = 0; i < LOST_RETRANS_BUDGET; i++) {
             if (p == null || !Tcp.seqLt(p.seq, highSackEnd)) {
                 lostRetransCursor = c.sndUna; // the pass is over: another only if something newer was SACKed meanwhile
@@ -468,7 +468,7 @@ final class SackRecovery implements LossRecovery {
                 if (Tcp.seqGt(p.endSeq, lostEnd)) lostEnd = p.endSeq;
             }
             lostRetransCursor = p.endSeq;
-            p = sb.nextHoleAfter(p);
+            p = sb.nextHoleAfter(p, highSackEnd);
         }
     }
 
@@ -497,7 +497,8 @@ final class SackRecovery implements LossRecovery {
         clampHints(c.sndUna);
         int end = Tcp.seqGt(lostEnd, markedTo) ? lostEnd : markedTo;
         int budget = WALK_BUDGET;
-        for (PacketBuffer p = newDataOnly ? null : sb.nextHole(retransmitHint); p != null && Tcp.seqLt(p.seq, end); p = sb.nextHoleAfter(p)) {
+        for (PacketBuffer p = newDataOnly ? null : sb.nextHole(retransmitHint, end); p != null && Tcp.seqLt(p.seq, end);
+                p = sb.nextHoleAfter(p, end)) {
             if ((p.flags & (TcpOutput.LOST | TcpOutput.RETRANS_OUT)) != TcpOutput.LOST) {
                 if (budget-- == 0) {
                     lostPending = true; // not known: the next ACK goes on from here
@@ -530,8 +531,8 @@ final class SackRecovery implements LossRecovery {
         // only moves on)
         if (inRecovery && anySacked && allowance >= mss && !RackLossDetection.enabled(c)) {
             budget = WALK_BUDGET;
-            for (PacketBuffer p = sb.nextHole(rule3Hint); p != null && allowance >= mss && Tcp.seqLt(p.seq, highSackEnd);
-                    p = sb.nextHoleAfter(p)) {
+            for (PacketBuffer p = sb.nextHole(rule3Hint, highSackEnd); p != null && allowance >= mss && Tcp.seqLt(p.seq, highSackEnd);
+                    p = sb.nextHoleAfter(p, highSackEnd)) {
                 if ((p.flags & (TcpOutput.RETRANS_OUT | TcpOutput.RETRANSMITTED)) != 0) {
                     if (budget-- == 0) break;
                     if (Tcp.seqGt(p.endSeq, rule3Hint)) rule3Hint = p.endSeq;

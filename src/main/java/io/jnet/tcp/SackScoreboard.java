@@ -5,6 +5,7 @@ import io.jnet.stack.Mib;
 import io.jnet.stack.MibCounter;
 import io.jnet.wire.Tcp;
 import io.jnet.wire.TcpOptions;
+import java.util.Arrays;
 
 /**
  * The sender's SACK scoreboard (RFC 2018, RFC 6675 section 3; Linux tcp_sacktag_write_queue, gVisor
@@ -99,6 +100,22 @@ final class SackScoreboard {
     long visits;
     /** Segments the last accepted D-SACK block covered. */
     private long dsackSegs;
+    /**
+     * The highest SACKed segment (Linux's tp->highest_sack, which tcp_sacktag_one advances), valid while
+     * {@link #highSackedValid}; null when nothing is SACKed. Looked up again from the root only after the segment
+     * left the tree, lost its mark or was split.
+     */
+    private PacketBuffer highSacked;
+    private boolean highSackedValid;
+    /**
+     * Segments recent {@link #floor} searches found, where the next one starts when it lies closest: one a cursor
+     * (the block being tagged, the recovery's retransmission, loss marking and RACK walks each go on from their own
+     * place, as Linux keeps retransmit_skb_hint and lost_skb_hint). A search from one of them moves it to what it found;
+     * one from elsewhere takes the slots in turn.
+     */
+    private final PacketBuffer[] floorHints = new PacketBuffer[FLOOR_HINTS];
+    private static final int FLOOR_HINTS = 4;
+    private int floorHintNext;
     /** xorshift32 state for priorities, seeded per scoreboard so that a peer cannot shape the tree. */
     private int random = System.identityHashCode(this) * 0x9E3779B9 | 1;
 
@@ -197,7 +214,7 @@ final class SackScoreboard {
     /** Marks the unSACKed segments that [start, end) covers whole and that lie above {@code una}. */
     private int mark(int start, int end, int una, int mss) {
         PacketBuffer seg = floor(start);
-        seg = nextUnsacked(seg != null ? seg : first);
+        seg = nextUnsacked(seg != null ? seg : first, end);
         int newly = 0;
         while (seg != null && Tcp.seqLt(seg.seq, end)) {
             if (Tcp.seqGeq(seg.seq, start) && Tcp.seqLeq(seg.endSeq, end) && Tcp.seqGt(seg.endSeq, una)) {
@@ -213,9 +230,9 @@ final class SackScoreboard {
                 sackedBytes += seg.endSeq - seg.seq;
                 fixUp(seg);
                 newly++;
-                seg = nextUnsacked(seg);
+                seg = unsackedAfter(seg, end);
             } else {
-                seg = nextUnsacked(next(seg)); // a block edge inside it, or already acknowledged: left as it is
+                seg = unsackedAfter(seg, end); // a block edge inside it, or already acknowledged: left as it is
             }
         }
         return newly;
@@ -242,6 +259,7 @@ final class SackScoreboard {
         }
         account(seg, -(tail.endSeq - tail.seq)); // seg has shrunk by what the tail now holds
         insert(tail);
+        if ((tail.flags & SACKED_ACKED) != 0) highSackedValid = false; // the tail may be the highest now
         if ((seg.flags & SACKED_ACKED) != 0) sackedOut += pcount(seg, mss) + pcount(tail, mss) - pcountBefore;
     }
 
@@ -268,6 +286,9 @@ final class SackScoreboard {
     /** The write queue is purged: forgets every segment (their buffers are being released). */
     void clear() {
         root = first = last = null;
+        highSacked = null;
+        highSackedValid = false;
+        Arrays.fill(floorHints, null);
         size = 0;
         sackedOut = 0;
         sackedBytes = 0;
@@ -290,8 +311,14 @@ final class SackScoreboard {
         int mask = TcpOutput.LOST | TcpOutput.RETRANS_OUT | SACKED_ACKED;
         boolean wasPending = (seg.flags & mask) == TcpOutput.LOST;
         countFlags(seg, -len);
+        boolean wasSacked = (seg.flags & SACKED_ACKED) != 0;
         seg.flags = (seg.flags | set) & ~clear;
         countFlags(seg, len);
+        boolean sacked = (seg.flags & SACKED_ACKED) != 0;
+        if (sacked != wasSacked && highSackedValid) {
+            if (sacked && (highSacked == null || Tcp.seqGt(seg.seq, highSacked.seq))) highSacked = seg;
+            else if (!sacked && seg == highSacked) highSackedValid = false;
+        }
         if (!wasPending && (seg.flags & mask) == TcpOutput.LOST) {
             // lost and not retransmitted: the recovery's retransmission walk must come back for it
             if (!newlyLostSet || Tcp.seqLt(seg.seq, newlyLostLow)) newlyLostLow = seg.seq;
@@ -343,6 +370,8 @@ final class SackScoreboard {
         }
         sackedOut = 0;
         sackedBytes = 0;
+        highSacked = null;
+        highSackedValid = true;
         return true;
     }
 
@@ -441,10 +470,27 @@ final class SackScoreboard {
         return nextUnsacked(f != null ? f : first);
     }
 
+    /**
+     * {@link #nextHole(int)} for a walk that stops at {@code end}: null too when that hole starts at or after
+     * {@code end}, found without looking further.
+     */
+    PacketBuffer nextHole(int seq, int end) {
+        PacketBuffer f = floor(seq);
+        return before(nextUnsacked(f != null ? f : first, end), end);
+    }
+
     /** The first segment not SACKed after {@code seg} in sequence order, or null. O(log n). */
     PacketBuffer nextHoleAfter(PacketBuffer seg) {
-        PacketBuffer n = next(seg);
-        return n == null ? null : nextUnsacked(n);
+        return unsackedAfter(seg, seg.seq, false);
+    }
+
+    /** {@link #nextHoleAfter(PacketBuffer)} for a walk that stops at {@code end}, as {@link #nextHole(int, int)}. */
+    PacketBuffer nextHoleAfter(PacketBuffer seg, int end) {
+        return before(unsackedAfter(seg, end), end);
+    }
+
+    private static PacketBuffer before(PacketBuffer seg, int end) {
+        return seg != null && Tcp.seqLt(seg.seq, end) ? seg : null;
     }
 
     /**
@@ -468,14 +514,11 @@ final class SackScoreboard {
 
     /** The highest SACKed segment (Linux highest_sack), or null. O(log n). */
     PacketBuffer highestSacked() {
-        PacketBuffer t = root;
-        if (t == null || !any(t)) return null;
-        while (true) {
-            visits++;
-            if (any(t.treeRight)) t = t.treeRight;
-            else if ((t.flags & SACKED_ACKED) != 0) return t;
-            else t = t.treeLeft;
+        if (!highSackedValid) {
+            highSacked = root == null ? null : rightmostSacked(root);
+            highSackedValid = true;
         }
+        return highSacked;
     }
 
     /**
@@ -540,23 +583,46 @@ final class SackScoreboard {
     private PacketBuffer nextUnsacked(PacketBuffer n) {
         if (n == null) return null;
         if ((n.flags & SACKED_ACKED) == 0) return n;
-        if (!all(n.treeRight)) return leftmostUnsacked(n.treeRight);
+        return unsackedAfter(n, n.seq, false);
+    }
+
+    /**
+     * The first segment not SACKed at or after {@code n} that starts before {@code end}, or null: the walk stops where
+     * every segment left starts at or after {@code end} (a block's marking), so its cost grows with the distance to the
+     * hole or to {@code end}, whichever is nearer, not with the distance to the next hole beyond the block.
+     */
+    private PacketBuffer nextUnsacked(PacketBuffer n, int end) {
+        if (n == null) return null;
+        if ((n.flags & SACKED_ACKED) == 0) return n;
+        return unsackedAfter(n, end);
+    }
+
+    /** The first segment not SACKed after {@code n} that starts before {@code end}, or null. */
+    private PacketBuffer unsackedAfter(PacketBuffer n, int end) {
+        return unsackedAfter(n, end, true);
+    }
+
+    private PacketBuffer unsackedAfter(PacketBuffer n, int end, boolean bounded) {
+        if (!all(n.treeRight)) return leftmostUnsacked(n.treeRight, end, bounded);
         for (PacketBuffer x = n; x.treeParent != null; x = x.treeParent) {
             visits++;
             PacketBuffer p = x.treeParent;
             if (p.treeLeft == x) {
+                if (bounded && !Tcp.seqLt(p.seq, end)) return null; // p and all after it start at or after end
                 if ((p.flags & SACKED_ACKED) == 0) return p;
-                if (!all(p.treeRight)) return leftmostUnsacked(p.treeRight);
+                if (!all(p.treeRight)) return leftmostUnsacked(p.treeRight, end, bounded);
             }
         }
         return null;
     }
 
-    private PacketBuffer leftmostUnsacked(PacketBuffer t) {
+    /** The first segment not SACKed in {@code t}'s subtree, which has one (null: none before {@code end} when bounded). */
+    private PacketBuffer leftmostUnsacked(PacketBuffer t, int end, boolean bounded) {
         while (true) {
             visits++;
             if (!all(t.treeLeft)) t = t.treeLeft;
             else if ((t.flags & SACKED_ACKED) == 0) return t;
+            else if (bounded && !Tcp.seqLt(t.seq, end)) return null; // what is left lies after t
             else t = t.treeRight;
         }
     }
@@ -602,7 +668,9 @@ final class SackScoreboard {
         return null;
     }
 
+    /** The last SACKed segment of {@code t}'s subtree, or null. */
     private PacketBuffer rightmostSacked(PacketBuffer t) {
+        if (!any(t)) return null;
         while (true) {
             visits++;
             if (any(t.treeRight)) t = t.treeRight;
@@ -611,11 +679,79 @@ final class SackScoreboard {
         }
     }
 
-    /** The segment that starts last at or before {@code seq}, or null. */
+    /**
+     * The segment that starts last at or before {@code seq}, or null. The search starts from the nearest in sequence
+     * of the first and last segments, the highest SACKed one and those recent searches found (a finger search, as Linux's
+     * tcp_sacktag_skip goes on from where the previous block left off or from tcp_highest_sack): it climbs from there
+     * to the lowest subtree that must hold the answer and goes down from it, O(log d) expected in a treap for d segments
+     * between the finger and the answer rather than O(log n) from the root.
+     */
     PacketBuffer floor(int seq) {
-        if (last != null && Tcp.seqGeq(seq, last.seq)) return last;
+        PacketBuffer l = last;
+        if (l == null) return null;
+        if (Tcp.seqGeq(seq, l.seq)) return l;
+        PacketBuffer h = first;
+        if (Tcp.seqLt(seq, h.seq)) return null;
+        long d = seq - h.seq; // first.seq <= seq < last.seq: both distances are non-negative
+        long dl = l.seq - seq;
+        if (dl < d) {
+            h = l;
+            d = dl;
+        }
+        PacketBuffer s = highSackedValid ? highSacked : null;
+        if (s != null) {
+            long ds = Math.abs((long) (seq - s.seq));
+            if (ds < d) {
+                h = s;
+                d = ds;
+            }
+        }
+        int slot = -1;
+        for (int i = 0; i < FLOOR_HINTS; i++) {
+            PacketBuffer f = floorHints[i];
+            if (f == null) continue;
+            long df = Math.abs((long) (seq - f.seq));
+            if (df < d) {
+                h = f;
+                d = df;
+                slot = i;
+            }
+        }
+        PacketBuffer found = floorFrom(h, seq);
+        if (slot < 0) {
+            for (int i = 0; i < FLOOR_HINTS; i++) {
+                if (floorHints[i] == found) return found;
+            }
+            slot = floorHintNext;
+            floorHintNext = (slot + 1) % FLOOR_HINTS;
+        }
+        floorHints[slot] = found;
+        return found;
+    }
+
+    /** {@link #floor} from the finger {@code h}, a segment of the tree, for {@code seq} within the tree's range. */
+    private PacketBuffer floorFrom(PacketBuffer h, int seq) {
+        if (h.seq == seq) return h;
+        PacketBuffer x = h;
         PacketBuffer best = null;
-        for (PacketBuffer n = root; n != null; ) {
+        if (Tcp.seqGeq(seq, h.seq)) {
+            // up to the first subtree with a bound above seq: the answer is in it (h is, and starts at or before seq)
+            for (PacketBuffer p = x.treeParent; p != null && !(p.treeLeft == x && Tcp.seqGt(p.seq, seq)); p = x.treeParent) {
+                visits++;
+                x = p;
+            }
+        } else {
+            // up to the first subtree with a bound at or below seq: that bound, or something in the subtree
+            for (PacketBuffer p = x.treeParent; p != null; p = x.treeParent) {
+                visits++;
+                if (p.treeRight == x && Tcp.seqLeq(p.seq, seq)) {
+                    best = p;
+                    break;
+                }
+                x = p;
+            }
+        }
+        for (PacketBuffer n = x; n != null; ) {
             visits++;
             if (Tcp.seqLeq(n.seq, seq)) {
                 best = n;
@@ -698,6 +834,10 @@ final class SackScoreboard {
     }
 
     private void remove(PacketBuffer b) {
+        for (int i = 0; i < FLOOR_HINTS; i++) {
+            if (floorHints[i] == b) floorHints[i] = null;
+        }
+        if (b == highSacked) highSackedValid = false;
         if (b == first) first = next(b);
         if (b == last) last = previous(b);
         while (b.treeLeft != null && b.treeRight != null) {

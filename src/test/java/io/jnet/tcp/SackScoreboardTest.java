@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jnet.buffer.PacketBuffer;
 import io.jnet.stack.Mib;
 import io.jnet.stack.MibCounter;
+import io.jnet.wire.Tcp;
 import io.jnet.wire.TcpOptions;
 import java.util.ArrayList;
 import java.util.List;
@@ -252,5 +253,84 @@ class SackScoreboardTest {
         clean(3 * M);
         assertThat(sb.sackedOut()).isZero();
         assertThat(sb.size()).isEqualTo(1);
+    }
+
+    @Test
+    void searchesFromFingersAndTheKeptHighestAgreeWithAScanOfTheQueue() {
+        Random r = new Random(0xf1a9);
+        for (int round = 0; round < 100; round++) {
+            queue.clear();
+            sb.clear();
+            for (int step = 0; step < 200; step++) {
+                switch (r.nextInt(8)) {
+                    case 0 -> send(1 + r.nextInt(40));
+                    case 1 -> {
+                        if (!queue.isEmpty()) clean(queue.get(r.nextInt(Math.min(queue.size(), 6))).endSeq - BASE);
+                    }
+                    case 2 -> {
+                        if (!queue.isEmpty() && r.nextInt(8) == 0) sb.checkReneging(mib);
+                    }
+                    case 3 -> {
+                        if (queue.isEmpty()) break;
+                        int i = r.nextInt(queue.size());
+                        PacketBuffer seg = queue.get(i);
+                        int len = seg.endSeq - seg.seq;
+                        if (len < 2) break;
+                        PacketBuffer tail = PacketBuffer.allocate(64, len / 2);
+                        tail.put(len / 2);
+                        tail.seq = seg.endSeq - len / 2;
+                        tail.endSeq = seg.endSeq;
+                        tail.flags = seg.flags;
+                        seg.trim(len - len / 2);
+                        seg.endSeq = tail.seq;
+                        queue.add(i + 1, tail);
+                        sb.onSplit(seg, tail, 1, M);
+                        sb.check();
+                    }
+                    default -> {
+                        if (queue.isEmpty()) break;
+                        int una = sndUna() - BASE;
+                        int span = sndNxt() - sndUna();
+                        int blocks = 1 + r.nextInt(4);
+                        int[] edges = new int[2 * blocks];
+                        for (int b = 0; b < blocks; b++) {
+                            int s = una + 1 + r.nextInt(span);
+                            if (r.nextBoolean()) s = s / M * M;
+                            int e = s + 1 + r.nextInt(8 * M);
+                            if (r.nextBoolean()) e = (e + M - 1) / M * M;
+                            edges[2 * b] = s;
+                            edges[2 * b + 1] = Math.min(e, span + una);
+                        }
+                        ackRaw(sndUna(), edges);
+                    }
+                }
+                if (queue.isEmpty()) continue;
+                PacketBuffer high = null;
+                for (PacketBuffer p : queue) if (SackScoreboard.isSacked(p)) high = p;
+                assertThat(sb.highestSacked()).as("round %d step %d: highest SACKed", round, step).isSameAs(high);
+                for (int q = 0; q < 8; q++) {
+                    int seq = sndUna() - M + r.nextInt(sndNxt() - sndUna() + 2 * M);
+                    int end = seq + r.nextInt(6 * M) - M;
+                    int f = -1;
+                    for (int i = 0; i < queue.size(); i++) if (Tcp.seqLeq(queue.get(i).seq, seq)) f = i;
+                    assertThat(sb.floor(seq)).as("round %d step %d: floor", round, step).isSameAs(f < 0 ? null : queue.get(f));
+                    PacketBuffer hole = holeFrom(Math.max(f, 0));
+                    assertThat(sb.nextHole(seq)).as("nextHole").isSameAs(hole);
+                    assertThat(sb.nextHole(seq, end)).as("nextHole to an end")
+                            .isSameAs(hole != null && Tcp.seqLt(hole.seq, end) ? hole : null);
+                    int k = r.nextInt(queue.size());
+                    PacketBuffer after = holeFrom(k + 1);
+                    assertThat(sb.nextHoleAfter(queue.get(k))).as("nextHoleAfter").isSameAs(after);
+                    assertThat(sb.nextHoleAfter(queue.get(k), end)).as("nextHoleAfter to an end")
+                            .isSameAs(after != null && Tcp.seqLt(after.seq, end) ? after : null);
+                }
+            }
+        }
+    }
+
+    /** The first segment not SACKed from the queue's {@code i}-th on, by a scan. */
+    PacketBuffer holeFrom(int i) {
+        for (; i < queue.size(); i++) if (!SackScoreboard.isSacked(queue.get(i))) return queue.get(i);
+        return null;
     }
 }
