@@ -73,8 +73,6 @@ final class SackScoreboard {
     UndoState undo;
     /** The end of the highest SACKed segment before the current ACK (Linux prior_fack), for reordering. */
     private int priorFack;
-    /** {@link #ackPriorFack()}. */
-    private int ackPriorFack;
     /** The current ACK SACKed, never retransmitted, a segment below {@link #priorFack}. */
     private boolean reordered;
     /** The lowest sequence of data {@link #reordered} found, valid while it is set. */
@@ -146,8 +144,7 @@ final class SackScoreboard {
             if (rack != null) rack.onDsack();
             if (undo != null) undo.onDsack(dsackEnd, sndUna, dsackSegs);
         }
-        PacketBuffer high = highestSacked();
-        priorFack = high != null ? high.endSeq : una;
+        priorFack = fack(una);
         reordered = false;
         int newly = 0;
         for (int i = 0; i < n; i++) {
@@ -428,18 +425,20 @@ final class SackScoreboard {
     PacketBuffer lastSent() { return last; }
 
     /** Forgets the D-SACK of the previous ACK (called as an ACK's processing begins). */
-    void clearAckState(int sndUna) {
+    void clearAckState() {
         dsackThisAck = false;
         reordered = false;
-        PacketBuffer high = sackedBytes > 0 ? highestSacked() : null;
-        ackPriorFack = high != null ? high.endSeq : sndUna;
     }
 
     /**
-     * Linux prior_fack for the ACK being processed: the end of the highest segment SACKed before it, or SND.UNA when
-     * none was (set by {@link #clearAckState}). Data cumulatively acknowledged below it arrived after later data.
+     * Linux tcp_highest_sack_seq: the end of the highest SACKed segment when it lies above {@code una}, else
+     * {@code una}. Taken as an ACK's processing begins it is Linux's prior_fack: data cumulatively acknowledged below
+     * it arrived after later data.
      */
-    int ackPriorFack() { return ackPriorFack; }
+    int fack(int una) {
+        PacketBuffer high = sackedBytes > 0 ? highestSacked() : null;
+        return high != null && Tcp.seqGt(high.endSeq, una) ? high.endSeq : una;
+    }
 
     /** The last {@link #tag} SACKed data never retransmitted below what was SACKed before (reordering). */
     boolean reorderedThisAck() { return reordered; }

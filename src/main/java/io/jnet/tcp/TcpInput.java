@@ -414,7 +414,8 @@ final class TcpInput {
         int newlySacked = 0;
         c.rack.beginAck(c.lastRecvNs);
         c.rack.setMinRtt(c.minRtt.get());
-        c.sack.clearAckState(c.sndUna);
+        c.sack.clearAckState();
+        int priorFack = c.sack.fack(c.sndUna); // Linux prior_fack, before the SACK blocks are tagged
         c.undo.beginAck(c.tsEnabled && opts.hasTimestamp, opts.tsEcr);
         if (c.sackOk) {
             // SACK blocks first, as tcp_ack does before cleaning the queue (tcp_sacktag_write_queue)
@@ -427,7 +428,7 @@ final class TcpInput {
         boolean advancedUna = Tcp.seqGt(ack, c.sndUna);
         boolean pure = segLen == 0 && pkt.length() == 0 && !windowUpdate && (flags & (Tcp.SYN | Tcp.FIN)) == 0;
         if (advancedUna) {
-            newAck(c, ack, opts);
+            newAck(c, ack, opts, priorFack);
         } else if (ack == c.sndUna) {
             boolean dup = pure && c.sndMax != c.sndUna;
             if (dup) c.recovery.onDupAck(c, newlySacked);
@@ -446,7 +447,7 @@ final class TcpInput {
         return true;
     }
 
-    private static void newAck(TcpConnection c, int ack, TcpOptions opts) {
+    private static void newAck(TcpConnection c, int ack, TcpOptions opts, int priorFack) {
         long acked = (ack - c.sndUna) & 0xFFFFFFFFL;
         long flight = (c.sndMax - c.sndUna) & 0xFFFFFFFFL;
         long now = c.lastRecvNs;
@@ -465,7 +466,7 @@ final class TcpInput {
                 // after later segments (tcp_clean_rtx_queue's reord, checked against prior_fack by
                 // tcp_check_sack_reordering; SACKs this ACK brought prove nothing: a delayed ACK of in-order data
                 // carries the first SACK of a loss)
-                if (!reordered && c.sackOk && Tcp.seqLt(seg.seq, c.sack.ackPriorFack()) && seg.when != 0
+                if (!reordered && c.sackOk && Tcp.seqLt(seg.seq, priorFack) && seg.when != 0
                         && (seg.flags & (SackScoreboard.SACKED_ACKED | TcpOutput.RETRANSMITTED)) == 0) {
                     reordered = true;
                     reordSeq = seg.seq;

@@ -241,8 +241,7 @@ final class UndoState {
      * @return false when {@code lowSeq} is not below that highest sequence (nothing was reordered)
      */
     static boolean raiseReordering(TcpConnection c, int lowSeq) {
-        PacketBuffer high = c.sack.highestSacked();
-        int fack = high != null && Tcp.seqGt(high.endSeq, c.sndUna) ? high.endSeq : c.sndUna;
+        int fack = c.sack.fack(c.sndUna);
         if (!Tcp.seqLt(lowSeq, fack)) return false;
         long metric = (fack - lowSeq) & 0xFFFFFFFFL;
         int mss = Math.max(1, c.mss);
