@@ -155,6 +155,28 @@ class RackTlpTest {
         }
     }
 
+    /** The same tail loss while closing (FIN-WAIT-1: the FIN follows segment 9): the probe still comes before the RTO. */
+    @Test
+    void aTailLossWhileClosingIsProbedToo() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection c = clientWithTenInFlight(net, srv);
+            int m = c.mss;
+            int base = c.sndUna;
+            net.filter.dropOutbound(f -> f.isData() || f.isFin()); // the FIN is lost too: a true tail loss
+            c.shutdownOutput();
+            assertThat(c.state).isEqualTo(TcpState.FIN_WAIT_1);
+            net.advanceMillis(TcpInfoTest.HANDSHAKE_RTT_MS);
+            SackSenderTest.ack(net, c, base, 8 * m);
+            long ptoMs = (2 * c.rtt.srttUs + RackLossDetection.TIMEOUT_MIN_NS / 1000) / 1000;
+            assertThat(ptoMs).isLessThan(c.rtt.currentRtoUs() / 2000);
+            net.advanceMillis(ptoMs + 1);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPLossProbes)).as("Linux probes whatever the state").isEqualTo(1);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPTimeouts)).isZero();
+            assertThat(c.state).isEqualTo(TcpState.FIN_WAIT_1);
+            assertThat(net.a.internalErrors()).isZero();
+        }
+    }
+
     /**
      * Segment 9 is lost and the ACK of segment 8 too: the probe resends segment 9 and repairs the loss alone. The ACK
      * beyond the probe shows it (no D-SACK): the congestion window is reduced once, TcpExtTCPLossProbeRecovery.
