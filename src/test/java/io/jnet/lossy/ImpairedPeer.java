@@ -3,6 +3,7 @@ package io.jnet.lossy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jnet.app.JnetServer;
+import io.jnet.app.PatternBytes;
 import io.jnet.link.impair.Direction;
 import io.jnet.link.impair.ImpairedDevice;
 import io.jnet.stack.MibCounter;
@@ -11,6 +12,7 @@ import io.jnet.testing.CommandResult;
 import io.jnet.testing.LinuxNetns;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 
 /**
@@ -53,6 +55,39 @@ abstract class ImpairedPeer implements AutoCloseable {
     /** Runs a shell command line (bash, pipefail) in the Linux namespace. */
     final CommandResult shell(Duration timeout, String script) throws IOException {
         return netns().exec(timeout, "bash", "-c", "set -o pipefail; " + script);
+    }
+
+    /**
+     * The kernel's curl downloads {@code size} bytes of jnet's pattern from {@link #serve}'s HTTP server and checks
+     * their SHA-256; returns the seconds it took. Fails the test, with {@link #summary}, when they do not arrive whole.
+     */
+    final double kernelDownloads(long size, Duration timeout) throws IOException {
+        long start = System.nanoTime();
+        CommandResult get = shell(timeout, "curl -sS --fail --max-time " + maxTime(timeout) + " http://" + jnetIp()
+                + "/bytes/" + size + " | sha256sum");
+        double seconds = (System.nanoTime() - start) / 1e9;
+        assertThat(get.ok()).as("%s\n%s", get.describe(), summary()).isTrue();
+        assertThat(get.stdout()).startsWith(PatternBytes.sha256(size) + " ");
+        return seconds;
+    }
+
+    /**
+     * The kernel's curl uploads {@code file} (jnet's pattern, {@code size} bytes) to {@link #serve}'s HTTP server,
+     * which answers its SHA-256; returns the seconds it took. Fails the test when the answer is not the file's.
+     */
+    final double kernelUploads(Path file, long size, Duration timeout) throws IOException {
+        long start = System.nanoTime();
+        CommandResult put = netns().exec(timeout, "curl", "-sS", "--fail", "--max-time", maxTime(timeout), "-T",
+                file.toString(), "http://" + jnetIp() + "/upload");
+        double seconds = (System.nanoTime() - start) / 1e9;
+        assertThat(put.ok()).as("%s\n%s", put.describe(), summary()).isTrue();
+        assertThat(put.stdout()).isEqualTo(PatternBytes.sha256(size) + "\n");
+        return seconds;
+    }
+
+    /** curl's --max-time for a command given {@code timeout}: 10 s less, so that curl reports first. */
+    private static String maxTime(Duration timeout) {
+        return Long.toString(Math.max(1, timeout.toSeconds() - 10));
     }
 
     /** The kernel namespace's value of one {@code nstat} counter (e.g. {@code TcpRetransSegs}), absolute. */
