@@ -3,6 +3,7 @@ package io.jnet.nio;
 import io.jnet.stack.NetNamespace;
 import java.io.IOException;
 import java.net.SocketException;
+import java.nio.channels.spi.SelectorProvider;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 
@@ -25,6 +26,7 @@ import java.util.concurrent.Callable;
  *     HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 8080), 0);
  *     ...
  * });
+ * SocketChannel ch = net.selectorProvider().openSocketChannel();   // without installing anything
  * }</pre>
  */
 public final class JnetNetwork {
@@ -32,9 +34,11 @@ public final class JnetNetwork {
     private static volatile JnetNetwork defaultNetwork;
 
     private final NetNamespace namespace;
+    private final JnetSelectorProvider provider;
 
     private JnetNetwork(NetNamespace namespace) {
         this.namespace = namespace;
+        this.provider = new JnetSelectorProvider(this);
     }
 
     /** The network of {@code namespace}: one object per namespace, made at the first call. */
@@ -53,6 +57,14 @@ public final class JnetNetwork {
 
     /** The namespace whose sockets this network opens. */
     public NetNamespace namespace() { return namespace; }
+
+    /**
+     * A provider bound to this namespace whatever the scope: its channels and selectors are jnet's (a selector
+     * takes the channels of every jnet namespace, never the kernel's). For code that
+     * names its provider, e.g. Netty's {@code NioIoHandler.newFactory(provider)} with channels made by
+     * {@code new NioSocketChannel(provider)}.
+     */
+    public SelectorProvider selectorProvider() { return provider; }
 
     /** Runs {@code task} with this network as {@link #current()} on this thread and on threads it starts. */
     public void run(Runnable task) {

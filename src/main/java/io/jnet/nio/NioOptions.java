@@ -1,0 +1,70 @@
+package io.jnet.nio;
+
+import io.jnet.socket.SocketOption;
+import java.net.SocketOptions;
+import java.net.StandardSocketOptions;
+import java.time.Duration;
+import java.util.Set;
+
+/**
+ * The JDK's {@link java.net.SocketOption}s and jnet's {@link SocketOption}s, one for one where both exist, in the
+ * JDK's units: SO_LINGER in seconds (-1 off) against jnet's {@link Duration}; buffer sizes in bytes (reported
+ * doubled, as Linux and the JDK on Linux report them).
+ */
+final class NioOptions {
+    private NioOptions() {}
+
+    /** What a TCP socket channel supports. */
+    static final Set<java.net.SocketOption<?>> TCP = Set.of(StandardSocketOptions.SO_SNDBUF,
+            StandardSocketOptions.SO_RCVBUF, StandardSocketOptions.SO_KEEPALIVE, StandardSocketOptions.SO_REUSEADDR,
+            StandardSocketOptions.SO_LINGER, StandardSocketOptions.TCP_NODELAY);
+    /** What a TCP server socket channel supports. */
+    static final Set<java.net.SocketOption<?>> TCP_LISTENER = Set.of(StandardSocketOptions.SO_RCVBUF,
+            StandardSocketOptions.SO_REUSEADDR);
+
+    /** The jnet option for {@code name}, or null when jnet has none. */
+    static SocketOption<?> jnet(java.net.SocketOption<?> name) {
+        if (name == StandardSocketOptions.SO_SNDBUF) return SocketOption.SO_SNDBUF;
+        if (name == StandardSocketOptions.SO_RCVBUF) return SocketOption.SO_RCVBUF;
+        if (name == StandardSocketOptions.SO_KEEPALIVE) return SocketOption.SO_KEEPALIVE;
+        if (name == StandardSocketOptions.SO_REUSEADDR) return SocketOption.SO_REUSEADDR;
+        if (name == StandardSocketOptions.SO_LINGER) return SocketOption.SO_LINGER;
+        if (name == StandardSocketOptions.TCP_NODELAY) return SocketOption.TCP_NODELAY;
+        return null;
+    }
+
+    /** The int-keyed {@link SocketOptions} constant's jnet option, or null. */
+    static java.net.SocketOption<?> standard(int legacy) {
+        return switch (legacy) {
+            case SocketOptions.SO_SNDBUF -> StandardSocketOptions.SO_SNDBUF;
+            case SocketOptions.SO_RCVBUF -> StandardSocketOptions.SO_RCVBUF;
+            case SocketOptions.SO_KEEPALIVE -> StandardSocketOptions.SO_KEEPALIVE;
+            case SocketOptions.SO_REUSEADDR -> StandardSocketOptions.SO_REUSEADDR;
+            case SocketOptions.SO_LINGER -> StandardSocketOptions.SO_LINGER;
+            case SocketOptions.TCP_NODELAY -> StandardSocketOptions.TCP_NODELAY;
+            default -> null;
+        };
+    }
+
+    /** The JDK value as jnet's: SO_LINGER seconds to a Duration; the rest unchanged. */
+    static Object toJnet(java.net.SocketOption<?> name, Object value) {
+        if (value == null) throw new IllegalArgumentException("Invalid value 'null'");
+        if (name == StandardSocketOptions.SO_LINGER) {
+            int s = (Integer) value;
+            return s < 0 ? null : Duration.ofSeconds(Math.min(s, 65_535));
+        }
+        if ((name == StandardSocketOptions.SO_SNDBUF || name == StandardSocketOptions.SO_RCVBUF) && (Integer) value < 0)
+            throw new IllegalArgumentException("Invalid send/receive buffer size");
+        return value;
+    }
+
+    /** The jnet value as the JDK's: a Duration to SO_LINGER seconds (-1 when off). */
+    static Object fromJnet(java.net.SocketOption<?> name, Object value) {
+        if (name == StandardSocketOptions.SO_LINGER) {
+            if (value == null) return -1;
+            Duration d = (Duration) value;
+            return d.isNegative() ? -1 : (int) Math.min(d.toSeconds(), Integer.MAX_VALUE);
+        }
+        return value;
+    }
+}
