@@ -76,12 +76,14 @@ public final class JnetSelectorProvider extends SelectorProvider {
 
     @Override
     public DatagramChannel openDatagramChannel() throws IOException {
-        throw new UnsupportedOperationException("jnet: DatagramChannel is not available yet");
+        return new JnetDatagramChannel(this, namespace("DatagramChannel").openUdpSocket());
     }
 
     @Override
     public DatagramChannel openDatagramChannel(ProtocolFamily family) throws IOException {
-        throw new UnsupportedOperationException("jnet: DatagramChannel is not available yet");
+        Objects.requireNonNull(family, "family");
+        if (family == StandardProtocolFamily.INET) return openDatagramChannel();
+        throw unsupported(family);
     }
 
     @Override
