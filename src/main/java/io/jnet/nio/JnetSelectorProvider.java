@@ -52,25 +52,31 @@ public final class JnetSelectorProvider extends SelectorProvider {
 
     @Override
     public SocketChannel openSocketChannel() throws IOException {
-        return new JnetSocketChannel(this, namespace("SocketChannel").openTcpSocket());
+        return new JnetSocketChannel(this, new StreamEndpoint.Tcp(namespace("SocketChannel").openTcpSocket()));
     }
 
+    /** INET: TCP; UNIX: a local stream socket of the namespace (names are entries of its own table, not files). */
     @Override
     public SocketChannel openSocketChannel(ProtocolFamily family) throws IOException {
         Objects.requireNonNull(family, "family");
         if (family == StandardProtocolFamily.INET) return openSocketChannel();
+        if (family == StandardProtocolFamily.UNIX)
+            return new JnetSocketChannel(this, new StreamEndpoint.Local(namespace("SocketChannel").openLocalSocket()));
         throw unsupported(family);
     }
 
     @Override
     public ServerSocketChannel openServerSocketChannel() throws IOException {
-        return new JnetServerSocketChannel(this, namespace("ServerSocketChannel").openTcpServerSocket());
+        return new JnetServerSocketChannel(this, new ListenEndpoint.Tcp(namespace("ServerSocketChannel").openTcpServerSocket()));
     }
 
+    /** INET: a TCP listener; UNIX: a local stream listener of the namespace. */
     @Override
     public ServerSocketChannel openServerSocketChannel(ProtocolFamily family) throws IOException {
         Objects.requireNonNull(family, "family");
         if (family == StandardProtocolFamily.INET) return openServerSocketChannel();
+        if (family == StandardProtocolFamily.UNIX)
+            return new JnetServerSocketChannel(this, new ListenEndpoint.Local(namespace("ServerSocketChannel").openLocalServerSocket()));
         throw unsupported(family);
     }
 
@@ -88,7 +94,7 @@ public final class JnetSelectorProvider extends SelectorProvider {
 
     @Override
     public Pipe openPipe() throws IOException {
-        throw new UnsupportedOperationException("jnet: Pipe is not available yet");
+        return new JnetPipe(this, namespace("Pipe").openLocalSocketPair());
     }
 
     @Override

@@ -5,8 +5,6 @@ import io.jnet.socket.ErrnoException;
 import io.jnet.socket.Events;
 import io.jnet.socket.PollableSocket;
 import io.jnet.socket.SocketOption;
-import io.jnet.socket.TcpServerSocket;
-import io.jnet.socket.TcpSocket;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
@@ -27,7 +25,7 @@ import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * A {@link ServerSocketChannel} on a jnet {@link TcpServerSocket}: {@code bind} binds and listens (backlog below
+ * A {@link ServerSocketChannel} on a jnet TCP listener or local (UNIX) listener: {@code bind} binds and listens (backlog below
  * 1 means 50, as the JDK; capped by {@code net.core.somaxconn}), {@code accept} gives a connected
  * {@link SocketChannel} in blocking mode, or null when non-blocking and none is waiting. An asynchronous close or
  * an interrupt ends a blocked accept as {@link java.nio.channels.AsynchronousCloseException} /
@@ -35,18 +33,20 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class JnetServerSocketChannel extends ServerSocketChannel implements PollableChannel {
     private final JnetSelectorProvider provider;
-    private final TcpServerSocket socket;
+    private final ListenEndpoint endpoint;
+    private final PollableSocket socket;
     private final ReentrantLock acceptLock = new ReentrantLock();
     private final Object stateLock = new Object();
-    private volatile InetSocketAddress localAddress;
+    private volatile SocketAddress localAddress;
     /** SO_RCVTIMEO now set for the adaptor's timed accepts, in ms; guarded by acceptLock. */
     private int socketAcceptTimeoutMillis;
     private ServerSocket adaptor; // guarded by stateLock
 
-    JnetServerSocketChannel(JnetSelectorProvider provider, TcpServerSocket socket) {
+    JnetServerSocketChannel(JnetSelectorProvider provider, ListenEndpoint endpoint) {
         super(provider);
         this.provider = provider;
-        this.socket = socket;
+        this.endpoint = endpoint;
+        this.socket = endpoint.socket();
         socket.setBlocking(true);
     }
 
@@ -56,21 +56,21 @@ final class JnetServerSocketChannel extends ServerSocketChannel implements Polla
 
     boolean isBound() { return localAddress != null; }
 
-    InetSocketAddress localAddress() { return localAddress; }
+    /** The local address without the open check (the adaptor's; TCP channels only). */
+    InetSocketAddress localAddress() { return (InetSocketAddress) localAddress; }
 
     @Override
     public ServerSocketChannel bind(SocketAddress local, int backlog) throws IOException {
         synchronized (stateLock) {
             ensureOpen();
             if (localAddress != null) throw new AlreadyBoundException();
-            InetSocketAddress isa = local == null ? new InetSocketAddress(0) : NioErrors.inet4(local);
+            SocketAddress sa = endpoint.localForm(local == null ? endpoint.unnamedLocal() : local);
             try {
-                socket.bind(isa);
-                socket.listen(backlog < 1 ? 50 : backlog);
+                endpoint.bindAndListen(sa, backlog < 1 ? 50 : backlog);
             } catch (ErrnoException e) {
                 throw NioErrors.bind(e);
             }
-            localAddress = socket.localAddress();
+            localAddress = endpoint.localAddress();
         }
         return this;
     }
@@ -88,10 +88,10 @@ final class JnetServerSocketChannel extends ServerSocketChannel implements Polla
     private SocketChannel acceptLocked(boolean blocking) throws IOException {
         ensureOpen();
         if (localAddress == null) throw new NotYetBoundException();
-        TcpSocket s = null;
+        StreamEndpoint s = null;
         try {
             if (blocking) begin();
-            s = socket.accept();
+            s = endpoint.accept();
         } catch (ErrnoException e) {
             if (isOpen()) {
                 if (e.errno() == Errno.EAGAIN && blocking) throw new SocketTimeoutException("Accept timed out");
@@ -119,7 +119,7 @@ final class JnetServerSocketChannel extends ServerSocketChannel implements Polla
             if (!isBlocking()) throw new IllegalBlockingModeException();
             if (timeoutMillis != socketAcceptTimeoutMillis) {
                 try {
-                    socket.setOption(SocketOption.SO_RCVTIMEO, Duration.ofMillis(Math.max(timeoutMillis, 0)));
+                    endpoint.setOption(SocketOption.SO_RCVTIMEO, Duration.ofMillis(Math.max(timeoutMillis, 0)));
                 } catch (ErrnoException e) {
                     throw NioErrors.io(e);
                 }
@@ -131,8 +131,10 @@ final class JnetServerSocketChannel extends ServerSocketChannel implements Polla
         }
     }
 
+    /** {@inheritDoc} A local (UNIX) channel has none: UnsupportedOperationException, as the JDK's. */
     @Override
     public ServerSocket socket() {
+        if (!(endpoint instanceof ListenEndpoint.Tcp)) throw new UnsupportedOperationException("Not supported");
         synchronized (stateLock) {
             if (adaptor == null) adaptor = new JnetServerSocketAdaptor(this);
             return adaptor;
@@ -149,12 +151,12 @@ final class JnetServerSocketChannel extends ServerSocketChannel implements Polla
     @SuppressWarnings({"unchecked", "rawtypes"})
     public <T> ServerSocketChannel setOption(java.net.SocketOption<T> name, T value) throws IOException {
         Objects.requireNonNull(name, "name");
-        if (!NioOptions.TCP_LISTENER.contains(name)) throw new UnsupportedOperationException("'" + name + "' not supported");
+        if (!endpoint.supportedOptions().contains(name)) throw new UnsupportedOperationException("'" + name + "' not supported");
         if (!name.type().isInstance(value)) throw new IllegalArgumentException("Invalid value '" + value + "'");
         synchronized (stateLock) {
             ensureOpen();
             try {
-                socket.setOption((SocketOption) NioOptions.jnet(name), NioOptions.toJnet(name, value));
+                endpoint.setOption((SocketOption) NioOptions.jnet(name), NioOptions.toJnet(name, value));
             } catch (ErrnoException e) {
                 throw NioErrors.io(e);
             }
@@ -166,11 +168,11 @@ final class JnetServerSocketChannel extends ServerSocketChannel implements Polla
     @SuppressWarnings("unchecked")
     public <T> T getOption(java.net.SocketOption<T> name) throws IOException {
         Objects.requireNonNull(name, "name");
-        if (!NioOptions.TCP_LISTENER.contains(name)) throw new UnsupportedOperationException("'" + name + "' not supported");
+        if (!endpoint.supportedOptions().contains(name)) throw new UnsupportedOperationException("'" + name + "' not supported");
         synchronized (stateLock) {
             ensureOpen();
             try {
-                return (T) NioOptions.fromJnet(name, socket.getOption(NioOptions.jnet(name)));
+                return (T) NioOptions.fromJnet(name, endpoint.getOption(NioOptions.jnet(name)));
             } catch (ErrnoException e) {
                 throw NioErrors.io(e);
             }
@@ -178,7 +180,7 @@ final class JnetServerSocketChannel extends ServerSocketChannel implements Polla
     }
 
     @Override
-    public Set<java.net.SocketOption<?>> supportedOptions() { return NioOptions.TCP_LISTENER; }
+    public Set<java.net.SocketOption<?>> supportedOptions() { return endpoint.supportedOptions(); }
 
     @Override
     public PollableSocket pollable() { return socket; }

@@ -138,7 +138,7 @@ final class JnetSocketAdaptor extends Socket {
             @Override
             public int available() throws IOException {
                 if (!sc.isOpen()) throw new SocketException("Socket is closed");
-                return sc.isInputOpen() ? sc.tcpSocket().available() : 0;
+                return sc.isInputOpen() ? sc.available() : 0;
             }
 
             @Override

@@ -5,7 +5,7 @@ import io.jnet.socket.ErrnoException;
 import io.jnet.socket.Events;
 import io.jnet.socket.PollableSocket;
 import io.jnet.socket.SocketOption;
-import io.jnet.socket.TcpSocket;
+import io.jnet.socket.ByteStreamSocket;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.InetAddress;
@@ -31,7 +31,8 @@ import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * A {@link SocketChannel} on a jnet {@link TcpSocket}, with the JDK's semantics: blocking and non-blocking
+ * A {@link SocketChannel} on a jnet TCP socket or local stream socket (the {@code UNIX} family, with
+ * {@link java.net.UnixDomainSocketAddress}es naming entries of the namespace's own table), with the JDK's semantics: blocking and non-blocking
  * modes, one reader and one writer at a time (each may block while the other works), an asynchronous
  * {@link #close()} or an interrupt ending a blocked call with {@link java.nio.channels.AsynchronousCloseException}
  * or {@link ClosedByInterruptException} (the interrupt also closes the channel), a failed connect closing the
@@ -44,26 +45,28 @@ import java.util.concurrent.locks.ReentrantLock;
 final class JnetSocketChannel extends SocketChannel implements PollableChannel {
     private static final int ST_UNCONNECTED = 0, ST_PENDING = 1, ST_CONNECTED = 2;
 
-    private final TcpSocket socket;
+    private final StreamEndpoint endpoint;
+    private final ByteStreamSocket socket;
     private final ReentrantLock readLock = new ReentrantLock();
     private final ReentrantLock writeLock = new ReentrantLock();
     private final Object stateLock = new Object();
     private volatile int state;
     private volatile boolean inputShutdown, outputShutdown;
-    private volatile InetSocketAddress localAddress, remoteAddress;
+    private volatile SocketAddress localAddress, remoteAddress;
     /** SO_RCVTIMEO now set on the socket for the adaptor's timed reads, in ms (0 none); guarded by readLock. */
     private int socketReadTimeoutMillis;
     private Socket adaptor; // guarded by stateLock
 
     /** An unconnected channel. */
-    JnetSocketChannel(JnetSelectorProvider provider, TcpSocket socket) {
+    JnetSocketChannel(JnetSelectorProvider provider, StreamEndpoint endpoint) {
         super(provider);
-        this.socket = socket;
+        this.endpoint = endpoint;
+        this.socket = endpoint.socket();
         socket.setBlocking(true);
     }
 
     /** A channel for a connection a server channel accepted. */
-    JnetSocketChannel(JnetSelectorProvider provider, TcpSocket accepted, boolean connected) {
+    JnetSocketChannel(JnetSelectorProvider provider, StreamEndpoint accepted, boolean connected) {
         this(provider, accepted);
         if (connected) {
             state = ST_CONNECTED;
@@ -72,7 +75,11 @@ final class JnetSocketChannel extends SocketChannel implements PollableChannel {
         }
     }
 
-    TcpSocket tcpSocket() { return socket; }
+    /** Bytes readable now without blocking (FIONREAD). */
+    int available() { return socket.available(); }
+
+    /** True for a TCP channel, false for a local (UNIX) one. */
+    boolean isInet() { return endpoint instanceof StreamEndpoint.Tcp; }
 
     // ------------------------------------------------------------------ state
 
@@ -122,13 +129,13 @@ final class JnetSocketChannel extends SocketChannel implements PollableChannel {
                     ensureOpen();
                     if (state == ST_PENDING) throw new ConnectionPendingException();
                     if (localAddress != null) throw new AlreadyBoundException();
-                    InetSocketAddress isa = local == null ? new InetSocketAddress(0) : NioErrors.inet4(local);
+                    SocketAddress sa = endpoint.localForm(local == null ? endpoint.unnamedLocal() : local);
                     try {
-                        socket.bind(isa);
+                        endpoint.bind(sa);
                     } catch (ErrnoException e) {
                         throw NioErrors.bind(e);
                     }
-                    localAddress = socket.localAddress();
+                    localAddress = endpoint.localAddress();
                 }
             } finally {
                 writeLock.unlock();
@@ -155,14 +162,12 @@ final class JnetSocketChannel extends SocketChannel implements PollableChannel {
         try {
             writeLock.lock();
             try {
-                InetSocketAddress isa;
+                SocketAddress isa;
                 synchronized (stateLock) {
                     ensureOpen();
                     if (state == ST_CONNECTED) throw new AlreadyConnectedException();
                     if (state == ST_PENDING) throw new ConnectionPendingException();
-                    isa = NioErrors.inet4(remote);
-                    if (isa.getAddress().isAnyLocalAddress())
-                        isa = new InetSocketAddress(InetAddress.getLoopbackAddress(), isa.getPort());
+                    isa = endpoint.remoteForm(remote);
                     state = ST_PENDING;
                     remoteAddress = isa;
                 }
@@ -198,7 +203,7 @@ final class JnetSocketChannel extends SocketChannel implements PollableChannel {
                 if (connected) {
                     synchronized (stateLock) {
                         state = ST_CONNECTED;
-                        localAddress = socket.localAddress();
+                        localAddress = endpoint.localAddress();
                     }
                     return true;
                 }
@@ -215,21 +220,15 @@ final class JnetSocketChannel extends SocketChannel implements PollableChannel {
     }
 
     /** Starts the handshake: true when it completed (blocking socket), false when in progress (non-blocking). */
-    private boolean startConnect(InetSocketAddress isa) throws IOException {
-        try {
-            socket.connect(isa);
-            return true;
-        } catch (ErrnoException e) {
-            if (e.errno() == Errno.EINPROGRESS) return false;
-            throw e;
-        }
+    private boolean startConnect(SocketAddress sa) throws IOException {
+        return endpoint.connect(sa);
     }
 
     /** Waits for a connect in progress up to {@code timeoutMillis}; true when established. */
     private boolean awaitConnect(int timeoutMillis) throws IOException {
         long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
         while (true) {
-            if (socket.finishConnect()) return true;
+            if (endpoint.finishConnect()) return true;
             if (!isOpen() || Thread.currentThread().isInterrupted()) return false;
             long left = deadline - System.nanoTime();
             if (left <= 0) throw new SocketTimeoutException("Connect timed out");
@@ -253,10 +252,10 @@ final class JnetSocketChannel extends SocketChannel implements PollableChannel {
                 IOException failure = null;
                 try {
                     if (blocking) begin();
-                    connected = socket.finishConnect();
+                    connected = endpoint.finishConnect();
                     while (!connected && blocking && isOpen() && !Thread.currentThread().isInterrupted()) {
                         ReadinessWait.await(socket, Events.POLLOUT | Events.POLLERR | Events.POLLHUP, 0L);
-                        connected = socket.finishConnect();
+                        connected = endpoint.finishConnect();
                     }
                 } catch (ErrnoException e) {
                     if (isOpen()) failure = NioErrors.connect(e);
@@ -270,7 +269,7 @@ final class JnetSocketChannel extends SocketChannel implements PollableChannel {
                 if (connected) {
                     synchronized (stateLock) {
                         state = ST_CONNECTED;
-                        localAddress = socket.localAddress();
+                        localAddress = endpoint.localAddress();
                     }
                 }
                 return connected;
@@ -303,7 +302,7 @@ final class JnetSocketChannel extends SocketChannel implements PollableChannel {
         int n = 0;
         try {
             if (blocking) begin();
-            n = socket.read(dst);
+            n = endpoint.read(dst);
         } catch (ErrnoException e) {
             if (isOpen()) {
                 if (e.errno() == Errno.EAGAIN && blocking) throw new SocketTimeoutException("Read timed out");
@@ -362,7 +361,7 @@ final class JnetSocketChannel extends SocketChannel implements PollableChannel {
             if (!dst.hasRemaining()) return 0;
             if (timeoutMillis != socketReadTimeoutMillis) {
                 try {
-                    socket.setOption(SocketOption.SO_RCVTIMEO, Duration.ofMillis(Math.max(timeoutMillis, 0)));
+                    endpoint.setOption(SocketOption.SO_RCVTIMEO, Duration.ofMillis(Math.max(timeoutMillis, 0)));
                 } catch (ErrnoException e) {
                     throw NioErrors.io(e);
                 }
@@ -395,7 +394,7 @@ final class JnetSocketChannel extends SocketChannel implements PollableChannel {
         boolean completed = false;
         try {
             if (blocking) begin();
-            socket.write(src);
+            endpoint.write(src);
             completed = true;
         } catch (ErrnoException e) {
             if (isOpen()) throw NioErrors.io(e);
@@ -452,7 +451,7 @@ final class JnetSocketChannel extends SocketChannel implements PollableChannel {
             if (state != ST_CONNECTED) throw new NotYetConnectedException();
             if (!inputShutdown) {
                 try {
-                    socket.shutdownInput();
+                    endpoint.shutdownInput();
                 } catch (ErrnoException e) {
                     if (e.errno() != Errno.ENOTCONN) throw NioErrors.io(e);
                 }
@@ -469,7 +468,7 @@ final class JnetSocketChannel extends SocketChannel implements PollableChannel {
             if (state != ST_CONNECTED) throw new NotYetConnectedException();
             if (!outputShutdown) {
                 try {
-                    socket.shutdownOutput();
+                    endpoint.shutdownOutput();
                 } catch (ErrnoException e) {
                     if (e.errno() != Errno.ENOTCONN) throw NioErrors.io(e);
                 }
@@ -479,8 +478,12 @@ final class JnetSocketChannel extends SocketChannel implements PollableChannel {
         return this;
     }
 
+    /**
+     * {@inheritDoc} A local (UNIX) channel has none: UnsupportedOperationException, as the JDK's.
+     */
     @Override
     public Socket socket() {
+        if (!isInet()) throw new UnsupportedOperationException("Not supported");
         synchronized (stateLock) {
             if (adaptor == null) adaptor = JnetSocketAdaptor.create(this);
             return adaptor;
@@ -493,8 +496,8 @@ final class JnetSocketChannel extends SocketChannel implements PollableChannel {
         return localAddress;
     }
 
-    /** The local address without the open check (the adaptor's). */
-    InetSocketAddress localAddress() { return localAddress; }
+    /** The local address without the open check (the adaptor's; TCP channels only). */
+    InetSocketAddress localAddress() { return (InetSocketAddress) localAddress; }
 
     @Override
     public SocketAddress getRemoteAddress() throws IOException {
@@ -502,18 +505,18 @@ final class JnetSocketChannel extends SocketChannel implements PollableChannel {
         return remoteAddress;
     }
 
-    InetSocketAddress remoteAddress() { return remoteAddress; }
+    InetSocketAddress remoteAddress() { return (InetSocketAddress) remoteAddress; }
 
     @Override
     @SuppressWarnings({"unchecked", "rawtypes"})
     public <T> SocketChannel setOption(java.net.SocketOption<T> name, T value) throws IOException {
         Objects.requireNonNull(name, "name");
-        if (!NioOptions.TCP.contains(name)) throw new UnsupportedOperationException("'" + name + "' not supported");
+        if (!endpoint.supportedOptions().contains(name)) throw new UnsupportedOperationException("'" + name + "' not supported");
         if (!name.type().isInstance(value)) throw new IllegalArgumentException("Invalid value '" + value + "'");
         synchronized (stateLock) {
             ensureOpen();
             try {
-                socket.setOption((SocketOption) NioOptions.jnet(name), NioOptions.toJnet(name, value));
+                endpoint.setOption((SocketOption) NioOptions.jnet(name), NioOptions.toJnet(name, value));
             } catch (ErrnoException e) {
                 throw NioErrors.io(e);
             }
@@ -525,11 +528,11 @@ final class JnetSocketChannel extends SocketChannel implements PollableChannel {
     @SuppressWarnings("unchecked")
     public <T> T getOption(java.net.SocketOption<T> name) throws IOException {
         Objects.requireNonNull(name, "name");
-        if (!NioOptions.TCP.contains(name)) throw new UnsupportedOperationException("'" + name + "' not supported");
+        if (!endpoint.supportedOptions().contains(name)) throw new UnsupportedOperationException("'" + name + "' not supported");
         synchronized (stateLock) {
             ensureOpen();
             try {
-                return (T) NioOptions.fromJnet(name, socket.getOption(NioOptions.jnet(name)));
+                return (T) NioOptions.fromJnet(name, endpoint.getOption(NioOptions.jnet(name)));
             } catch (ErrnoException e) {
                 throw NioErrors.io(e);
             }
@@ -537,7 +540,7 @@ final class JnetSocketChannel extends SocketChannel implements PollableChannel {
     }
 
     @Override
-    public Set<java.net.SocketOption<?>> supportedOptions() { return NioOptions.TCP; }
+    public Set<java.net.SocketOption<?>> supportedOptions() { return endpoint.supportedOptions(); }
 
     // ------------------------------------------------------------------ selection, close
 

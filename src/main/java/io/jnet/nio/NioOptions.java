@@ -18,6 +18,9 @@ final class NioOptions {
     static final Set<java.net.SocketOption<?>> TCP = Set.of(StandardSocketOptions.SO_SNDBUF,
             StandardSocketOptions.SO_RCVBUF, StandardSocketOptions.SO_KEEPALIVE, StandardSocketOptions.SO_REUSEADDR,
             StandardSocketOptions.SO_LINGER, StandardSocketOptions.TCP_NODELAY);
+    /** What a local (UNIX) stream socket channel supports, as the JDK's UNIX channels. */
+    static final Set<java.net.SocketOption<?>> LOCAL = Set.of(StandardSocketOptions.SO_SNDBUF,
+            StandardSocketOptions.SO_RCVBUF, StandardSocketOptions.SO_LINGER);
     /** What a TCP server socket channel supports. */
     static final Set<java.net.SocketOption<?>> TCP_LISTENER = Set.of(StandardSocketOptions.SO_RCVBUF,
             StandardSocketOptions.SO_REUSEADDR);
