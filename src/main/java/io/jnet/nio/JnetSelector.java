@@ -1,6 +1,7 @@
 package io.jnet.nio;
 
 import io.jnet.socket.Poller;
+import io.jnet.stack.NetNamespace;
 import java.io.IOException;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.IllegalSelectorException;
@@ -34,7 +35,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link IllegalSelectorException}, as the JDK's selectors refuse channels not theirs.
  */
 final class JnetSelector extends AbstractSelector {
-    private final Poller poller = Poller.open();
+    private final Poller poller;
     private final Set<SelectionKey> keys = ConcurrentHashMap.newKeySet();
     private final Set<SelectionKey> publicKeys = Collections.unmodifiableSet(keys);
     private final Set<SelectionKey> selectedKeys = new HashSet<>();
@@ -42,8 +43,10 @@ final class JnetSelector extends AbstractSelector {
     private final List<Poller.Ready> ready = new ArrayList<>();
     private boolean inSelect; // guarded by this
 
-    JnetSelector(JnetSelectorProvider provider) {
+    /** A selector whose timeouts count on {@code ns}'s clock (null: real time). */
+    JnetSelector(JnetSelectorProvider provider, NetNamespace ns) {
         super(provider);
+        this.poller = ns == null ? Poller.open() : Poller.open(ns);
     }
 
     private void ensureOpen() {

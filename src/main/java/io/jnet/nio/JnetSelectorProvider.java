@@ -52,7 +52,8 @@ public final class JnetSelectorProvider extends SelectorProvider {
 
     @Override
     public SocketChannel openSocketChannel() throws IOException {
-        return new JnetSocketChannel(this, new StreamEndpoint.Tcp(namespace("SocketChannel").openTcpSocket()));
+        NetNamespace ns = namespace("SocketChannel");
+        return new JnetSocketChannel(this, new StreamEndpoint.Tcp(ns.openTcpSocket()), ns.clock());
     }
 
     /** INET: TCP; UNIX: a local stream socket of the namespace (names are entries of its own table, not files). */
@@ -60,14 +61,17 @@ public final class JnetSelectorProvider extends SelectorProvider {
     public SocketChannel openSocketChannel(ProtocolFamily family) throws IOException {
         Objects.requireNonNull(family, "family");
         if (family == StandardProtocolFamily.INET) return openSocketChannel();
-        if (family == StandardProtocolFamily.UNIX)
-            return new JnetSocketChannel(this, new StreamEndpoint.Local(namespace("SocketChannel").openLocalSocket()));
+        if (family == StandardProtocolFamily.UNIX) {
+            NetNamespace ns = namespace("SocketChannel");
+            return new JnetSocketChannel(this, new StreamEndpoint.Local(ns.openLocalSocket()), ns.clock());
+        }
         throw unsupported(family);
     }
 
     @Override
     public ServerSocketChannel openServerSocketChannel() throws IOException {
-        return new JnetServerSocketChannel(this, new ListenEndpoint.Tcp(namespace("ServerSocketChannel").openTcpServerSocket()));
+        NetNamespace ns = namespace("ServerSocketChannel");
+        return new JnetServerSocketChannel(this, new ListenEndpoint.Tcp(ns.openTcpServerSocket()), ns.clock());
     }
 
     /** INET: a TCP listener; UNIX: a local stream listener of the namespace. */
@@ -75,8 +79,10 @@ public final class JnetSelectorProvider extends SelectorProvider {
     public ServerSocketChannel openServerSocketChannel(ProtocolFamily family) throws IOException {
         Objects.requireNonNull(family, "family");
         if (family == StandardProtocolFamily.INET) return openServerSocketChannel();
-        if (family == StandardProtocolFamily.UNIX)
-            return new JnetServerSocketChannel(this, new ListenEndpoint.Local(namespace("ServerSocketChannel").openLocalServerSocket()));
+        if (family == StandardProtocolFamily.UNIX) {
+            NetNamespace ns = namespace("ServerSocketChannel");
+            return new JnetServerSocketChannel(this, new ListenEndpoint.Local(ns.openLocalServerSocket()), ns.clock());
+        }
         throw unsupported(family);
     }
 
@@ -97,9 +103,14 @@ public final class JnetSelectorProvider extends SelectorProvider {
         return new JnetPipe(this, namespace("Pipe").openLocalSocketPair());
     }
 
+    /**
+     * A selector; its {@code select(timeout)} counts time on the clock of the provider's namespace, or of the
+     * scope's when one is in force (virtual time on a virtual-time namespace), else real time.
+     */
     @Override
     public AbstractSelector openSelector() throws IOException {
-        return new JnetSelector(this);
+        JnetNetwork n = network != null ? network : JnetNetwork.current();
+        return new JnetSelector(this, n == null ? null : n.namespace());
     }
 
     /** No channel is inherited from a parent process: a jnet namespace lives in this JVM only. */

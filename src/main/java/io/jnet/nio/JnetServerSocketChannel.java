@@ -5,6 +5,7 @@ import io.jnet.socket.ErrnoException;
 import io.jnet.socket.Events;
 import io.jnet.socket.PollableSocket;
 import io.jnet.socket.SocketOption;
+import io.jnet.stack.Clock;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
@@ -34,6 +35,7 @@ import java.util.concurrent.locks.ReentrantLock;
 final class JnetServerSocketChannel extends ServerSocketChannel implements PollableChannel {
     private final JnetSelectorProvider provider;
     private final ListenEndpoint endpoint;
+    private final Clock clock;
     private final PollableSocket socket;
     private final ReentrantLock acceptLock = new ReentrantLock();
     private final Object stateLock = new Object();
@@ -42,8 +44,9 @@ final class JnetServerSocketChannel extends ServerSocketChannel implements Polla
     private int socketAcceptTimeoutMillis;
     private ServerSocket adaptor; // guarded by stateLock
 
-    JnetServerSocketChannel(JnetSelectorProvider provider, ListenEndpoint endpoint) {
+    JnetServerSocketChannel(JnetSelectorProvider provider, ListenEndpoint endpoint, Clock clock) {
         super(provider);
+        this.clock = clock;
         this.provider = provider;
         this.endpoint = endpoint;
         this.socket = endpoint.socket();
@@ -109,7 +112,7 @@ final class JnetServerSocketChannel extends ServerSocketChannel implements Polla
             }
         }
         if (s == null) return null;
-        return new JnetSocketChannel(provider, s, true);
+        return new JnetSocketChannel(provider, s, clock, true);
     }
 
     /** The adaptor's accept: blocking, bounded by {@code timeoutMillis} when above 0 ("Accept timed out"). */

@@ -5,6 +5,7 @@ import io.jnet.socket.ErrnoException;
 import io.jnet.socket.Events;
 import io.jnet.socket.PollableSocket;
 import io.jnet.socket.SocketOption;
+import io.jnet.stack.Clock;
 import io.jnet.socket.ByteStreamSocket;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -46,6 +47,7 @@ final class JnetSocketChannel extends SocketChannel implements PollableChannel {
     private static final int ST_UNCONNECTED = 0, ST_PENDING = 1, ST_CONNECTED = 2;
 
     private final StreamEndpoint endpoint;
+    private final Clock clock;
     private final ByteStreamSocket socket;
     private final ReentrantLock readLock = new ReentrantLock();
     private final ReentrantLock writeLock = new ReentrantLock();
@@ -57,17 +59,18 @@ final class JnetSocketChannel extends SocketChannel implements PollableChannel {
     private int socketReadTimeoutMillis;
     private Socket adaptor; // guarded by stateLock
 
-    /** An unconnected channel. */
-    JnetSocketChannel(JnetSelectorProvider provider, StreamEndpoint endpoint) {
+    /** An unconnected channel whose timeouts count on {@code clock} (its namespace's). */
+    JnetSocketChannel(JnetSelectorProvider provider, StreamEndpoint endpoint, Clock clock) {
         super(provider);
+        this.clock = clock;
         this.endpoint = endpoint;
         this.socket = endpoint.socket();
         socket.setBlocking(true);
     }
 
     /** A channel for a connection a server channel accepted. */
-    JnetSocketChannel(JnetSelectorProvider provider, StreamEndpoint accepted, boolean connected) {
-        this(provider, accepted);
+    JnetSocketChannel(JnetSelectorProvider provider, StreamEndpoint accepted, Clock clock, boolean connected) {
+        this(provider, accepted, clock);
         if (connected) {
             state = ST_CONNECTED;
             localAddress = accepted.localAddress();
@@ -226,13 +229,12 @@ final class JnetSocketChannel extends SocketChannel implements PollableChannel {
 
     /** Waits for a connect in progress up to {@code timeoutMillis}; true when established. */
     private boolean awaitConnect(int timeoutMillis) throws IOException {
-        long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+        long deadline = clock.nanoTime() + timeoutMillis * 1_000_000L;
         while (true) {
             if (endpoint.finishConnect()) return true;
             if (!isOpen() || Thread.currentThread().isInterrupted()) return false;
-            long left = deadline - System.nanoTime();
-            if (left <= 0) throw new SocketTimeoutException("Connect timed out");
-            ReadinessWait.await(socket, Events.POLLOUT | Events.POLLERR | Events.POLLHUP, left);
+            if (deadline - clock.nanoTime() <= 0) throw new SocketTimeoutException("Connect timed out");
+            ReadinessWait.await(socket, Events.POLLOUT | Events.POLLERR | Events.POLLHUP, clock, deadline);
         }
     }
 
@@ -254,7 +256,7 @@ final class JnetSocketChannel extends SocketChannel implements PollableChannel {
                     if (blocking) begin();
                     connected = endpoint.finishConnect();
                     while (!connected && blocking && isOpen() && !Thread.currentThread().isInterrupted()) {
-                        ReadinessWait.await(socket, Events.POLLOUT | Events.POLLERR | Events.POLLHUP, 0L);
+                        ReadinessWait.await(socket, Events.POLLOUT | Events.POLLERR | Events.POLLHUP, clock, 0L);
                         connected = endpoint.finishConnect();
                     }
                 } catch (ErrnoException e) {

@@ -2,6 +2,7 @@ package io.jnet.nio;
 
 import io.jnet.socket.PollableSocket;
 import io.jnet.socket.ReadinessListener;
+import io.jnet.stack.Clock;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -23,10 +24,9 @@ final class ReadinessWait implements ReadinessListener {
 
     /**
      * Waits until {@code (socket.readyEvents() & mask) != 0} or the socket is closed (true), or the thread is
-     * interrupted or {@code timeoutNanos} (when above 0) passed (false; an interrupt status is left set).
+     * interrupted or {@code deadline} (on {@code clock}; 0 for none) passed (false; an interrupt status is left set).
      */
-    static boolean await(PollableSocket socket, int mask, long timeoutNanos) {
-        long deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : 0;
+    static boolean await(PollableSocket socket, int mask, Clock clock, long deadline) {
         ReadinessWait w = new ReadinessWait();
         socket.addReadinessListener(w);
         try {
@@ -38,9 +38,8 @@ final class ReadinessWait implements ReadinessListener {
                     if (deadline == 0) {
                         LockSupport.park(w);
                     } else {
-                        long left = deadline - System.nanoTime();
-                        if (left <= 0) return false;
-                        LockSupport.parkNanos(w, left);
+                        if (deadline - clock.nanoTime() <= 0) return false;
+                        clock.parkUntil(w, deadline);
                     }
                 }
             }

@@ -47,7 +47,7 @@ final class RdsSocketImpl implements RdsSocket {
     static final int RCV_HARD_MIN = 1 << 20;
 
     private final RdsProtocol rds;
-    private final SockLock lock = new SockLock();
+    private final SockLock lock;
     private final CopyOnWriteArrayList<ReadinessListener> listeners = new CopyOnWriteArrayList<>();
 
     private volatile int boundAddr;
@@ -83,6 +83,7 @@ final class RdsSocketImpl implements RdsSocket {
 
     RdsSocketImpl(RdsProtocol rds) {
         this.rds = rds;
+        this.lock = new SockLock(rds.ns.clock()); // timed waits on the namespace's clock
         this.sndbuf = rds.sysctl.wmemDefault.intValue();
         this.rcvbuf = rds.sysctl.rmemDefault.intValue();
         this.congTrack = rds.congGeneration.get();

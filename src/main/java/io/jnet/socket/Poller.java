@@ -1,6 +1,9 @@
 package io.jnet.socket;
 
+import io.jnet.stack.Clock;
 import io.jnet.stack.NetNamespace;
+import io.jnet.stack.SystemClock;
+import io.jnet.stack.Timer;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -131,18 +134,39 @@ public final class Poller implements AutoCloseable {
         }
     }
 
-    private Poller(int busyPollUsecs) { this.busyPollUsecs = busyPollUsecs; }
+    /** The clock poll timeouts count on: real time, or a namespace's (virtual) clock. */
+    private final Clock clock;
+    /** On a virtual clock: ends a poll whose timeout passed in virtual time (null on real time). */
+    private final Timer timeoutTimer;
 
-    /** A new, empty poller (epoll_create1), without busy polling. */
-    public static Poller open() { return new Poller(0); }
+    private Poller(int busyPollUsecs, NetNamespace ns) {
+        this.busyPollUsecs = busyPollUsecs;
+        this.clock = ns == null ? SystemClock.INSTANCE : ns.clock();
+        this.timeoutTimer = ns != null && clock.isVirtual() ? ns.timers().newTimer(this::timeoutPassed) : null;
+    }
+
+    /** A new, empty poller (epoll_create1), without busy polling; timeouts on real time. */
+    public static Poller open() { return new Poller(0, null); }
 
     /**
      * A new, empty poller (epoll_create1) whose busy-poll time starts at {@code ns}'s
-     * {@code net.core.busy_poll} (microseconds, default 0). It may watch sockets of any namespace.
+     * {@code net.core.busy_poll} (microseconds, default 0) and whose poll timeouts count on {@code ns}'s clock
+     * (virtual time on a virtual-time namespace: the poll ends when the clock is advanced past its timeout). It
+     * may watch sockets of any namespace. On a virtual clock, one thread at a time should wait with a timeout.
      */
     public static Poller open(NetNamespace ns) {
         Objects.requireNonNull(ns, "ns");
-        return new Poller(ns.sysctl().busyPoll.intValue());
+        return new Poller(ns.sysctl().busyPoll.intValue(), ns);
+    }
+
+    /** The virtual-time timeout of a poll passed: the waiting poll re-checks its deadline. */
+    private void timeoutPassed() {
+        lock.lock();
+        try {
+            signalled.signalAll();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -302,7 +326,8 @@ public final class Poller implements AutoCloseable {
      *
      * @param out receives the ready sockets (not cleared first)
      * @param maxEvents at most this many sockets are reported (epoll's maxevents), at least 1
-     * @param timeout how long to wait (real time); {@link Duration#ZERO} does not wait; null or negative
+     * @param timeout how long to wait (on the poller's clock: real time, or the namespace's given to
+     *     {@link #open(NetNamespace)}); {@link Duration#ZERO} does not wait; null or negative
      *     waits without limit
      * @return the number of sockets appended to {@code out}; 0 on timeout, wakeup or interrupt
      * @throws IllegalStateException when this poller is closed
@@ -311,7 +336,7 @@ public final class Poller implements AutoCloseable {
         Objects.requireNonNull(out, "out");
         if (maxEvents < 1) throw new IllegalArgumentException("maxEvents < 1: " + maxEvents);
         boolean forever = timeout == null || timeout.isNegative();
-        long deadline = forever ? 0 : System.nanoTime() + saturatedNanos(timeout);
+        long deadline = forever ? 0 : clock.nanoTime() + saturatedNanos(timeout);
         while (true) {
             List<Registration> batch;
             boolean spun = false; // at most one spin per wait: a spin that ends with nothing is followed by parking
@@ -324,7 +349,7 @@ public final class Poller implements AutoCloseable {
                         return 0;
                     }
                     if (Thread.currentThread().isInterrupted()) return 0;
-                    long left = forever ? Long.MAX_VALUE : deadline - System.nanoTime();
+                    long left = forever ? Long.MAX_VALUE : deadline - clock.nanoTime();
                     if (left <= 0) return 0;
                     int usecs = busyPollUsecs;
                     if (usecs > 0 && !spun) {
@@ -343,6 +368,9 @@ public final class Poller implements AutoCloseable {
                         continue; // re-check the ready list, the wake-up, the interrupt and the deadline
                     }
                     if (forever) {
+                        signalled.await();
+                    } else if (timeoutTimer != null) {
+                        timeoutTimer.scheduleAt(deadline); // virtual time: the clock's advance wakes us
                         signalled.await();
                     } else {
                         signalled.awaitNanos(left);
@@ -473,6 +501,7 @@ public final class Poller implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+        if (timeoutTimer != null) timeoutTimer.delete();
         for (Registration r : all) r.socket.removeReadinessListener(r);
     }
 

@@ -32,6 +32,8 @@ public final class SockLock {
         void run(int flags);
     }
 
+    /** The clock timed waits count on (the namespace's: real or virtual time). */
+    private final Clock clock;
     private final ReentrantLock spin = new ReentrantLock();
     private final Condition ownerFree = spin.newCondition();
     private boolean owned;
@@ -53,6 +55,12 @@ public final class SockLock {
     private boolean wakeListenerPending;
     /** Another socket to wake once this short lock is released ({@link #wakeUpAfterRelease}). */
     private SockLock wakeAfter;
+
+    /** A lock whose timed waits count real time. */
+    public SockLock() { this(SystemClock.INSTANCE); }
+
+    /** A lock whose timed waits count time on {@code clock} (the socket's namespace's). */
+    public SockLock(Clock clock) { this.clock = java.util.Objects.requireNonNull(clock, "clock"); }
 
     public void setProcessor(PacketProcessor processor) { this.processor = processor; }
     public void setDeferredWork(DeferredWork work) { this.deferredWork = work; }
@@ -199,7 +207,8 @@ public final class SockLock {
      * {@link #wakeUp()} or the timeout, then owns the socket again. Returns false on timeout.
      * The caller re-checks its condition afterwards.
      *
-     * @param timeoutNanos how long to wait; {@code <= 0} waits without limit
+     * @param timeoutNanos how long to wait, in nanoseconds on the lock's clock (virtual time on a virtual-time
+     *     namespace); {@code <= 0} waits without limit
      */
     public boolean await(long timeoutNanos) throws InterruptedException {
         return await(timeoutNanos, 0);
@@ -234,7 +243,9 @@ public final class SockLock {
         // park outside the lock on a preallocated node per thread, so waiting allocates nothing; through
         // ForkJoinPool.managedBlock, so a pool worker that waits lets the pool start another (as AQS does)
         try {
-            w.deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : 0;
+            w.clock = clock;
+            w.deadline = timeoutNanos > 0 ? clock.nanoTime() + timeoutNanos : 0;
+            if (w.deadline == 0 && timeoutNanos > 0) w.deadline = 1; // 0 means none
             if (spinNanos > 0 && spin(w, spinNanos)) busyPollWakes++;
             else ForkJoinPool.managedBlock(w);
         } catch (InterruptedException e) {
@@ -258,7 +269,7 @@ public final class SockLock {
     /** Waits spinning up to {@code spinNanos} (or the waiter's deadline); true when it was woken meanwhile. */
     private static boolean spin(Waiter w, long spinNanos) {
         long end = System.nanoTime() + spinNanos;
-        if (w.deadline != 0 && w.deadline - end < 0) end = w.deadline;
+        if (w.deadline != 0 && !w.clock.isVirtual() && w.deadline - end < 0) end = w.deadline;
         do {
             if (w.signaled) return true;
             Thread.onSpinWait();
@@ -395,14 +406,15 @@ public final class SockLock {
         volatile boolean signaled;
         boolean queued;
         Waiter next;
-        /** System.nanoTime() deadline, 0 for none. */
+        /** Deadline on {@link #clock}, 0 for none. */
         long deadline;
+        Clock clock;
 
         @Override
         public boolean block() throws InterruptedException {
             while (!isReleasable()) {
                 if (deadline == 0) LockSupport.park(this);
-                else LockSupport.parkNanos(this, deadline - System.nanoTime());
+                else clock.parkUntil(this, deadline);
                 if (Thread.interrupted()) throw new InterruptedException();
             }
             return true;
@@ -410,7 +422,7 @@ public final class SockLock {
 
         @Override
         public boolean isReleasable() {
-            return signaled || (deadline != 0 && deadline - System.nanoTime() <= 0);
+            return signaled || (deadline != 0 && deadline - clock.nanoTime() <= 0);
         }
     }
 

@@ -1,7 +1,10 @@
 package io.jnet.stack;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Virtual time for deterministic tests: time moves only through {@link #advance}. Timers of every
@@ -11,6 +14,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class VirtualClock implements Clock {
     private volatile long now;
     private final CopyOnWriteArrayList<TimerWheel> wheels = new CopyOnWriteArrayList<>();
+    /** Threads in {@link #parkUntil} and their deadlines. */
+    private final ConcurrentHashMap<Thread, Long> sleepers = new ConcurrentHashMap<>();
 
     public VirtualClock() { this(1_000_000_000L); }
 
@@ -38,5 +43,23 @@ public final class VirtualClock implements Clock {
         }
         now = target;
         for (TimerWheel w : wheels) w.runExpired(now);
+        for (Map.Entry<Thread, Long> e : sleepers.entrySet()) {
+            if (target - e.getValue() >= 0) LockSupport.unpark(e.getKey());
+        }
     }
+
+    /** Parks until {@link #advance} reaches {@code deadlineNanos} (or an unpark, an interrupt, a spurious return). */
+    @Override
+    public void parkUntil(Object blocker, long deadlineNanos) {
+        Thread me = Thread.currentThread();
+        sleepers.put(me, deadlineNanos);
+        try {
+            if (now - deadlineNanos < 0) LockSupport.park(blocker);
+        } finally {
+            sleepers.remove(me);
+        }
+    }
+
+    /** Threads parked in {@link #parkUntil} now (for tests that advance time once a waiter sleeps). */
+    public int sleepers() { return sleepers.size(); }
 }

@@ -46,7 +46,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
             DEFER_FRIEND_DATA = 32, DEFER_LOSS = 64;
 
     final TcpProtocol tcp;
-    final SockLock lock = new SockLock();
+    final SockLock lock;
     volatile TcpState state = TcpState.CLOSED;
 
     // --- binding
@@ -297,6 +297,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
 
     TcpConnection(TcpProtocol tcp) {
         this.tcp = tcp;
+        this.lock = new SockLock(tcp.ns.clock()); // timed waits on the namespace's clock
         lock.setProcessor(p -> TcpInput.process(this, p));
         lock.setDeferredWork(flags -> TcpTimers.run(this, flags));
         lock.setWakeListener(this::notifyReadiness);

@@ -31,7 +31,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
     private final TcpProtocol tcp;
-    private final SockLock lock = new SockLock();
+    private final SockLock lock;
     private final ArrayDeque<TcpConnection> acceptQueue = new ArrayDeque<>();
     private final CopyOnWriteArrayList<ReadinessListener> listeners = new CopyOnWriteArrayList<>();
     private final TcpOptions rxOpts = new TcpOptions();
@@ -60,6 +60,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
 
     TcpListenerImpl(TcpProtocol tcp) {
         this.tcp = tcp;
+        this.lock = new SockLock(tcp.ns.clock()); // timed waits on the namespace's clock
         lock.setProcessor(this::process);
         lock.setDeferredWork(f -> { });
         lock.setWakeListener(this::notifyReadiness);

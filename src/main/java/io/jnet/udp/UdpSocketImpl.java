@@ -48,7 +48,7 @@ final class UdpSocketImpl implements UdpSocket {
     private static final int LOOPBACK = 0x7F000001;
 
     private final UdpProtocol udp;
-    private final SockLock lock = new SockLock();
+    private final SockLock lock;
     private final PacketQueue receiveQueue = new PacketQueue();
     private final DstCache dst = new DstCache();
     private final CopyOnWriteArrayList<ReadinessListener> listeners = new CopyOnWriteArrayList<>();
@@ -84,6 +84,7 @@ final class UdpSocketImpl implements UdpSocket {
 
     UdpSocketImpl(UdpProtocol udp) {
         this.udp = udp;
+        this.lock = new SockLock(udp.ns.clock()); // timed waits on the namespace's clock
         this.rcvbuf = udp.sysctl.rmemDefault.intValue();
         this.sndbuf = udp.sysctl.wmemDefault.intValue();
         this.busyPollUs = udp.sysctl.busyRead.intValue();

@@ -27,7 +27,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 final class LocalListenerImpl implements LocalServerSocket {
     final UnixProtocol unix;
-    final SockLock lock = new SockLock();
+    final SockLock lock;
     final LocalOptions opts;
     private final CopyOnWriteArrayList<ReadinessListener> listeners = new CopyOnWriteArrayList<>();
     /** Server ends of connections waiting for accept, oldest first (guarded by itself). */
@@ -46,6 +46,7 @@ final class LocalListenerImpl implements LocalServerSocket {
 
     LocalListenerImpl(UnixProtocol unix) {
         this.unix = unix;
+        this.lock = new SockLock(unix.ns.clock()); // timed waits on the namespace's clock
         this.opts = new LocalOptions(unix.sysctl);
         lock.setWakeListener(this::notifyReadiness);
         unix.add(this);

@@ -53,7 +53,7 @@ final class LocalSocketImpl implements LocalSocket {
     }
 
     final UnixProtocol unix;
-    final SockLock lock = new SockLock();
+    final SockLock lock;
     final LocalOptions opts;
     private final CopyOnWriteArrayList<ReadinessListener> listeners = new CopyOnWriteArrayList<>();
 
@@ -83,6 +83,7 @@ final class LocalSocketImpl implements LocalSocket {
 
     LocalSocketImpl(UnixProtocol unix) {
         this.unix = unix;
+        this.lock = new SockLock(unix.ns.clock()); // timed waits on the namespace's clock
         this.opts = new LocalOptions(unix.sysctl);
         lock.setWakeListener(this::notifyReadiness);
         unix.add(this);
