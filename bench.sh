@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # JMH micro-benchmarks of the packet path. Usage: ./bench.sh [JMH options], default: all with -prof gc.
 # Example: ./bench.sh 'LoopbackPathBenchmark.requestResponse' -p path=loopback -prof gc
+# Whole-program benchmarks (not JMH) run with --main: ./bench.sh --main io.jnet.bench.NettyEchoBenchmark 3 5 1
 set -euo pipefail
 cd "$(dirname "$0")"
 for j in "${JAVA_HOME:-}" /usr/lib/jvm/*; do
@@ -15,5 +16,7 @@ if "$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow -version >/dev/nu
 fi
 export MAVEN_OPTS="${MAVEN_OPTS:+$MAVEN_OPTS }$mvn_opts"
 mvn -q -B -ntp -Dstyle.color=never -DskipTests test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test.classpath >&2
+main=io.jnet.bench.Bench
+if [[ "${1:-}" == "--main" ]]; then main="$2"; shift 2; fi
 # JMH's forked JVMs inherit these options
-exec "$JAVA_HOME/bin/java" $java_opts -cp "target/test-classes:target/classes:$(cat target/test.classpath)" io.jnet.bench.Bench "$@"
+exec "$JAVA_HOME/bin/java" $java_opts -cp "target/test-classes:target/classes:$(cat target/test.classpath)" "$main" "$@"

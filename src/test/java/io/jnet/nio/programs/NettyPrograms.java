@@ -76,6 +76,11 @@ public final class NettyPrograms {
 
                             @Override
                             public void channelReadComplete(ChannelHandlerContext ctx) { ctx.flush(); }
+
+                            @Override
+                            public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                                ctx.close(); // a client that closes with data unread resets the connection
+                            }
                         });
                     }
                 }).bind(addr).sync().channel();
