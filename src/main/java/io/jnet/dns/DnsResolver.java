@@ -31,8 +31,9 @@ import java.util.function.Supplier;
  * <p>One query ({@link #query}, res_query): the question goes to each server in turn (from the next one each time
  * with {@code rotate}), for {@code attempts} rounds; each send waits {@code timeout} seconds for that server's
  * answer, on the namespace's clock (a namespace on a {@link io.jnet.stack.VirtualClock} times out when the clock is
- * advanced, without real waiting). glibc scales the wait of later rounds (and divides it among the servers); this
- * resolver waits the same {@code timeout} at every send, as resolv.conf(5) describes the option. Each query uses a
+ * advanced, without real waiting). glibc's send_dg waits {@code timeout << i} seconds for the server of index {@code i},
+ * divided by the number of servers when {@code i > 0} (at least 1 s); this resolver waits the same {@code timeout}
+ * at every send, as resolv.conf(5) describes the option. Each query uses a
  * fresh UDP socket on an ephemeral port and a random ID from the namespace's random source (RFC 5452 §9.2). A
  * datagram is taken as the answer only when it comes from the server's address and port 53, carries the query's
  * ID with QR set, and repeats its question (name case-insensitively, type, class), as glibc's res_queriesmatch
