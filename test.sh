@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The test command: builds jnet with a JDK >= 25 and runs the default test suite.
-# Kernel-interop tests need root and iproute2, iputils-ping, ethtool, curl, tshark, python3 (README, .ci/run);
+# Kernel-interop tests need root and iproute2, iputils-ping, ethtool, curl, tshark, python3, dnsmasq-base (README, .ci/run);
 # without them they are skipped and print "SKIPPED class.method: reason" on the console.
 set -euo pipefail
 cd "$(dirname "$0")"

@@ -1,7 +1,7 @@
 package io.jnet.wire;
 
 /**
- * Thrown by the {@code *Repr.parse} methods when bytes do not form a well-formed header. The receive path
+ * Thrown by the {@code *Repr.parse} methods and {@link DnsMessage#parse} when bytes do not form a well-formed header. The receive path
  * does not use it: it calls the {@code validate} methods, which return error codes, and counts the drops.
  */
 public final class MalformedPacketException extends Exception {
@@ -13,12 +13,20 @@ public final class MalformedPacketException extends Exception {
         BAD_VERSION,
         /** IPv4 IHL or TCP data offset below the minimum or past the available bytes. */
         BAD_HEADER_LENGTH,
-        /** A length field (IPv4 total length, UDP length) outside its header length and the available bytes. */
+        /**
+         * A length field (IPv4 total length, UDP length, a DNS record's RDLENGTH) outside its header length and the
+         * available bytes, or not the length its type needs (a DNS A record's 4 bytes).
+         */
         BAD_LENGTH,
         /** A checksum that does not verify. */
         BAD_CHECKSUM,
         /** A malformed TCP option area (option length below 2 or running past the header). */
         BAD_OPTION,
+        /**
+         * A malformed DNS name (RFC 1035 §4.1.4): a label over 63 bytes, a name over 255, a compression pointer that
+         * does not go back to a prior occurrence, an undefined label type.
+         */
+        BAD_NAME,
         /** A required flag is missing (VXLAN I flag). */
         BAD_FLAGS,
         /** Well formed but not a supported kind (ARP not Ethernet/IPv4, unknown ARP operation). */

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Assumptions;
 
 /**
  * Finds and runs the command-line tools that interop tests use (ip, ping, tshark, tcpdump, curl,
- * ethtool, python3, ...). Tests that need a tool call {@link #assumeHas(String)} so they are skipped,
+ * ethtool, python3, dnsmasq, ...). Tests that need a tool call {@link #assumeHas(String)} so they are skipped,
  * with the reason, where it is not installed; a command that is not installed when {@link #run} or
  * {@link LinuxNetns} is asked to start it skips the test the same way instead of failing it. The skip
  * reason shows on the console of {@code ./test.sh} ({@link SkippedTestReporter}).
@@ -40,7 +40,8 @@ public final class Tools {
             "nstat", "iproute2",
             "ping", "iputils-ping",
             "python3", "python3",
-            "ethtool", "ethtool");
+            "ethtool", "ethtool",
+            "dnsmasq", "dnsmasq-base");
 
     /** Directories searched besides {@code PATH}: administration tools live in sbin. */
     private static final List<String> EXTRA_DIRS = List.of("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin");
