@@ -77,15 +77,57 @@ public final class IpRouteFile {
     }
 
     private static Route parseLine(String s, Function<String, Interface> devices) {
-        String[] t = s.split("\\s+");
+        Spec spec = parseSpec(s);
+        if (spec.dev() == null) throw new IllegalArgumentException("missing dev");
+        Interface itf = devices.apply(spec.dev());
+        if (itf == null) throw new IllegalArgumentException("no such device: " + spec.dev());
+        return spec.toRoute(itf);
+    }
+
+    /**
+     * A route as written, before its device is looked up: what {@code ip route add} takes.
+     *
+     * @param prefix destination network (host bits clear), IPv4 in an int (network byte order as a number)
+     * @param prefixLength 0..32 (0 for {@code default})
+     * @param gateway the {@code via} address, 0 for none (a directly connected route)
+     * @param dev the {@code dev} name, or null when the line gives none
+     * @param preferredSource the {@code src} address, 0 for none
+     * @param metric {@code metric} (also {@code priority}, {@code preference}), 0..2^31-1
+     */
+    public record Spec(int prefix, int prefixLength, int gateway, String dev, int preferredSource, int metric) {
+        /** The route on {@code itf}. */
+        public Route toRoute(Interface itf) { return new Route(prefix, prefixLength, gateway, itf, preferredSource, metric); }
+
+        /** The canonical {@code ip route} form, e.g. {@code default via 192.0.2.1 dev tap0}; {@link #parseSpec} reads it back. */
+        @Override
+        public String toString() {
+            StringBuilder b = new StringBuilder(prefixLength == 0 && prefix == 0 ? "default"
+                    : Ipv4.addressToString(prefix) + "/" + prefixLength);
+            if (gateway != 0) b.append(" via ").append(Ipv4.addressToString(gateway));
+            if (dev != null) b.append(" dev ").append(dev);
+            if (preferredSource != 0) b.append(" src ").append(Ipv4.addressToString(preferredSource));
+            if (metric != 0) b.append(" metric ").append(metric);
+            return b.toString();
+        }
+    }
+
+    /**
+     * Parses one route in the syntax of the class comment without looking up its device: {@code dev} may be
+     * missing (null in the result), as {@code ip route add ... via GW} allows.
+     *
+     * @throws IllegalArgumentException for anything the class comment refuses, naming the problem
+     */
+    public static Spec parseSpec(String s) {
+        String[] t = s.strip().split("\\s+");
         int i = 0;
+        if (t[i].isEmpty()) throw new IllegalArgumentException("missing destination");
         if (t[i].equals("unicast")) i++;
         else if (OTHER_TYPES.contains(t[i])) throw new IllegalArgumentException(t[i] + " routes are not supported");
         if (i >= t.length) throw new IllegalArgumentException("missing destination");
         int[] d = parseDestination(t[i++]);
         int prefix = d[0], len = d[1];
         int gateway = 0, src = 0, metric = 0;
-        Interface itf = null;
+        String dev = null;
         while (i < t.length) {
             String k = t[i++];
             switch (k) {
@@ -101,10 +143,7 @@ public final class IpRouteFile {
                             }
                             gateway = Ipv4.parseAddress(v);
                         }
-                        case "dev" -> {
-                            itf = devices.apply(v);
-                            if (itf == null) throw new IllegalArgumentException("no such device: " + v);
-                        }
+                        case "dev" -> dev = v;
                         case "metric", "priority", "preference" -> metric = parseInt(v, 0, Integer.MAX_VALUE, k);
                         case "src" -> src = Ipv4.parseAddress(v);
                         case "table" -> {
@@ -116,8 +155,7 @@ public final class IpRouteFile {
                 default -> throw new IllegalArgumentException("unknown keyword " + k);
             }
         }
-        if (itf == null) throw new IllegalArgumentException("missing dev");
-        return new Route(prefix, len, gateway, itf, src, metric);
+        return new Spec(prefix, len, gateway, dev, src, metric);
     }
 
     /**
