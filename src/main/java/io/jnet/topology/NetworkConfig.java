@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -99,15 +98,12 @@ public final class NetworkConfig {
     private final String defaultNamespace;
     private final List<NamespaceConfig> namespaces;
     private final Map<Statement, Integer> lines;
-    private final Map<String, Integer> namespaceLines;
 
-    NetworkConfig(String source, String defaultNamespace, List<NamespaceConfig> namespaces, Map<Statement, Integer> lines,
-                  Map<String, Integer> namespaceLines) {
+    NetworkConfig(String source, String defaultNamespace, List<NamespaceConfig> namespaces, Map<Statement, Integer> lines) {
         this.source = source;
         this.defaultNamespace = defaultNamespace;
         this.namespaces = List.copyOf(namespaces);
         this.lines = new IdentityHashMap<>(lines);
-        this.namespaceLines = new LinkedHashMap<>(namespaceLines);
     }
 
     /**

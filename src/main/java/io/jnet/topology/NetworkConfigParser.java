@@ -27,7 +27,6 @@ final class NetworkConfigParser {
 
     private final String source;
     private final Map<String, List<Statement>> blocks = new LinkedHashMap<>();
-    private final Map<String, Integer> namespaceLines = new LinkedHashMap<>();
     private final Map<Statement, Integer> lines = new IdentityHashMap<>();
     private String current;
     private String defaultName;
@@ -73,7 +72,7 @@ final class NetworkConfigParser {
         List<NamespaceConfig> namespaces = new ArrayList<>();
         blocks.forEach((name, statements) -> namespaces.add(new NamespaceConfig(name, statements)));
         String def = defaultName != null ? defaultName : namespaces.getFirst().name();
-        NetworkConfig config = new NetworkConfig(source, def, namespaces, lines, namespaceLines);
+        NetworkConfig config = new NetworkConfig(source, def, namespaces, lines);
         config.validate();
         return config;
     }
@@ -87,7 +86,6 @@ final class NetworkConfigParser {
                 }
                 current = t[1];
                 blocks.computeIfAbsent(current, n -> new ArrayList<>());
-                namespaceLines.putIfAbsent(current, lineNo);
             }
             case "default" -> {
                 expectArgs(t, 2, 2, "default NAME");
@@ -129,7 +127,6 @@ final class NetworkConfigParser {
         if (current == null) {
             current = IMPLICIT_NAMESPACE;
             blocks.computeIfAbsent(current, n -> new ArrayList<>());
-            namespaceLines.putIfAbsent(current, lineNo);
         }
         blocks.get(current).add(s);
         lines.put(s, lineNo);

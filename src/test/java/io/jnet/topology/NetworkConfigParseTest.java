@@ -337,6 +337,19 @@ class NetworkConfigParseTest {
                 .noneMatch(n -> n.contains("dryrunprobe"));
     }
 
+    @Test
+    void theReadmeExampleParsesAndRoundTrips() throws IOException {
+        String readme = Files.readString(Path.of("README.md"));
+        int start = readme.indexOf("# jnet.conf");
+        assertThat(start).as("the README's example").isPositive();
+        String example = readme.substring(start, readme.indexOf("```", start));
+        NetworkConfig c = NetworkConfig.parse(example);
+        assertThat(c.defaultNamespace()).isEqualTo("app");
+        assertThat(c.namespace("app").resolvConfLines()).containsExactly("nameserver 192.0.2.1", "search example.test");
+        assertThat(c.namespace("db").links()).hasSize(1);
+        assertThat(NetworkConfig.parse(c.toString())).isEqualTo(c);
+    }
+
     private static InetAddress addr(String s) {
         return Ipv4.toInet(Ipv4.parseAddress(s));
     }
