@@ -6,7 +6,9 @@ import java.util.Objects;
 /**
  * One namespace block of a {@link NetworkConfig}: its name and its statements in file order. The name-service
  * lines are plain data for a resolver (jnet's {@code io.jnet.dns}, or whoever reads them): {@link #resolvConfLines()}
- * in resolv.conf(5) form and {@link #hostsLines()} in hosts(5) form.
+ * in resolv.conf(5) form and {@link #hostsLines()} in hosts(5) form. A namespace built by {@link NetworkConfig#apply()}
+ * carries its block as an extension, so code that holds only the namespace finds them:
+ * {@code ns.extension(NamespaceConfig.class).resolvConfLines()}.
  *
  * @param name the namespace's name ({@code NetNamespace.name()} of the namespace built from it)
  * @param statements the statements, in file order

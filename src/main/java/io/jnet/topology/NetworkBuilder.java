@@ -16,6 +16,7 @@ import io.jnet.stack.VirtualClock;
 import io.jnet.wire.Ipv4;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.FileSystemException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -77,7 +78,11 @@ final class NetworkBuilder {
     }
 
     private void build() throws IOException {
-        for (NamespaceConfig nc : config.namespaces()) namespaces.put(nc.name(), NetNamespace.create(nc.name(), clocks.get()));
+        for (NamespaceConfig nc : config.namespaces()) {
+            NetNamespace ns = NetNamespace.create(nc.name(), clocks.get());
+            namespaces.put(nc.name(), ns);
+            ns.putExtension(NamespaceConfig.class, nc); // its name-service lines, for whoever holds only the namespace
+        }
         // 1. sysctls that name no device, so devices attached next start from net.ipv4.conf.default.* as on Linux
         for (NamespaceConfig nc : config.namespaces()) {
             for (Statement.Sysctl s : nc.statements(Statement.Sysctl.class)) {
@@ -145,25 +150,25 @@ final class NetworkBuilder {
     private void addLink(NamespaceConfig nc, Statement.LinkAdd l) throws IOException {
         NetNamespace ns = ns(nc);
         switch (l) {
-            case Statement.Veth v -> step(v, () -> {
-                NetNamespace peerNs = v.peerNamespace() == null ? ns : namespaces.get(v.peerNamespace());
-                if (peerNs == null) {
-                    throw new IllegalArgumentException("no namespace " + v.peerNamespace() + " in the configuration");
-                }
-                if (peerNs == ns && v.peer().equals(v.name())) throw new IllegalArgumentException("device exists: " + v.peer());
-                VethPair pair = VethPair.create(v.name(), v.peer(), v.mtu() != 0 ? v.mtu() : 1500);
-                // both ends are checked before either is attached, so a failure leaves neither namespace changed
-                if (ns.interfaceByName(v.name()) != null) throw new IllegalArgumentException("device exists: " + v.name());
-                if (peerNs.interfaceByName(v.peer()) != null) {
-                    throw new IllegalArgumentException("device exists in namespace " + peerNs.name() + ": " + v.peer());
-                }
-                try {
-                    ns.attach(withCapture(pair.a(), v));
-                } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-                peerNs.attach(pair.b());
-            });
+            case Statement.Veth v -> {
+                NetNamespace[] peerNs = new NetNamespace[1];
+                VethPair[] pair = new VethPair[1];
+                step(v, () -> {
+                    peerNs[0] = v.peerNamespace() == null ? ns : namespaces.get(v.peerNamespace());
+                    if (peerNs[0] == null) {
+                        throw new IllegalArgumentException("no namespace " + v.peerNamespace() + " in the configuration");
+                    }
+                    // both ends are checked before either is attached, so a failure leaves both namespaces as they were
+                    if (peerNs[0] == ns && v.peer().equals(v.name())) throw new IllegalArgumentException("device exists: " + v.peer());
+                    if (ns.interfaceByName(v.name()) != null) throw new IllegalArgumentException("device exists: " + v.name());
+                    if (peerNs[0].interfaceByName(v.peer()) != null) {
+                        throw new IllegalArgumentException("device exists in namespace " + peerNs[0].name() + ": " + v.peer());
+                    }
+                    pair[0] = VethPair.create(v.name(), v.peer(), v.mtu() != 0 ? v.mtu() : 1500);
+                });
+                attachStep(ns, v, pair[0].a());
+                step(v, () -> peerNs[0].attach(pair[0].b()));
+            }
             case Statement.Tap t -> {
                 NetDevice dev;
                 if (dryRun) {
@@ -228,18 +233,25 @@ final class NetworkBuilder {
 
     private IOException openFailure(Statement s, String what, IOException e) {
         return new IOException(NetworkConfigException.format(config.source(), config.lineOf(s), s.text(),
-                what + ": " + e.getMessage()), e);
+                what + ": " + describe(e)), e);
+    }
+
+    /** The cause in words: a file system error's reason or kind (its message is only the path), else the message. */
+    private static String describe(IOException e) {
+        if (e instanceof FileSystemException f) {
+            return f.getReason() != null ? f.getReason() : e.getClass().getSimpleName();
+        }
+        return String.valueOf(e.getMessage());
     }
 
     private NetworkConfigException failure(Statement s, RuntimeException e) {
         return new NetworkConfigException(config.source(), config.lineOf(s), s.text(), String.valueOf(e.getMessage()), e);
     }
 
-    private void step(Statement s, Runnable r) throws IOException {
+    /** Runs one step of statement {@code s}; what it throws is reported with the statement's line. */
+    private void step(Statement s, Runnable r) {
         try {
             r.run();
-        } catch (java.io.UncheckedIOException e) {
-            throw openFailure(s, "cannot write capture file", e.getCause());
         } catch (NetworkConfigException e) {
             throw e;
         } catch (RuntimeException e) {
