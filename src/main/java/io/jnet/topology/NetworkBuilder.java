@@ -232,7 +232,7 @@ final class NetworkBuilder {
     }
 
     private IOException openFailure(Statement s, String what, IOException e) {
-        return new IOException(NetworkConfigException.format(config.source(), config.lineOf(s), s.text(),
+        return new IOException(NetworkConfigException.format(config.source(), config.lineOf(s), config.writtenOf(s),
                 what + ": " + describe(e)), e);
     }
 
@@ -245,7 +245,7 @@ final class NetworkBuilder {
     }
 
     private NetworkConfigException failure(Statement s, RuntimeException e) {
-        return new NetworkConfigException(config.source(), config.lineOf(s), s.text(), String.valueOf(e.getMessage()), e);
+        return new NetworkConfigException(config.source(), config.lineOf(s), config.writtenOf(s), String.valueOf(e.getMessage()), e);
     }
 
     /** Runs one step of statement {@code s}; what it throws is reported with the statement's line. */

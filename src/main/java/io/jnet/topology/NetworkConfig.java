@@ -73,7 +73,7 @@ import java.util.Properties;
  * device (so devices start from {@code net.ipv4.conf.default.*}, as on Linux); devices ({@code link add}); {@code link
  * set}; the devices' own sysctls ({@code net.ipv4.conf.DEV.*}); addresses; routes (after every address, so a gateway is
  * on a connected subnet whatever the order of the lines). A capture sees the frames on the wire: an impairment sits in
- * front of it.
+ * front of it. A relative capture FILE is resolved against the working directory.
  *
  * <p><b>Errors.</b> Parsing throws {@link NetworkConfigException} (an IllegalArgumentException) naming the line, the
  * statement and the problem, e.g. {@code line 4: addr add 10.0.0.1/24 dev veth9: no such device: veth9}: unknown
@@ -97,13 +97,16 @@ public final class NetworkConfig {
     private final String source;
     private final String defaultNamespace;
     private final List<NamespaceConfig> namespaces;
-    private final Map<Statement, Integer> lines;
+    private final Map<Statement, Origin> origins;
 
-    NetworkConfig(String source, String defaultNamespace, List<NamespaceConfig> namespaces, Map<Statement, Integer> lines) {
+    /** Where a statement was read: its line and its text as written (blanks collapsed). */
+    record Origin(int line, String written) {}
+
+    NetworkConfig(String source, String defaultNamespace, List<NamespaceConfig> namespaces, Map<Statement, Origin> origins) {
         this.source = source;
         this.defaultNamespace = defaultNamespace;
         this.namespaces = List.copyOf(namespaces);
-        this.lines = new IdentityHashMap<>(lines);
+        this.origins = new IdentityHashMap<>(origins);
     }
 
     /**
@@ -192,8 +195,14 @@ public final class NetworkConfig {
 
     /** The line {@code statement} (this very object, from {@link NamespaceConfig#statements()}) was read from; 0 if unknown. */
     public int lineOf(Statement statement) {
-        Integer l = lines.get(statement);
-        return l != null ? l : 0;
+        Origin o = origins.get(statement);
+        return o != null ? o.line() : 0;
+    }
+
+    /** {@code statement} as it was written, or its canonical text when it was not read by this configuration. */
+    String writtenOf(Statement statement) {
+        Origin o = origins.get(statement);
+        return o != null ? o.written() : statement.text();
     }
 
     /** Runs the dry run (see {@link NetworkBuilder}); called once by the parser. */

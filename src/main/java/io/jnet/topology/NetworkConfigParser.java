@@ -27,7 +27,7 @@ final class NetworkConfigParser {
 
     private final String source;
     private final Map<String, List<Statement>> blocks = new LinkedHashMap<>();
-    private final Map<Statement, Integer> lines = new IdentityHashMap<>();
+    private final Map<Statement, NetworkConfig.Origin> origins = new IdentityHashMap<>();
     private String current;
     private String defaultName;
     private int defaultLine;
@@ -72,7 +72,7 @@ final class NetworkConfigParser {
         List<NamespaceConfig> namespaces = new ArrayList<>();
         blocks.forEach((name, statements) -> namespaces.add(new NamespaceConfig(name, statements)));
         String def = defaultName != null ? defaultName : namespaces.getFirst().name();
-        NetworkConfig config = new NetworkConfig(source, def, namespaces, lines);
+        NetworkConfig config = new NetworkConfig(source, def, namespaces, origins);
         config.validate();
         return config;
     }
@@ -129,7 +129,7 @@ final class NetworkConfigParser {
             blocks.computeIfAbsent(current, n -> new ArrayList<>());
         }
         blocks.get(current).add(s);
-        lines.put(s, lineNo);
+        origins.put(s, new NetworkConfig.Origin(lineNo, written));
     }
 
     private static void expectArgs(String[] t, int min, int max, String usage) {

@@ -232,7 +232,7 @@ class NetworkConfigParseTest {
             link set eth9 mtu 1400                                         | 1 | link set eth9 mtu 1400: no such device: eth9
             link set lo impair loss=200%                                   | 1 | link set lo impair loss=200%: bad impairment 'loss=200%'
             link set lo impair wobble=1                                    | 1 | link set lo impair wobble=1: unknown impairment 'wobble'
-            link set lo impair loss=1%\\nlink set lo impair loss=2%        | 2 | link set lo impair loss=2%,seed=
+            link set lo impair loss=1%\\nlink set lo impair loss=2%        | 2 | link set lo impair loss=2%: device lo is impaired already
             link set lo up                                                 | 1 | link set lo up: unknown option up (options: mtu, impair)
             addr add 10.0.0.1/24 dev eth9                                  | 1 | addr add 10.0.0.1/24 dev eth9: no such device: eth9
             addr add 10.0.0.1/33 dev lo                                    | 1 | addr add 10.0.0.1/33 dev lo: bad prefix length: 10.0.0.1/33
@@ -241,6 +241,7 @@ class NetworkConfigParseTest {
             addr add dev lo                                                | 1 | addr add dev lo: missing address
             addr del 10.0.0.1/24 dev lo                                    | 1 | addr del 10.0.0.1/24 dev lo: expected addr add ADDR/LEN dev DEV
             addr add 10.0.0.1/24 dev lo\\naddr add 10.0.0.1/24 dev lo      | 2 | addr add 10.0.0.1/24 dev lo: File exists: 10.0.0.1/24 on lo
+            address   add 10.0.0.1 dev eth9                                | 1 | address add 10.0.0.1 dev eth9: no such device: eth9
             route add default via 192.0.2.1 dev lo                         | 1 | route add default via 192.0.2.1 dev lo: Nexthop has invalid gateway
             route add default via 192.0.2.1                                | 1 | route add default via 192.0.2.1: Nexthop has invalid gateway: no connected route holds 192.0.2.1 (add its address first, or give dev)
             route add 10.0.0.0/8                                           | 1 | route add 10.0.0.0/8: missing dev
