@@ -3,7 +3,8 @@ package io.jnet.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.jnet.link.tap.TapDevice;
+import io.jnet.link.impair.Direction;
+import io.jnet.link.impair.ImpairedDevice;
 import io.jnet.socket.TcpServerSocket;
 import io.jnet.socket.TcpSocket;
 import io.jnet.stack.NetNamespace;
@@ -13,6 +14,8 @@ import io.jnet.testing.Tools;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
@@ -20,10 +23,12 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A configuration with a TAP device to the Linux kernel: the kernel side is moved into a Linux network namespace the
- * test makes (192.0.2.1/24, no default route, deleted afterwards), and the kernel connects to jnet over it. Needs
+ * test makes (192.0.2.1/24, no default route, deleted afterwards), and the kernel connects to jnet over it, through
+ * the configuration's capture and impairment of the TAP. Needs
  * root and iproute2; skipped with the reason otherwise.
  */
 @Timeout(120)
@@ -41,21 +46,24 @@ class NetworkConfigTapTest {
     }
 
     @Test
-    void theKernelConnectsToJnetThroughTheTapOfAConfiguration() throws Exception {
+    void theKernelConnectsToJnetThroughTheTapOfAConfiguration(@TempDir Path dir) throws Exception {
         Tools.assumeHas("bash");
         String tap = tapName();
+        Path pcap = dir.resolve("tap.pcap");
         NetworkConfig config = NetworkConfig.parse("""
                 namespace app
-                link add %s type tap mtu 1500
+                link add %s type tap mtu 1500 pcap %s
+                link set %s impair delay=5ms,seed=1
                 addr add %s/24 dev %s
                 route add 198.51.100.0/24 via %s
                 nameserver %s
-                """.formatted(tap, JNET_IP, tap, KERNEL_IP, KERNEL_IP));
+                """.formatted(tap, pcap, tap, JNET_IP, tap, KERNEL_IP, KERNEL_IP));
         Network net = config.apply();
         LinuxNetns netns = null;
         try {
             NetNamespace app = net.defaultNamespace();
-            assertThat(app.requireInterface(tap).device()).isInstanceOf(TapDevice.class);
+            ImpairedDevice impaired = net.impairment("app", tap);
+            assertThat(app.requireInterface(tap).device()).isSameAs(impaired);
 
             // a second holder of the same TAP is refused by the kernel (EBUSY); the error names line and device
             NetworkConfig again = NetworkConfig.parse("namespace other\nlink add v0 type veth peer v1\nlink add " + tap + " type tap");
@@ -90,6 +98,8 @@ class NetworkConfigTapTest {
             assertThat(r.stdout().strip()).isEqualTo("hello jnet");
             assertThat(echoed.get(20, TimeUnit.SECONDS)).isEqualTo(11);
             server.close();
+            assertThat(impaired.counts(Direction.EGRESS).delayed()).isPositive();
+            assertThat(impaired.counts(Direction.INGRESS).delayed()).isPositive();
 
             if (Tools.has("ping")) {
                 CommandResult ping = netns.exec(Duration.ofSeconds(20), "ping", "-n", "-c", "2", "-i", "0.2", "-W", "2", JNET_IP);
@@ -104,6 +114,7 @@ class NetworkConfigTapTest {
             CommandResult gone = netns.exec("ip", "link", "show", "dev", tap);
             assertThat(gone.ok()).as(gone.describe()).isFalse();
             assertThat(app.internalErrors()).as("%s", app.lastInternalError()).isZero();
+            assertThat(Files.size(pcap)).as("the capture of the TAP holds the connection").isGreaterThan(24 + 6 * 54);
         } finally {
             net.close();
             if (netns != null) netns.close();
