@@ -5,8 +5,9 @@ import java.util.Objects;
 
 /**
  * One namespace block of a {@link NetworkConfig}: its name and its statements in file order. The name-service
- * lines are plain data for a resolver (jnet's {@code io.jnet.dns}, or whoever reads them): {@link #resolvConfLines()}
- * in resolv.conf(5) form and {@link #hostsLines()} in hosts(5) form. A namespace built by {@link NetworkConfig#apply()}
+ * lines are plain data for a resolver: {@link #resolvConfLines()} in resolv.conf(5) form and {@link #hostsLines()} in
+ * hosts(5) form; joined with {@code \n} they are the text {@code io.jnet.dns.ResolvConf.parse} and
+ * {@code io.jnet.dns.HostsTable.addAll} read (this package does not feed them in). A namespace built by {@link NetworkConfig#apply()}
  * carries its block as an extension, so code that holds only the namespace finds them:
  * {@code ns.extension(NamespaceConfig.class).resolvConfLines()}.
  *
@@ -32,7 +33,7 @@ public record NamespaceConfig(String name, List<Statement> statements) {
      * as written (blanks collapsed): e.g. {@code ["nameserver 192.0.2.1", "search example.test"]}.
      */
     public List<String> resolvConfLines() {
-        return statements(Statement.ResolvConf.class).stream().map(Statement.ResolvConf::line).toList();
+        return statements(Statement.ResolvConfLine.class).stream().map(Statement.ResolvConfLine::line).toList();
     }
 
     /** The hosts(5) lines of the {@code host} statements in file order, e.g. {@code ["192.0.2.10 db.example.test db"]}. */

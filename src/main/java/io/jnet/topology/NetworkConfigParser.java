@@ -104,15 +104,15 @@ final class NetworkConfigParser {
             case "nameserver" -> {
                 expectArgs(t, 2, 2, "nameserver ADDR");
                 checkIpLiteral(t[1]);
-                add(new Statement.ResolvConf(written));
+                add(new Statement.ResolvConfLine(written));
             }
             case "domain" -> {
                 expectArgs(t, 2, 2, "domain NAME");
-                add(new Statement.ResolvConf(written));
+                add(new Statement.ResolvConfLine(written));
             }
             case "search", "options" -> {
                 expectArgs(t, 2, Integer.MAX_VALUE, t[0] + " VALUE...");
-                add(new Statement.ResolvConf(written));
+                add(new Statement.ResolvConfLine(written));
             }
             case "host" -> {
                 expectArgs(t, 3, Integer.MAX_VALUE, "host ADDR NAME [ALIAS...]");

@@ -174,7 +174,7 @@ public sealed interface Statement {
      *
      * @param line the line, blanks collapsed to one space
      */
-    record ResolvConf(String line) implements Statement {
+    record ResolvConfLine(String line) implements Statement {
         @Override public String text() { return line; }
     }
 

@@ -3,11 +3,12 @@ package io.jnet.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jnet.dns.HostsTable;
+import io.jnet.dns.ResolvConf;
 import io.jnet.link.impair.ImpairmentConfig;
 import io.jnet.topology.Statement.AddrAdd;
 import io.jnet.topology.Statement.Host;
 import io.jnet.topology.Statement.LinkSet;
-import io.jnet.topology.Statement.ResolvConf;
 import io.jnet.topology.Statement.RouteAdd;
 import io.jnet.topology.Statement.Sysctl;
 import io.jnet.topology.Statement.Tap;
@@ -15,6 +16,7 @@ import io.jnet.topology.Statement.Veth;
 import io.jnet.topology.Statement.Vxlan;
 import io.jnet.wire.Ipv4;
 import java.io.IOException;
+import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -349,6 +351,20 @@ class NetworkConfigParseTest {
         assertThat(c.namespace("app").resolvConfLines()).containsExactly("nameserver 192.0.2.1", "search example.test");
         assertThat(c.namespace("db").links()).hasSize(1);
         assertThat(NetworkConfig.parse(c.toString())).isEqualTo(c);
+    }
+
+    @Test
+    void theNameServiceLinesAreWhatIoJnetDnsReads() {
+        NamespaceConfig app = NetworkConfig.parse(EXAMPLE).namespace("app");
+        ResolvConf conf = ResolvConf.parse(String.join("\n", app.resolvConfLines()));
+        assertThat(conf.ignored()).isEmpty();
+        assertThat(conf.nameservers()).containsExactly((Inet4Address) addr("192.0.2.1"));
+        assertThat(conf.search()).containsExactly("example.test"); // the last of search and domain wins, as glibc
+        assertThat(conf.ndots()).isEqualTo(2);
+        HostsTable hosts = new HostsTable();
+        assertThat(hosts.addAll(String.join("\n", app.hostsLines()))).isEmpty();
+        assertThat(hosts.lookupByName("db")).containsExactly((Inet4Address) addr("10.0.0.2"));
+        assertThat(hosts.ipv6LinesSkipped()).isEqualTo(1);
     }
 
     private static InetAddress addr(String s) {
