@@ -371,7 +371,7 @@ final class JnetDatagramChannel extends DatagramChannel implements PollableChann
         synchronized (stateLock) {
             ensureOpen();
             try {
-                return (T) socket.getOption(NioOptions.jnet(name));
+                return (T) NioOptions.fromJnet(name, socket.getOption(NioOptions.jnet(name)));
             } catch (ErrnoException e) {
                 throw NioErrors.io(e);
             }

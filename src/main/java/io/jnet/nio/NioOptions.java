@@ -8,8 +8,9 @@ import java.util.Set;
 
 /**
  * The JDK's {@link java.net.SocketOption}s and jnet's {@link SocketOption}s, one for one where both exist, in the
- * JDK's units: SO_LINGER in seconds (-1 off) against jnet's {@link Duration}; buffer sizes in bytes (reported
- * doubled, as Linux and the JDK on Linux report them).
+ * JDK's units: SO_LINGER in seconds (-1 off) against jnet's {@link Duration}; buffer sizes in bytes, read back as
+ * the JDK reports them on Linux: half of what getsockopt(2) gives (Linux doubles the value set, for bookkeeping,
+ * and the JDK halves it again), so a size set reads back unchanged unless it was clamped.
  */
 final class NioOptions {
     private NioOptions() {}
@@ -61,8 +62,9 @@ final class NioOptions {
         return value;
     }
 
-    /** The jnet value as the JDK's: a Duration to SO_LINGER seconds (-1 when off). */
+    /** The jnet value as the JDK's: a Duration to SO_LINGER seconds (-1 when off); buffer sizes halved. */
     static Object fromJnet(java.net.SocketOption<?> name, Object value) {
+        if (name == StandardSocketOptions.SO_SNDBUF || name == StandardSocketOptions.SO_RCVBUF) return (Integer) value / 2;
         if (name == StandardSocketOptions.SO_LINGER) {
             if (value == null) return -1;
             Duration d = (Duration) value;
