@@ -56,9 +56,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * <li>{@link #close()} from another thread wakes a thread blocked in {@code connect}, {@code accept},
  * {@code read} or {@code write}: it gets {@link SocketException} "Socket closed" (a read that had returned
  * bytes keeps them).</li>
- * <li>Interrupts: a virtual thread interrupted while it waits gets an {@link InterruptedIOException}, which
- * {@code java.net.Socket} and {@code ServerSocket} turn into closing the socket and {@link SocketException}
- * "Closed by interrupt" (JDK 21 and later). A platform thread's interrupt does not end the wait (a blocking
+ * <li>Interrupts: a virtual thread interrupted while it waits in {@code connect} has the socket closed and gets
+ * {@link SocketException} "Closed by interrupt"; in {@code accept}, {@code read} or {@code write} it gets an
+ * {@link InterruptedIOException}, which {@code java.net.Socket} and {@code ServerSocket} turn into the same
+ * (JDK 21 and later). A platform thread's interrupt does not end the wait (a blocking
  * read(2) is not interrupted either); its interrupt status is kept for the caller.</li>
  * <li>Errors are {@link ErrnoException}s in jnet and become what the JDK throws for the same errno:
  * ECONNREFUSED, ETIMEDOUT, ENOTCONN on connect: {@link ConnectException} ("Connection refused", ...);
@@ -73,8 +74,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link #setOption(int, Object)}/{@link #getOption(int)} a {@link SocketException}. jnet ignores TCP's
  * urgent pointer, so urgent bytes stay in the stream: SO_OOBINLINE reads true and cannot be cleared, and
  * {@link #sendUrgentData} throws {@link SocketException} ({@link #supportsUrgentData()} is false).</li>
- * <li>IPv4 only, as jnet: an IPv6 address is refused with a {@link SocketException}. Connecting to the
- * wildcard address goes to 127.0.0.1 (Linux's rule; the JDK would look up the kernel's host name).</li>
+ * <li>IPv4 only, as jnet: an IPv6 address is refused with a {@link SocketException}, but for the wildcard
+ * {@code ::}, taken as 0.0.0.0. Connecting to the wildcard address goes to 127.0.0.1 (Linux's rule; the JDK
+ * would look up the kernel's host name).</li>
  * </ul>
  *
  * <p>An impl that becomes unreachable without being closed has its jnet socket closed by a {@link Cleaner}, as
@@ -275,7 +277,7 @@ public final class JnetSocketImpl extends SocketImpl {
      * @throws NoRouteToHostException   "No route to host"
      * @throws SocketException          "Socket closed" when closed meanwhile, "Already connected", "Network is
      *                                  unreachable", an IPv6 address, ...
-     * @throws InterruptedIOException   a virtual thread was interrupted
+     * @throws SocketException          "Closed by interrupt": a virtual thread was interrupted (the socket is closed)
      */
     @Override
     protected void connect(SocketAddress remote, int millis) throws IOException {
@@ -290,9 +292,8 @@ public final class JnetSocketImpl extends SocketImpl {
                 boolean cleared = false;
                 beginConnect(address, port);
                 try {
-                    checkIpv4(address);
                     try {
-                        socket.connect(new InetSocketAddress(address, port));
+                        socket.connect(new InetSocketAddress(ipv4(address), port));
                         connected = true;
                     } catch (ErrnoException e) {
                         if (e.errno() != Errno.EINPROGRESS) throw e;
@@ -311,7 +312,9 @@ public final class JnetSocketImpl extends SocketImpl {
             }
         } catch (IOException e) {
             close();
-            if (e instanceof InterruptedIOException) throw e;
+            if (e instanceof SocketTimeoutException) throw e;
+            // JDK 25's NioSocketImpl says so itself: java.net.Socket's connect passes the exception on unchanged
+            if (e instanceof InterruptedIOException) throw new SocketException("Closed by interrupt");
             throw toSocketException(e, true);
         }
     }
@@ -363,9 +366,25 @@ public final class JnetSocketImpl extends SocketImpl {
         connect(new InetSocketAddress(address, port), 0);
     }
 
-    private static void checkIpv4(InetAddress a) throws SocketException {
-        if (!(a instanceof Inet4Address)) {
-            throw new SocketException("jnet: IPv4 only, cannot use " + a.getHostAddress());
+    /**
+     * The IPv4 address jnet uses for {@code a}: {@code a} itself, or 0.0.0.0 for the IPv6 wildcard {@code ::}
+     * (what {@code new InetSocketAddress(port)} gives with java.net.preferIPv6Addresses set).
+     *
+     * @throws SocketException for any other IPv6 address: jnet is IPv4 only
+     */
+    private static InetAddress ipv4(InetAddress a) throws SocketException {
+        if (a instanceof Inet4Address) return a;
+        if (a.isAnyLocalAddress()) return WILDCARD;
+        throw new SocketException("jnet: IPv4 only, cannot use " + a.getHostAddress());
+    }
+
+    private static final InetAddress WILDCARD = inet4Wildcard();
+
+    private static InetAddress inet4Wildcard() {
+        try {
+            return InetAddress.getByAddress(new byte[4]);
+        } catch (UnknownHostException e) {
+            throw new AssertionError(e); // four bytes are always a valid IPv4 address
         }
     }
 
@@ -383,8 +402,7 @@ public final class JnetSocketImpl extends SocketImpl {
         try {
             ensureOpen();
             if (localport != 0) throw new SocketException("Already bound");
-            checkIpv4(host);
-            InetSocketAddress local = new InetSocketAddress(host, port);
+            InetSocketAddress local = new InetSocketAddress(ipv4(host), port);
             try {
                 if (server) listener.bind(local);
                 else socket.bind(local);

@@ -42,7 +42,8 @@ import org.junit.jupiter.api.Timeout;
  * {@link JnetNetwork#serverSocketFactory()} (nothing installed JVM-wide): client in namespace a (10.0.0.1),
  * server in namespace b (10.0.0.2), joined by a veth pair. Expected behaviour is the JDK's NioSocketImpl's.
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
+// in a thread of its own: a platform thread's blocking read ignores the interrupt that would end a timed-out test
+@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class JnetSocketImplTest {
     private static final String A = "10.0.0.1";
     private static final String B = "10.0.0.2";
@@ -497,5 +498,97 @@ class JnetSocketImplTest {
         a.close();
         assertThatThrownBy(() -> clients.createSocket(B, PORT)).isInstanceOf(SocketException.class)
                 .hasMessageContaining("closed");
+    }
+
+    @Test
+    void aWriterBlockedOnAFullSendBufferGoesOnWhenThePeerReads() throws Exception {
+        Socket[] p = pair(listen());
+        int size = 16 << 20;
+        CompletableFuture<Object> write = new CompletableFuture<>();
+        Thread writer = start(false, write, () -> {
+            p[0].getOutputStream().write(new byte[size]);
+            p[0].shutdownOutput();
+            return null;
+        });
+        awaitParked(writer);
+        assertThat(write).isNotDone();
+        assertThat(p[1].getInputStream().transferTo(OutputStream.nullOutputStream())).isEqualTo(size);
+        write.get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void closeFromAnotherThreadWakesABlockedWriteWithSocketClosed() throws Exception {
+        Socket[] p = pair(listen());
+        CompletableFuture<Object> write = new CompletableFuture<>();
+        Thread writer = start(false, write, () -> {
+            p[0].getOutputStream().write(new byte[16 << 20]);
+            return null;
+        });
+        awaitParked(writer);
+        p[0].close();
+        assertThat(failure(write)).isExactlyInstanceOf(SocketException.class).hasMessage("Socket closed");
+    }
+
+    @Test
+    void aVirtualThreadInterruptedInConnectClosesTheSocket() throws Exception {
+        a.interpose("veth0", SynDropper::new);
+        Socket s = later(clients.createSocket());
+        CompletableFuture<Object> connect = new CompletableFuture<>();
+        Thread connector = start(true, connect, () -> {
+            s.connect(new InetSocketAddress(B, PORT));
+            return s;
+        });
+        awaitParked(connector);
+        connector.interrupt();
+        assertThat(failure(connect)).isExactlyInstanceOf(SocketException.class).hasMessage("Closed by interrupt");
+        assertThat(s.isClosed()).isTrue();
+        assertThat(connections(a)).isEmpty();
+    }
+
+    @Test
+    void echoOverLoopbackWithTcpFriends() throws Exception {
+        a.sysctl().set("net.ipv4.tcp_friends", "1");
+        ServerSocket server = later(JnetNetwork.of(a).serverSocketFactory().createServerSocket(PORT, 0,
+                InetAddress.getByName("127.0.0.1")));
+        Socket client = later(clients.createSocket("127.0.0.1", PORT));
+        Socket accepted = later(server.accept());
+        CompletableFuture<Object> echo = new CompletableFuture<>();
+        start(true, echo, () -> {
+            long n = accepted.getInputStream().transferTo(accepted.getOutputStream());
+            accepted.shutdownOutput();
+            return n;
+        });
+        byte[] data = new byte[4 << 20];
+        new Random(1).nextBytes(data);
+        CompletableFuture<Object> sent = new CompletableFuture<>();
+        start(true, sent, () -> {
+            client.getOutputStream().write(data);
+            client.shutdownOutput();
+            return null;
+        });
+        byte[] back = client.getInputStream().readAllBytes();
+        assertThat(back).isEqualTo(data);
+        assertThat(echo.get(10, TimeUnit.SECONDS)).isEqualTo((long) data.length);
+        // one byte at a time: each read waits for the friend's next write
+        for (int i = 0; i < 100; i++) {
+            Socket c = later(clients.createSocket("127.0.0.1", PORT));
+            Socket s = later(server.accept());
+            c.getOutputStream().write(i);
+            assertThat(s.getInputStream().read()).isEqualTo(i);
+            s.getOutputStream().write(i + 1);
+            assertThat(c.getInputStream().read()).isEqualTo(i + 1);
+        }
+    }
+
+    @Test
+    void theIpv6WildcardBindsTheIpv4WildcardAndOtherIpv6AddressesAreRefused() throws Exception {
+        ServerSocket server = later(servers.createServerSocket());
+        server.bind(new InetSocketAddress(InetAddress.getByName("::"), PORT));
+        assertThat(server.getLocalPort()).isEqualTo(PORT);
+        Socket s = later(clients.createSocket());
+        assertThatThrownBy(() -> s.connect(new InetSocketAddress(InetAddress.getByName("::1"), PORT)))
+                .isExactlyInstanceOf(SocketException.class).hasMessageContaining("IPv4 only");
+        later(clients.createSocket(B, PORT));
+        later(server.accept());
     }
 }
