@@ -591,4 +591,18 @@ class JnetSocketImplTest {
         later(clients.createSocket(B, PORT));
         later(server.accept());
     }
+
+    @Test
+    void aSecondServerOnTheSamePortGetsAddressAlreadyInUse() throws Exception {
+        listen();
+        assertThatThrownBy(() -> servers.createServerSocket(PORT, 50, InetAddress.getByName(B)))
+                .isExactlyInstanceOf(java.net.BindException.class).hasMessage("Address already in use");
+    }
+
+    @Test
+    void connectWithoutARouteIsNetworkIsUnreachable() throws Exception {
+        Socket s = later(clients.createSocket());
+        assertThatThrownBy(() -> s.connect(new InetSocketAddress("192.0.2.1", PORT)))
+                .isExactlyInstanceOf(SocketException.class).hasMessage("Network is unreachable");
+    }
 }

@@ -30,6 +30,8 @@ import java.util.Random;
  * 10.0.0.2/24) is used through {@link JnetNetwork#run}. It proves that nothing falls back to the kernel: a
  * socket made with no network fails, and /proc/self/fd holds no {@code socket:[...]} while jnet sockets are open.
  * Prints one line per check; exits 0 when every check held, 1 otherwise (with the failure on standard error).
+ * With the argument {@code socket} or {@code serversocket} it sets another factory there first and prints how
+ * {@link JnetSockets#install()} refuses.
  */
 public final class JvmWideSocketsChild {
     private JvmWideSocketsChild() {}
@@ -37,7 +39,8 @@ public final class JvmWideSocketsChild {
     public static void main(String[] args) {
         int status = 0;
         try {
-            run();
+            if (args.length > 0) installOverAForeignFactory(args[0]);
+            else run();
             System.out.println("OK");
         } catch (Throwable e) {
             e.printStackTrace();
@@ -126,6 +129,20 @@ public final class JvmWideSocketsChild {
             for (ServerSocket s : peerServers) s.close();
             JnetNetwork.setDefault(null);
         }
+    }
+
+    @SuppressWarnings("deprecation") // the JVM-wide factory setters
+    private static void installOverAForeignFactory(String where) throws IOException {
+        java.net.SocketImplFactory foreign = () -> new JnetSocketImpl(false);
+        if (where.equals("socket")) Socket.setSocketImplFactory(foreign);
+        else ServerSocket.setSocketFactory(foreign);
+        try {
+            JnetSockets.install();
+            throw new AssertionError("installed over another factory");
+        } catch (SocketException e) {
+            System.out.println("install over a foreign " + where + " factory: " + e.getMessage());
+        }
+        check(!JnetSockets.isInstalled(), "not installed");
     }
 
     private static void check(boolean ok, String what) {

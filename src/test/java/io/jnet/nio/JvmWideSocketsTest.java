@@ -34,4 +34,19 @@ class JvmWideSocketsTest {
                 .contains("kernel sockets while jnet sockets are open: []")
                 .endsWith("OK\n");
     }
+
+    @Test
+    void installRefusesClearlyWhenAnotherFactoryIsSet() throws Exception {
+        CommandResult socket = ChildJvm.run(JvmWideSocketsChild.class, List.of("--enable-native-access=ALL-UNNAMED"),
+                List.of("socket"), Duration.ofSeconds(120));
+        assertThat(socket.ok()).as(socket.describe()).isTrue();
+        assertThat(socket.stdout()).as(socket.describe()).contains("install over a foreign socket factory: jnet: "
+                + "java.net.Socket already has a SocketImplFactory that is not jnet's; jnet's factories are not installed");
+        CommandResult server = ChildJvm.run(JvmWideSocketsChild.class, List.of("--enable-native-access=ALL-UNNAMED"),
+                List.of("serversocket"), Duration.ofSeconds(120));
+        assertThat(server.ok()).as(server.describe()).isTrue();
+        assertThat(server.stdout()).as(server.describe()).contains("install over a foreign serversocket factory: jnet: "
+                + "java.net.ServerSocket already has a SocketImplFactory that is not jnet's; java.net.Socket's is "
+                + "jnet's now");
+    }
 }
