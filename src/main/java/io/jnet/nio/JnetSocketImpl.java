@@ -66,8 +66,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * EHOSTUNREACH: {@link NoRouteToHostException}; EADDRINUSE, EADDRNOTAVAIL: {@link BindException}; a reset
  * seen by {@code read}: {@link SocketException} "Connection reset" (and on every later read); otherwise a
  * {@link SocketException} with strerror's text ("Broken pipe", "Network is unreachable", ...).</li>
- * <li>Socket options: TCP_NODELAY, SO_LINGER (seconds), SO_SNDBUF and SO_RCVBUF (bytes; like Linux the value
- * read back is doubled), SO_KEEPALIVE, SO_REUSEADDR and SO_TIMEOUT, as jnet's options
+ * <li>Socket options: TCP_NODELAY, SO_LINGER (seconds), SO_SNDBUF and SO_RCVBUF (bytes; read back as the JDK
+ * reports them on Linux, half of getsockopt's doubled value, so what was set within net.core.wmem_max /
+ * rmem_max), SO_KEEPALIVE, SO_REUSEADDR and SO_TIMEOUT, as jnet's options
  * ({@link SocketOption}). jnet has no IP_TOS, SO_REUSEPORT nor the extended TCP_KEEPIDLE, TCP_KEEPINTERVAL,
  * TCP_KEEPCOUNT and TCP_QUICKACK: the typed {@code setOption}/{@code getOption} throw
  * {@link UnsupportedOperationException} for them (they are not in {@link #supportedOptions()}), the int-based
@@ -851,8 +852,8 @@ public final class JnetSocketImpl extends SocketImpl {
         try {
             ensureOpen();
             Object v;
-            if (opt == StandardSocketOptions.SO_RCVBUF) v = jget(SocketOption.SO_RCVBUF);
-            else if (opt == StandardSocketOptions.SO_SNDBUF) v = jget(SocketOption.SO_SNDBUF);
+            if (opt == StandardSocketOptions.SO_RCVBUF) v = bufferSize(SocketOption.SO_RCVBUF);
+            else if (opt == StandardSocketOptions.SO_SNDBUF) v = bufferSize(SocketOption.SO_SNDBUF);
             else if (opt == StandardSocketOptions.SO_REUSEADDR) v = jget(SocketOption.SO_REUSEADDR);
             else if (opt == StandardSocketOptions.SO_KEEPALIVE) v = jget(SocketOption.SO_KEEPALIVE);
             else if (opt == StandardSocketOptions.TCP_NODELAY) v = jget(SocketOption.TCP_NODELAY);
@@ -930,8 +931,8 @@ public final class JnetSocketImpl extends SocketImpl {
                 }
                 case SO_BINDADDR -> server ? listener.localAddress().getAddress() : socket.localAddress().getAddress();
                 case TCP_NODELAY -> jget(SocketOption.TCP_NODELAY);
-                case SO_SNDBUF -> jget(SocketOption.SO_SNDBUF);
-                case SO_RCVBUF -> jget(SocketOption.SO_RCVBUF);
+                case SO_SNDBUF -> bufferSize(SocketOption.SO_SNDBUF);
+                case SO_RCVBUF -> bufferSize(SocketOption.SO_RCVBUF);
                 case SO_KEEPALIVE -> jget(SocketOption.SO_KEEPALIVE);
                 case SO_REUSEADDR -> jget(SocketOption.SO_REUSEADDR);
                 case SO_OOBINLINE -> Boolean.TRUE;
@@ -942,6 +943,15 @@ public final class JnetSocketImpl extends SocketImpl {
         } finally {
             stateLock.unlock();
         }
+    }
+
+    /**
+     * SO_SNDBUF or SO_RCVBUF as the JDK reports it on Linux: half of what getsockopt(2) returns (Linux doubles
+     * the size set for its bookkeeping, jnet too, and the JDK's NET_GetSockOpt halves it back), so a size set
+     * within net.core.wmem_max / rmem_max reads back unchanged.
+     */
+    private int bufferSize(SocketOption<Integer> option) throws SocketException {
+        return jget(option) / 2;
     }
 
     /** SO_LINGER in seconds: negative turns it off, above 65535 is taken as 65535 (the JDK's cap). */

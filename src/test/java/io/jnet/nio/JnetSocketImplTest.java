@@ -326,10 +326,15 @@ class JnetSocketImplTest {
         assertThat(s.getSoLinger()).as("capped as the JDK caps it").isEqualTo(65535);
         s.setSoLinger(false, 0);
         assertThat(s.getSoLinger()).isEqualTo(-1);
+        assertThat(s.getSendBufferSize()).as("half of tcp_wmem[1], as the JDK on Linux").isEqualTo(8192);
+        assertThat(s.getReceiveBufferSize()).as("half of tcp_rmem[1]").isEqualTo(65536);
         s.setSendBufferSize(65536);
-        assertThat(s.getSendBufferSize()).as("doubled, as Linux").isEqualTo(131072);
-        s.setReceiveBufferSize(65536);
-        assertThat(s.getReceiveBufferSize()).isEqualTo(131072);
+        assertThat(s.getSendBufferSize()).as("Linux doubles it, the JDK halves it back").isEqualTo(65536);
+        s.setReceiveBufferSize(100_000);
+        assertThat(s.getReceiveBufferSize()).isEqualTo(100_000);
+        s.setSendBufferSize(1);
+        assertThat(s.getSendBufferSize()).as("Linux's minimum of 4608, halved").isEqualTo(2304);
+        s.setSendBufferSize(65536);
         s.setSoTimeout(1234);
         assertThat(s.getSoTimeout()).isEqualTo(1234);
         assertThat(s.getOOBInline()).as("jnet keeps urgent bytes inline").isTrue();
@@ -344,7 +349,8 @@ class JnetSocketImplTest {
         s.setOption(StandardSocketOptions.SO_LINGER, -1);
         assertThat(s.getOption(StandardSocketOptions.SO_LINGER)).isEqualTo(-1);
         s.setOption(StandardSocketOptions.SO_SNDBUF, 32768);
-        assertThat(s.getOption(StandardSocketOptions.SO_SNDBUF)).isEqualTo(65536);
+        assertThat(s.getOption(StandardSocketOptions.SO_SNDBUF)).isEqualTo(32768);
+        s.setOption(StandardSocketOptions.SO_SNDBUF, 65536);
         assertThat(s.supportedOptions()).containsExactlyInAnyOrder(StandardSocketOptions.SO_RCVBUF,
                 StandardSocketOptions.SO_SNDBUF, StandardSocketOptions.SO_REUSEADDR, StandardSocketOptions.SO_KEEPALIVE,
                 StandardSocketOptions.SO_LINGER, StandardSocketOptions.TCP_NODELAY);
@@ -364,8 +370,9 @@ class JnetSocketImplTest {
         assertThat(s.getTcpNoDelay()).isTrue();
         assertThat(s.getSendBufferSize()).isEqualTo(65536);
 
+        assertThat(server.getReceiveBufferSize()).isEqualTo(65536);
         server.setReceiveBufferSize(100_000);
-        assertThat(server.getReceiveBufferSize()).isEqualTo(200_000);
+        assertThat(server.getReceiveBufferSize()).isEqualTo(100_000);
         assertThat(server.getReuseAddress()).isFalse();
         server.setReuseAddress(true);
         assertThat(server.getReuseAddress()).isTrue();
