@@ -61,6 +61,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link InterruptedIOException}, which {@code java.net.Socket} and {@code ServerSocket} turn into the same
  * (JDK 21 and later). A platform thread's interrupt does not end the wait (a blocking
  * read(2) is not interrupted either); its interrupt status is kept for the caller.</li>
+ * <li>A socket whose namespace is closed fails with {@link SocketException} "jnet: namespace NAME is closed"
+ * (blocked calls wake with it).</li>
  * <li>Errors are {@link ErrnoException}s in jnet and become what the JDK throws for the same errno:
  * ECONNREFUSED, ETIMEDOUT, ENOTCONN on connect: {@link ConnectException} ("Connection refused", ...);
  * EHOSTUNREACH: {@link NoRouteToHostException}; EADDRINUSE, EADDRNOTAVAIL: {@link BindException}; a reset
@@ -109,7 +111,7 @@ public final class JnetSocketImpl extends SocketImpl {
     private final ReentrantLock stateLock = new ReentrantLock();
 
     private volatile int state = ST_NEW;
-    private JnetNetwork network;
+    private volatile JnetNetwork network;
     private TcpSocket socket;
     private TcpServerSocket listener;
     private Cleaner.Cleanable cleanable;
@@ -316,7 +318,7 @@ public final class JnetSocketImpl extends SocketImpl {
             if (e instanceof SocketTimeoutException) throw e;
             // JDK 25's NioSocketImpl says so itself: java.net.Socket's connect passes the exception on unchanged
             if (e instanceof InterruptedIOException) throw new SocketException("Closed by interrupt");
-            throw toSocketException(e, true);
+            throw error(e, true);
         }
     }
 
@@ -408,7 +410,7 @@ public final class JnetSocketImpl extends SocketImpl {
                 if (server) listener.bind(local);
                 else socket.bind(local);
             } catch (ErrnoException e) {
-                throw toSocketException(e, true);
+                throw error(e, true);
             }
             address = host;
             localport = server ? listener.localAddress().getPort() : socket.localAddress().getPort();
@@ -433,7 +435,7 @@ public final class JnetSocketImpl extends SocketImpl {
             try {
                 listener.listen(backlog < 1 ? 50 : backlog);
             } catch (ErrnoException e) {
-                throw toSocketException(e, true);
+                throw error(e, true);
             }
         } finally {
             stateLock.unlock();
@@ -475,7 +477,7 @@ public final class JnetSocketImpl extends SocketImpl {
                     c = listener.accept();
                 }
             } catch (ErrnoException e) {
-                if (isOpen()) throw toSocketException(e, false);
+                if (isOpen()) throw error(e, false);
             } finally {
                 restoreInterrupt(cleared);
                 endAccept(c != null);
@@ -585,7 +587,7 @@ public final class JnetSocketImpl extends SocketImpl {
                 connectionReset = true;
                 throw new SocketException("Connection reset");
             }
-            throw toSocketException(e, false);
+            throw error(e, false);
         } finally {
             restoreInterrupt(cleared);
             endRead(n > 0);
@@ -636,7 +638,7 @@ public final class JnetSocketImpl extends SocketImpl {
             }
             return n;
         } catch (ErrnoException e) {
-            throw toSocketException(e, false);
+            throw error(e, false);
         } finally {
             restoreInterrupt(cleared);
             endWrite(n > 0);
@@ -762,7 +764,7 @@ public final class JnetSocketImpl extends SocketImpl {
             try {
                 socket.shutdownInput();
             } catch (ErrnoException e) {
-                throw toSocketException(e, false);
+                throw error(e, false);
             }
             inputClosed = true;
         } finally {
@@ -780,7 +782,7 @@ public final class JnetSocketImpl extends SocketImpl {
             try {
                 socket.shutdownOutput();
             } catch (ErrnoException e) {
-                throw toSocketException(e, false);
+                throw error(e, false);
             }
             outputClosed = true;
         } finally {
@@ -971,7 +973,7 @@ public final class JnetSocketImpl extends SocketImpl {
             if (server) listener.setOption(option, value);
             else socket.setOption(option, value);
         } catch (IOException e) {
-            throw toSocketException(e, false);
+            throw error(e, false);
         }
     }
 
@@ -979,7 +981,7 @@ public final class JnetSocketImpl extends SocketImpl {
         try {
             return server ? listener.getOption(option) : socket.getOption(option);
         } catch (IOException e) {
-            throw toSocketException(e, false);
+            throw error(e, false);
         }
     }
 
@@ -996,11 +998,26 @@ public final class JnetSocketImpl extends SocketImpl {
     // ============================================================================================ errors
 
     /**
+     * {@link #toSocketException}, but for the failures of a namespace that was closed (jnet aborts its
+     * connections with ECONNABORTED and closes its listeners): {@link SocketException} "jnet: namespace NAME is
+     * closed".
+     */
+    private SocketException error(IOException e, boolean connecting) {
+        JnetNetwork net = network;
+        if (!(e instanceof SocketException) && net != null && net.namespace().isClosed()) {
+            SocketException closed = new SocketException("jnet: namespace " + net.namespace().name() + " is closed");
+            closed.initCause(e);
+            return closed;
+        }
+        return toSocketException(e, connecting);
+    }
+
+    /**
      * The java.net exception the JDK throws for the same failure: jnet's errno as the JDK's
      * handleSocketError maps it (for connect, bind, listen) or as a SocketException with strerror's text
      * (for data transfer); other IOExceptions become SocketExceptions with their message.
      */
-    static SocketException toSocketException(IOException e, boolean connecting) {
+    private static SocketException toSocketException(IOException e, boolean connecting) {
         if (e instanceof SocketException se) return se;
         SocketException out;
         if (e instanceof ErrnoException ee) {

@@ -612,4 +612,19 @@ class JnetSocketImplTest {
         assertThatThrownBy(() -> s.connect(new InetSocketAddress("192.0.2.1", PORT)))
                 .isExactlyInstanceOf(SocketException.class).hasMessage("Network is unreachable");
     }
+
+    @Test
+    void closingTheNamespaceWakesABlockedReadAndABlockedAccept() throws Exception {
+        ServerSocket server = listen();
+        Socket[] p = pair(server);
+        CompletableFuture<Object> read = new CompletableFuture<>();
+        Thread reader = start(false, read, () -> p[1].getInputStream().read());
+        CompletableFuture<Object> accept = new CompletableFuture<>();
+        Thread acceptor = start(false, accept, server::accept);
+        awaitParked(reader);
+        awaitParked(acceptor);
+        b.close();
+        assertThat(failure(read)).isExactlyInstanceOf(SocketException.class).hasMessage("jnet: namespace b is closed");
+        assertThat(failure(accept)).isExactlyInstanceOf(SocketException.class).hasMessage("jnet: namespace b is closed");
+    }
 }
