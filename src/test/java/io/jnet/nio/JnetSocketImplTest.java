@@ -627,4 +627,17 @@ class JnetSocketImplTest {
         assertThat(failure(read)).isExactlyInstanceOf(SocketException.class).hasMessage("jnet: namespace b is closed");
         assertThat(failure(accept)).isExactlyInstanceOf(SocketException.class).hasMessage("jnet: namespace b is closed");
     }
+
+    @Test
+    void shutdownInputFromAnotherThreadEndsABlockedReadWithEndOfStream() throws Exception {
+        Socket[] p = pair(listen());
+        CompletableFuture<Object> read = new CompletableFuture<>();
+        Thread reader = start(false, read, () -> p[0].getInputStream().read());
+        awaitParked(reader);
+        p[0].shutdownInput();
+        assertThat(read.get(10, TimeUnit.SECONDS)).isEqualTo(-1);
+        assertThat(p[0].isClosed()).isFalse();
+        p[0].getOutputStream().write(5);
+        assertThat(p[1].getInputStream().read()).as("the other direction still works").isEqualTo(5);
+    }
 }
