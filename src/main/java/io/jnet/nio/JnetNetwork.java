@@ -6,6 +6,8 @@ import java.net.SocketException;
 import java.nio.channels.spi.SelectorProvider;
 import java.util.Objects;
 import java.util.concurrent.Callable;
+import javax.net.ServerSocketFactory;
+import javax.net.SocketFactory;
 
 /**
  * One jnet namespace as the JDK's network APIs see it: the scope that tells the JVM-wide hooks
@@ -130,4 +132,19 @@ public final class JnetNetwork {
 
     @Override
     public String toString() { return "JnetNetwork[" + namespace.name() + "]"; }
+
+    /**
+     * A {@link SocketFactory} whose {@code java.net.Socket}s are jnet TCP sockets in this network, whatever the
+     * scope of the thread that uses them, with nothing installed JVM-wide ({@link JnetSockets#install()} is
+     * not needed). The sockets behave as {@link JnetSocketImpl} describes; {@code createSocket()} gives an
+     * unconnected one.
+     */
+    public SocketFactory socketFactory() { return new JnetSocketFactory(this); }
+
+    /**
+     * A {@link ServerSocketFactory} whose {@code java.net.ServerSocket}s listen in this network, whatever the
+     * scope, with nothing installed JVM-wide; the {@code Socket}s they accept are in this network too.
+     * {@code createServerSocket()} gives an unbound one; a backlog below 1 means 50, as the JDK's.
+     */
+    public ServerSocketFactory serverSocketFactory() { return new JnetServerSocketFactory(this); }
 }
