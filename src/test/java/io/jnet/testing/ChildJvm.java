@@ -61,7 +61,19 @@ public final class ChildJvm {
      */
     public static CommandResult run(Class<?> mainClass, List<String> jvmOptions, List<String> args, Duration timeout)
             throws IOException, InterruptedException {
-        List<String> cmd = command(mainClass, jvmOptions, args);
+        return run(List.of(), mainClass, jvmOptions, args, timeout);
+    }
+
+    /**
+     * {@link #run(Class, List, List, Duration)} under a wrapper command, e.g. {@code ip netns exec NAME} to run the
+     * child in a Linux network namespace.
+     *
+     * @param wrapper the words before the {@code java} launcher (empty for none)
+     */
+    public static CommandResult run(List<String> wrapper, Class<?> mainClass, List<String> jvmOptions, List<String> args,
+            Duration timeout) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(wrapper);
+        cmd.addAll(command(mainClass, jvmOptions, args));
         Path out = Files.createTempFile("jnet-child", ".out");
         Path err = Files.createTempFile("jnet-child", ".err");
         try {
