@@ -172,21 +172,32 @@ public final class IdleConnectionMemoryBenchmark {
         java.lang.ref.Reference.reachabilityFence(readers);
     }
 
-    /** Runs the code paths once (class loading, JIT) on a few connections, which are closed again. */
+    /**
+     * Runs the code paths (class loading, JIT) on a few connections, which are closed again: 20,000 reads that
+     * block and are woken, so that the read path is compiled when the measured readers park (a thread parked in
+     * interpreted frames keeps a larger stack chunk than one parked in compiled frames).
+     */
     private static void warmUp(SelectorProvider provider, ServerSocketChannel[] listeners) throws Exception {
         List<SocketChannel> open = new ArrayList<>();
-        for (int i = 0; i < 200; i++) {
+        for (int i = 0; i < 100; i++) {
             SocketChannel c = provider.openSocketChannel();
             c.connect(listeners[i % listeners.length].getLocalAddress());
             SocketChannel s = listeners[i % listeners.length].accept();
             Thread t = Thread.ofVirtual().start(() -> {
+                ByteBuffer b = ByteBuffer.allocate(1);
                 try {
-                    s.read(ByteBuffer.allocate(1));
+                    while (s.read(b.clear()) > 0) {
+                        // one byte per round
+                    }
                 } catch (Exception e) {
                     // closed below
                 }
             });
-            c.write(ByteBuffer.wrap(new byte[] {1}));
+            for (int round = 0; round < 200; round++) {
+                while (t.getState() != Thread.State.WAITING) Thread.onSpinWait(); // blocked in read
+                c.write(ByteBuffer.wrap(new byte[] {1}));
+            }
+            c.shutdownOutput();
             t.join();
             open.add(c);
             open.add(s);
