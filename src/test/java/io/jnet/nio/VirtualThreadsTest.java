@@ -51,15 +51,16 @@ class VirtualThreadsTest {
      * 3 s while 10,000 other virtual threads block in jnet: 2,500 each in read, accept, connect (to a peer whose
      * SYNs are dropped) and select. A call that held the carrier while blocked would stop the ticker for good in
      * every run; the carrier is an ordinary OS thread, which the OS may also take off a busy shared machine for
-     * longer than that, so the check passes when one of three runs is on time, and every run must show all
-     * 10,000 threads parked and none returned.
+     * longer than that (on a loaded 2-core machine about one run in five went over 10 ms, with or without the
+     * threads blocked in connect), so the check passes when one of five runs is on time, and every run must show
+     * all 10,000 threads parked and none returned.
      */
     @Test
     void tickerStaysOnTimeWhileTenThousandThreadsBlock() throws Exception {
         List<String> jvm = List.of("-Xmx1g", "-Djdk.virtualThreadScheduler.parallelism=1",
                 "-Djdk.virtualThreadScheduler.maxPoolSize=1", NATIVE);
         List<Double> worst = new ArrayList<>();
-        for (int run = 0; run < 3; run++) {
+        for (int run = 0; run < 5; run++) {
             CommandResult r = ChildJvm.run(VirtualThreadLateness.class, jvm, List.of("2500", "3"), Duration.ofSeconds(180));
             assertThat(r.ok()).as(r.describe()).isTrue();
             assertThat(r.stdout()).as(r.describe()).contains(

@@ -35,8 +35,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the start: lateness is recorded while the threads are set up ("setup") and, once every one of them is seen
  * {@link Thread.State#WAITING}, for {@code seconds} more ("blocked").
  *
+ * <p>A platform thread ticks the same way alongside, as a witness of the OS's own stalls (a busy or virtualised
+ * machine delays any thread): a late virtual tick that a late platform tick overlaps was not the scheduler's doing.
+ *
  * <p>Prints {@code key value} lines: the counts of threads seen parked per kind, and per phase the ticks, the
- * worst lateness and the 99th percentile in ms.
+ * worst lateness, the 99th percentile and the median in ms, the five worst ticks, the witness's figures, and how
+ * many blocked-phase ticks were 10 ms late or more and of those how many the witness's stalls overlap.
+ *
+ * <p>Arguments: K (default 2,500), the seconds of the blocked phase (default 3), the number of threads blocked in
+ * connect (default K).
  *
  * <pre>{@code java -Djdk.virtualThreadScheduler.parallelism=1 ... io.jnet.nio.programs.VirtualThreadLateness 2500 3}</pre>
  */
@@ -86,6 +93,7 @@ public final class VirtualThreadLateness {
     public static void main(String[] args) throws Exception {
         int k = args.length > 0 ? Integer.parseInt(args[0]) : 2_500;
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+        int connects = args.length > 2 ? Integer.parseInt(args[2]) : k; // threads blocked in connect (default k)
         System.out.println("scheduler-parallelism " + System.getProperty("jdk.virtualThreadScheduler.parallelism"));
 
         NetNamespace a = NetNamespace.create("lateness-a"), b = NetNamespace.create("lateness-b");
@@ -98,21 +106,13 @@ public final class VirtualThreadLateness {
         SelectorProvider provider = JnetNetwork.of(a).selectorProvider();
 
         Phase setup = new Phase("setup"), blocked = new Phase("blocked");
-        Phase[] current = {setup};
+        // a platform thread ticking the same way: a witness of the stalls of the OS (a busy or virtualised
+        // machine), which delay threads whatever runs on the virtual scheduler
+        Phase witnessSetup = new Phase("witness-setup"), witnessBlocked = new Phase("witness-blocked");
+        Phase[] current = {setup}, witnessCurrent = {witnessSetup};
         long[] stopAt = {Long.MAX_VALUE};
-        Thread ticker = Thread.ofVirtual().name("ticker").start(() -> {
-            while (System.nanoTime() - stopAt[0] < 0) {
-                Phase p = current[0];
-                long t = System.nanoTime();
-                try {
-                    Thread.sleep(5);
-                } catch (InterruptedException e) {
-                    return;
-                }
-                long late = System.nanoTime() - t - TICK_NANOS;
-                if (p == current[0]) p.add(Math.max(0, late), t);
-            }
-        });
+        Thread ticker = Thread.ofVirtual().name("ticker").start(() -> tick(current, stopAt));
+        Thread witness = Thread.ofPlatform().name("witness").daemon().start(() -> tick(witnessCurrent, stopAt));
         Thread.sleep(200); // the ticker runs before any other virtual thread starts
         long t0 = System.nanoTime();
 
@@ -137,7 +137,7 @@ public final class VirtualThreadLateness {
         }
         // connect: K connects to a peer whose SYNs are all dropped
         InetSocketAddress silent = new InetSocketAddress("10.7.0.2", 80);
-        for (int i = 0; i < k; i++) {
+        for (int i = 0; i < connects; i++) {
             SocketChannel c = provider.openSocketChannel();
             connectors.add(Thread.ofVirtual().name("connect-" + i).start(() -> blockIn(failures, returned, () -> c.connect(silent))));
         }
@@ -157,15 +157,17 @@ public final class VirtualThreadLateness {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < until) {
             for (int j = 0; j < 4; j++) parked[j] = waiting(kinds.get(j));
-            if (Arrays.stream(parked).sum() == 4 * k) break;
+            if (Arrays.stream(parked).sum() == 3 * k + connects) break;
             Thread.sleep(20);
         }
         long setupDone = System.nanoTime();
         System.gc(); // no collection of setup's garbage during the measurement
         current[0] = blocked;
+        witnessCurrent[0] = witnessBlocked;
         System.out.println(String.format(Locale.ROOT, "s blocked-phase-from %.3f", (System.nanoTime() - START) / 1e9));
         stopAt[0] = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         ticker.join();
+        witness.join();
         int[] stillParked = new int[4];
         for (int j = 0; j < 4; j++) stillParked[j] = waiting(kinds.get(j));
 
@@ -178,8 +180,38 @@ public final class VirtualThreadLateness {
                 (started - t0) / 1_000_000, (setupDone - started) / 1_000_000));
         setup.print();
         blocked.print();
+        witnessBlocked.print();
+        int over = 0, explained = 0;
+        for (int i = 0; i < blocked.count; i++) {
+            if (blocked.samples[i] < TimeUnit.MILLISECONDS.toNanos(10)) continue;
+            over++;
+            long from = blocked.at[i], to = from + TICK_NANOS + blocked.samples[i];
+            for (int j = 0; j < witnessBlocked.count; j++) {
+                long wFrom = witnessBlocked.at[j], wTo = wFrom + TICK_NANOS + witnessBlocked.samples[j];
+                if (witnessBlocked.samples[j] >= TimeUnit.MILLISECONDS.toNanos(5) && wFrom < to && from < wTo) {
+                    explained++;
+                    break;
+                }
+            }
+        }
+        System.out.println("blocked-ticks-over-10ms " + over + " of-which-the-platform-witness-also-stalled " + explained);
         System.out.flush();
         System.exit(0);
+    }
+
+    /** Sleeps in 5 ms steps until {@code stopAt}, adding each step's lateness to the phase then current. */
+    private static void tick(Phase[] current, long[] stopAt) {
+        while (System.nanoTime() - stopAt[0] < 0) {
+            Phase p = current[0];
+            long t = System.nanoTime();
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                return;
+            }
+            long late = System.nanoTime() - t - TICK_NANOS;
+            if (p == current[0]) p.add(Math.max(0, late), t);
+        }
     }
 
     interface Call {
