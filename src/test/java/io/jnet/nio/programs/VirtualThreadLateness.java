@@ -35,6 +35,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the start: lateness is recorded while the threads are set up ("setup") and, once every one of them is seen
  * {@link Thread.State#WAITING}, for {@code seconds} more ("blocked").
  *
+ * <p>A JFR recording of the whole run counts {@code jdk.VirtualThreadPinned} events (no threshold).
+ *
  * <p>A platform thread ticks the same way alongside, as a witness of the OS's own stalls (a busy or virtualised
  * machine delays any thread): a late virtual tick that a late platform tick overlaps was not the scheduler's doing.
  *
@@ -95,6 +97,11 @@ public final class VirtualThreadLateness {
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
         int connects = args.length > 2 ? Integer.parseInt(args[2]) : k; // threads blocked in connect (default k)
         System.out.println("scheduler-parallelism " + System.getProperty("jdk.virtualThreadScheduler.parallelism"));
+
+        // every pinned park of the run, whatever its length (a pinned thread would also hold the only carrier)
+        jdk.jfr.Recording rec = new jdk.jfr.Recording();
+        rec.enable("jdk.VirtualThreadPinned").withThreshold(java.time.Duration.ZERO).withStackTrace();
+        rec.start();
 
         NetNamespace a = NetNamespace.create("lateness-a"), b = NetNamespace.create("lateness-b");
         a.sysctl().set("net.ipv4.ip_local_port_range", "10000 65535");
@@ -194,6 +201,14 @@ public final class VirtualThreadLateness {
                 }
             }
         }
+        rec.stop();
+        java.nio.file.Path jfr = java.nio.file.Files.createTempFile("jnet-lateness", ".jfr");
+        rec.dump(jfr);
+        rec.close();
+        List<jdk.jfr.consumer.RecordedEvent> pinned = jdk.jfr.consumer.RecordingFile.readAllEvents(jfr);
+        java.nio.file.Files.deleteIfExists(jfr);
+        System.out.println("pinned-events " + pinned.size());
+        if (!pinned.isEmpty()) System.out.println("first-pinned " + pinned.getFirst());
         System.out.println("blocked-ticks-over-10ms " + over + " of-which-the-platform-witness-also-stalled " + explained);
         System.out.flush();
         System.exit(0);
