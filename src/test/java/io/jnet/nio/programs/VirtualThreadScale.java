@@ -57,11 +57,13 @@ public final class VirtualThreadScale {
         long submitFailed = events.stream().filter(e -> e.getEventType().getName().equals("jdk.VirtualThreadSubmitFailed")).count();
         System.out.println("pinned-events " + pinned);
         System.out.println("submit-failed-events " + submitFailed);
-        events.stream().filter(e -> e.getEventType().getName().equals("jdk.VirtualThreadPinned")).findFirst().ifPresent(e -> {
-            System.out.println("first-pinned " + e.getDuration().toNanos() / 1000 + " us at");
+        events.stream().filter(e -> e.getEventType().getName().equals("jdk.VirtualThreadPinned")).limit(3).forEach(e -> {
+            System.out.println("pinned " + e.getDuration().toNanos() / 1000 + " us, thread "
+                    + (e.getThread() == null ? "?" : e.getThread().getJavaName()) + ", event " + e);
             if (e.getStackTrace() != null) {
                 for (RecordedFrame f : e.getStackTrace().getFrames()) {
-                    System.out.println("  " + f.getMethod().getType().getName() + "." + f.getMethod().getName() + ":" + f.getLineNumber());
+                    System.out.println("  at " + f.getMethod().getType().getName() + "." + f.getMethod().getName() + ":"
+                            + f.getLineNumber() + " (" + f.getType() + ")");
                 }
             }
         });
