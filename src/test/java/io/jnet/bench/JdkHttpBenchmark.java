@@ -37,7 +37,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class JdkHttpBenchmark {
     private JdkHttpBenchmark() {}
 
-    static final int CLIENTS = 8;
+    static final int CLIENTS = Integer.getInteger("jnet.bench.clients", 8);
 
     /** One run in this JVM: prints "rate N". */
     static double run(double seconds) throws Exception {
