@@ -14,6 +14,8 @@ if "$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow -version >/dev/nu
   java_opts="$java_opts --sun-misc-unsafe-memory-access=allow" # JMH itself uses sun.misc.Unsafe
 fi
 export MAVEN_OPTS="${MAVEN_OPTS:+$MAVEN_OPTS }$mvn_opts"
-mvn -q -B -ntp -Dstyle.color=never -DskipTests test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test.classpath >&2
+# the benchmarks measure the stack: they live in jnet-core's tests
+mvn -q -B -ntp -Dstyle.color=never -DskipTests -pl jnet-core test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test.classpath >&2
+cd jnet-core
 # JMH's forked JVMs inherit these options
 exec "$JAVA_HOME/bin/java" $java_opts -cp "target/test-classes:target/classes:$(cat target/test.classpath)" io.jnet.bench.Bench "$@"

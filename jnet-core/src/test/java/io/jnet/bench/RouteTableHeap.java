@@ -33,7 +33,7 @@ import java.util.Map;
  * side); {@code linear}, {@link LinearRouteTable}.
  * Route objects themselves (40 bytes each with that layout) belong to the caller and are reported
  * apart. Run (after {@code ./bench.sh -h} built the classes): {@code java -Xms3g -Xmx3g --add-opens java.base/java.util=ALL-UNNAMED
- * -cp target/test-classes:target/classes:$(cat target/test.classpath) io.jnet.bench.RouteTableHeap [sizes...]}.
+ * -cp jnet-core/target/test-classes:jnet-core/target/classes:$(cat jnet-core/target/test.classpath) io.jnet.bench.RouteTableHeap [sizes...]}.
  */
 public final class RouteTableHeap {
     private RouteTableHeap() {}
