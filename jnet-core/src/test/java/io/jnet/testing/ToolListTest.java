@@ -14,9 +14,17 @@ import org.junit.jupiter.api.Test;
 /** The tools the tests need are listed the same way in {@link Tools}, {@code .ci/run} and the README. */
 class ToolListTest {
 
+    /** A file of the project's root: the tests run in a module's directory, one below it. */
+    static Path projectFile(String name) {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.exists(dir.resolve(name))) return dir.resolve(name);
+        }
+        throw new AssertionError(name + " not found in " + Path.of("").toAbsolutePath() + " or above");
+    }
+
     @Test
     void ciRunInstallsExactlyTheToolsTheTestsUse() throws IOException {
-        String run = Files.readString(Path.of(".ci/run"));
+        String run = Files.readString(projectFile(".ci/run"));
         Matcher m = Pattern.compile("(?m)^for p in ([^;]+); do").matcher(run);
         assertThat(m.find()).as(".ci/run has its 'for p in cmd:package ...' list").isTrue();
         Map<String, String> listed = new LinkedHashMap<>();
@@ -29,7 +37,7 @@ class ToolListTest {
 
     @Test
     void readmeNamesEveryPackageAndCommand() throws IOException {
-        String readme = Files.readString(Path.of("README.md")).replaceAll("\\s+", " ");
+        String readme = Files.readString(projectFile("README.md")).replaceAll("\\s+", " ");
         int at = readme.indexOf("Kernel-interop tests need root");
         assertThat(at).as("README's set-up section lists the tools").isNotNegative();
         String sentence = readme.substring(at, readme.indexOf(". ", at));
