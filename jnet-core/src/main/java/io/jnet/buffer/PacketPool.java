@@ -4,6 +4,7 @@ import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * A recycling {@link PacketAllocator}: buffers come from size classes (512 B, 1792 B for a 1500-byte MTU frame with headroom, 16.5 KiB,
@@ -67,6 +68,8 @@ public final class PacketPool implements PacketAllocator {
 
     private final boolean magazines;
     private final boolean debug;
+    /** Where debug mode reports a double release: standard error, or a test's capture. */
+    private final Consumer<Throwable> debugReport;
     private final SizeClass[] classes;
     private final Depot[] depots;
     /**
@@ -87,10 +90,16 @@ public final class PacketPool implements PacketAllocator {
         this(true, DEBUG);
     }
 
-    /** A pool of the given design; {@code debug} reports double releases with stack traces. */
+    /** A pool of the given design; {@code debug} reports double releases with stack traces on standard error. */
     PacketPool(boolean magazines, boolean debug) {
+        this(magazines, debug, Throwable::printStackTrace);
+    }
+
+    /** A pool of the given design; {@code debug} reports double releases, with their stack traces, to {@code debugReport}. */
+    PacketPool(boolean magazines, boolean debug, Consumer<Throwable> debugReport) {
         this.magazines = magazines;
         this.debug = debug;
+        this.debugReport = debugReport;
         if (magazines) {
             classes = null;
             depots = new Depot[CLASS_SIZES.length];
@@ -238,7 +247,7 @@ public final class PacketPool implements PacketAllocator {
     private boolean doubleRelease(PacketBuffer b) {
         if (!b.pooled) return false;
         doubleReleases.incrementAndGet();
-        if (debug) new Throwable("double release; first:", b.debugReleasedAt).printStackTrace();
+        if (debug) debugReport.accept(new Throwable("double release; first:", b.debugReleasedAt));
         return true;
     }
 

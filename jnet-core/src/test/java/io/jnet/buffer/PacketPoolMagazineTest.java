@@ -154,8 +154,10 @@ class PacketPoolMagazineTest {
 
     @Test
     void doubleReleaseIsCaughtAndTheBufferHandedOutOnce() {
-        for (PacketPool pool : List.of(new PacketPool(true, true), new PacketPool(false, true),
-                new PacketPool(true, false))) {
+        for (boolean[] design : new boolean[][] {{true, true}, {false, true}, {true, false}}) {
+            boolean debug = design[1];
+            List<Throwable> reported = new ArrayList<>(); // debug mode's report, instead of standard error
+            PacketPool pool = new PacketPool(design[0], debug, reported::add);
             PacketBuffer b = pool.allocate(HEADROOM, SIZE);
             b.release();
             b.release(); // the buffer's own guard: a no-op
@@ -163,6 +165,11 @@ class PacketPoolMagazineTest {
             b.reset(0); // wrongly reused after release, then released again: reaches the pool twice
             b.release();
             assertThat(pool.doubleReleases()).as("magazines %s", pool.usesMagazines()).isEqualTo(1);
+            if (debug) {
+                assertDoubleReleaseReport(reported);
+            } else {
+                assertThat(reported).as("no report without debug mode").isEmpty();
+            }
             assertThat(pool.freeBuffers()).isEqualTo(1);
             PacketBuffer x = pool.allocate(HEADROOM, SIZE);
             PacketBuffer y = pool.allocate(HEADROOM, SIZE);
@@ -173,7 +180,8 @@ class PacketPoolMagazineTest {
 
     @Test
     void doubleReleaseFromAVirtualThreadIsCaught() throws Exception {
-        PacketPool pool = new PacketPool(true, true);
+        List<Throwable> reported = Collections.synchronizedList(new ArrayList<>());
+        PacketPool pool = new PacketPool(true, true, reported::add);
         Thread.ofVirtual().start(() -> {
             PacketBuffer b = pool.allocate(HEADROOM, SIZE);
             b.release();
@@ -182,6 +190,15 @@ class PacketPoolMagazineTest {
         }).join();
         assertThat(pool.doubleReleases()).isEqualTo(1);
         assertThat(pool.freeBuffers()).isEqualTo(1);
+        assertDoubleReleaseReport(reported);
+    }
+
+    /** Debug mode reported one double release, with where the first release happened. */
+    private static void assertDoubleReleaseReport(List<Throwable> reported) {
+        assertThat(reported).singleElement().satisfies(t -> {
+            assertThat(t).hasMessage("double release; first:");
+            assertThat(t.getCause()).as("the first release").isNotNull().hasMessage("released here");
+        });
     }
 
     @Test

@@ -12,11 +12,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -149,6 +154,17 @@ class ServicesTest {
     @Test
     void aFailingHandlerEndsOnlyItsConnection() throws Exception {
         JdkStreams.Acceptor acceptor = listen();
+        // the server logs the handler's failure as a warning with its stack trace: captured here, not on the console
+        Logger log = Logger.getLogger(ConnectionServer.class.getName());
+        List<LogRecord> logged = new CopyOnWriteArrayList<>();
+        Handler capture = new Handler() {
+            @Override public void publish(LogRecord r) { logged.add(r); }
+            @Override public void flush() {}
+            @Override public void close() {}
+        };
+        boolean useParentHandlers = log.getUseParentHandlers();
+        log.addHandler(capture);
+        log.setUseParentHandlers(false);
         try (ConnectionServer server = ConnectionServer.start("test", acceptor, connection -> {
             int first = connection.in().read();
             if (first == 'x') {
@@ -166,6 +182,12 @@ class ServicesTest {
                 assertThat(good.getInputStream().read()).isEqualTo('y');
             }
             awaitValue(server::connectionErrors, 1);
+            awaitValue(() -> logged.size(), 1);
+            assertThat(logged.getFirst().getLevel()).isEqualTo(Level.WARNING);
+            assertThat(logged.getFirst().getThrown()).isInstanceOf(IllegalStateException.class).hasMessage("handler bug");
+        } finally {
+            log.removeHandler(capture);
+            log.setUseParentHandlers(useParentHandlers);
         }
     }
 }
