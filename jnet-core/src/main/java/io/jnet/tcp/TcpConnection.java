@@ -376,6 +376,8 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
             while (state == TcpState.SYN_SENT || state == TcpState.SYN_RECEIVED) {
                 if (!waitEvent(deadline)) throw new ErrnoException(Errno.EINPROGRESS, "connect timed out (SO_SNDTIMEO)");
             }
+            // closed by another thread while the handshake was open: no connection was made
+            if (userClosed && !connectReported) throw new ErrnoException(Errno.EBADF, "connect: socket closed while connecting");
             int err = soError;
             if (err != 0 && !state.isSynchronized()) {
                 soError = 0;

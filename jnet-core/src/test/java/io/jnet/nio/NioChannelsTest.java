@@ -257,6 +257,40 @@ class NioChannelsTest {
     }
 
     @Test
+    void asynchronousCloseEndsABlockedConnectAndSelect() throws Exception {
+        a.interpose("veth0", SynDropper::new); // B never hears the SYN: the connect waits
+        SocketChannel c = pa.openSocketChannel();
+        Future<Throwable> connect = pool.submit(() -> {
+            try {
+                c.connect(new InetSocketAddress(B, 16));
+                return null;
+            } catch (Throwable t) {
+                return t;
+            }
+        });
+        Thread.sleep(200);
+        assertThat(connect.isDone()).isFalse();
+        c.close();
+        assertThat(connect.get(5, TimeUnit.SECONDS)).isInstanceOf(AsynchronousCloseException.class);
+
+        Selector sel = pa.openSelector();
+        Future<Throwable> select = pool.submit(() -> {
+            try {
+                sel.select();
+                return null;
+            } catch (Throwable t) {
+                return t;
+            }
+        });
+        Thread.sleep(100);
+        assertThat(select.isDone()).isFalse();
+        sel.close(); // Selector.close wakes a thread blocked in select, which then returns or finds it closed
+        Throwable t = select.get(5, TimeUnit.SECONDS);
+        assertThat(t == null || t instanceof java.nio.channels.ClosedSelectorException).as("%s", t).isTrue();
+        assertThat(sel.isOpen()).isFalse();
+    }
+
+    @Test
     void interruptClosesTheChannelOfABlockedRead() throws Exception {
         try (ServerSocketChannel ssc = listen(13); SocketChannel c = pa.openSocketChannel()) {
             c.connect(new InetSocketAddress(B, 13));
