@@ -20,11 +20,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** The jnet stream adapters and the serve/fetch services over jnet's own loopback (no root needed). */
 @Timeout(60)
+@Tag("jnet-provider") // the JDK's HTTP classes on jnet: runs in the JVM whose provider is jnet's (see pom.xml)
 class JnetStreamsTest {
 
     static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
