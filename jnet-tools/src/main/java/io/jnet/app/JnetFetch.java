@@ -47,6 +47,15 @@ import java.util.concurrent.TimeoutException;
  */
 public final class JnetFetch {
 
+    static {
+        // The client retries a connect that failed with a ConnectException on the same channel, which a failed
+        // connect has closed (the retry is meant for a Windows quirk): the ClosedChannelException of the retry then
+        // hides the stack's errno (ECONNREFUSED, ...). The property is read once, when the client is first used.
+        if (System.getProperty("jdk.httpclient.disableRetryConnect") == null) {
+            System.setProperty("jdk.httpclient.disableRetryConnect", "true");
+        }
+    }
+
     private final NetNamespace ns;
     private final Duration connectTimeout;
     private final Duration timeout;

@@ -78,6 +78,29 @@ class JnetStreamsTest {
     }
 
     @Test
+    void fetchReportsStatusesAndTheStacksErrno() throws Exception {
+        try (NetNamespace ns = NetNamespace.create("fetch");
+             JnetServer server = JnetServer.start(ns, LOOPBACK, new JnetServer.Ports(8080, 0, 0))) {
+            JnetFetch fetch = new JnetFetch(ns, Duration.ofSeconds(5), Duration.ofSeconds(30));
+            java.io.ByteArrayOutputStream sink = new java.io.ByteArrayOutputStream();
+            FetchResult missing = fetch.fetch("http://127.0.0.1:8080/nothing", sink);
+            assertThat(missing.status()).isEqualTo(404);
+            assertThat(missing.reason()).isEqualTo("Not Found");
+            assertThat(missing.bytes()).isPositive();
+            assertThat(sink.size()).as("only a 2xx body goes to the sink").isZero();
+            FetchResult empty = fetch.fetch("http://127.0.0.1:8080/bytes/0", sink);
+            assertThat(empty.status()).isEqualTo(200);
+            assertThat(empty.bytes()).isZero();
+            FetchResult small = fetch.fetch("http://127.0.0.1:8080/bytes/1000", sink);
+            assertThat(sink.toByteArray()).hasSize(1000);
+            assertThat(small.sha256()).isEqualTo(PatternBytes.sha256(1000));
+            assertThat(server.http().requests()).isEqualTo(3);
+            assertThatThrownBy(() -> fetch.fetch("http://127.0.0.1:81/", sink))
+                    .isInstanceOfSatisfying(ErrnoException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ECONNREFUSED));
+        }
+    }
+
+    @Test
     void connectTimeoutGivesEtimedout() throws Exception {
         try (NetNamespace ns = NetNamespace.create("timeout")) {
             io.jnet.link.VethPair pair = io.jnet.link.VethPair.create("v0", "v1");
