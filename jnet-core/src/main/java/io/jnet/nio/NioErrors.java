@@ -21,15 +21,21 @@ import java.nio.channels.UnsupportedAddressTypeException;
 final class NioErrors {
     private NioErrors() {}
 
-    /** The exception a connect(2) failure gives: ConnectException, NoRouteToHostException, BindException, SocketException. */
+    /**
+     * The exception a connect(2) failure gives: ConnectException, NoRouteToHostException, BindException,
+     * SocketException; its cause is the stack's ErrnoException, for callers that want the errno back (through the
+     * wrappers of e.g. {@code HttpClient}).
+     */
     static IOException connect(ErrnoException e) {
         Errno errno = e.errno();
-        return switch (errno) {
+        IOException x = switch (errno) {
             case ECONNREFUSED, ETIMEDOUT, ENOTCONN -> new ConnectException(errno.message());
             case EHOSTUNREACH -> new NoRouteToHostException(errno.message());
             case EADDRINUSE, EADDRNOTAVAIL -> new BindException(errno.message());
             default -> new SocketException(errno.message());
         };
+        x.initCause(e);
+        return x;
     }
 
     /** The exception a bind(2) or listen(2) failure gives. */

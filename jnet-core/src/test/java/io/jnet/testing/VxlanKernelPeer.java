@@ -93,12 +93,13 @@ public final class VxlanKernelPeer implements AutoCloseable {
     /** jnet's VTEP on the host's underlay address: port 4789 unless it is taken, else one the kernel picks. */
     private static VxlanDevice openVtep() throws IOException {
         InetAddress local = InetAddress.getByName(HOST_UNDERLAY);
-        VxlanDevice.Builder b = VxlanDevice.builder("vx0").vni(VNI).remote(InetAddress.getByName(NETNS_UNDERLAY));
+        VxlanDevice.Builder b = VxlanDevice.builder("vx0").vni(VNI).remote(InetAddress.getByName(NETNS_UNDERLAY))
+                .provider(KernelProvider.get());
         try {
             return b.localAddress(new InetSocketAddress(local, 4789)).dstPort(4789).open();
         } catch (BindException e) {
             int port;
-            try (DatagramChannel probe = DatagramChannel.open()) {
+            try (DatagramChannel probe = KernelProvider.get().openDatagramChannel()) {
                 probe.bind(new InetSocketAddress(local, 0));
                 port = ((InetSocketAddress) probe.getLocalAddress()).getPort();
             }

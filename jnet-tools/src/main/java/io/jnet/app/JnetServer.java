@@ -1,6 +1,6 @@
 package io.jnet.app;
 
-import io.jnet.socket.SocketProvider;
+import io.jnet.stack.NetNamespace;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -9,8 +9,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The services of {@code jnet serve} on jnet sockets: {@link HttpServer}, {@link EchoService} (RFC 862)
- * and {@link DiscardService} (RFC 863), each listening on {@code address:port} in one namespace.
+ * The services of {@code jnet serve} in one jnet namespace, each listening on {@code address:port}: HTTP by the
+ * JDK's own server ({@link HttpService}; the JVM-wide SelectorProvider must be jnet's, see {@link JdkHttp}), and
+ * {@link EchoService} (RFC 862) and {@link DiscardService} (RFC 863) on jnet's sockets.
  *
  * <p>A port of 0 turns that service off. {@link #close()} stops all of them.
  */
@@ -35,7 +36,7 @@ public final class JnetServer implements AutoCloseable {
 
         /** 80, 7, 9. */
         public static Ports defaults() {
-            return new Ports(HttpServer.DEFAULT_PORT, EchoService.PORT, DiscardService.PORT);
+            return new Ports(HttpService.DEFAULT_PORT, EchoService.PORT, DiscardService.PORT);
         }
 
         private static void check(String what, int port) {
@@ -45,11 +46,11 @@ public final class JnetServer implements AutoCloseable {
 
     private final InetAddress address;
     private final Ports ports;
-    private final HttpServer http;
+    private final HttpService http;
     private final EchoService echo;
     private final DiscardService discard;
 
-    private JnetServer(InetAddress address, Ports ports, HttpServer http, EchoService echo, DiscardService discard) {
+    private JnetServer(InetAddress address, Ports ports, HttpService http, EchoService echo, DiscardService discard) {
         this.address = address;
         this.ports = ports;
         this.http = http;
@@ -64,15 +65,16 @@ public final class JnetServer implements AutoCloseable {
      * @param address the local address to bind (one of the namespace's, or 0.0.0.0 for all)
      * @throws IOException when a listener cannot bind (EADDRINUSE, EADDRNOTAVAIL); services already
      *     started are stopped again
+     * @throws IllegalStateException when HTTP is on and the JVM-wide SelectorProvider is not jnet's
      */
-    public static JnetServer start(SocketProvider ns, InetAddress address, Ports ports) throws IOException {
+    public static JnetServer start(NetNamespace ns, InetAddress address, Ports ports) throws IOException {
         Objects.requireNonNull(ns, "ns");
         Objects.requireNonNull(address, "address");
         Objects.requireNonNull(ports, "ports");
         List<AutoCloseable> started = new ArrayList<>();
         try {
-            HttpServer http = ports.http() == 0 ? null
-                    : add(started, HttpServer.start(JnetStreams.listen(ns, new InetSocketAddress(address, ports.http()), BACKLOG)));
+            HttpService http = ports.http() == 0 ? null
+                    : add(started, HttpService.start(ns, new InetSocketAddress(address, ports.http()), BACKLOG));
             EchoService echo = ports.echo() == 0 ? null
                     : add(started, EchoService.start(JnetStreams.listen(ns, new InetSocketAddress(address, ports.echo()), BACKLOG)));
             DiscardService discard = ports.discard() == 0 ? null
@@ -96,7 +98,7 @@ public final class JnetServer implements AutoCloseable {
     }
 
     /** The HTTP server, or null when off. */
-    public HttpServer http() { return http; }
+    public HttpService http() { return http; }
 
     /** The echo service, or null when off. */
     public EchoService echo() { return echo; }

@@ -16,9 +16,8 @@ import java.util.Objects;
 /**
  * Adapters from jnet's TCP sockets ({@link TcpSocket}, {@link TcpServerSocket}) to
  * {@link StreamConnection}, {@link StreamAcceptor} and {@link StreamConnector}, so that the
- * application services ({@link HttpServer}, {@link EchoService}, {@link DiscardService},
- * {@link HttpFetcher}) run over a jnet namespace exactly as they run over the host's kernel with
- * {@link JdkStreams}.
+ * services {@link EchoService} and {@link DiscardService} run over a jnet namespace exactly as they run over
+ * the host's kernel with {@link JdkStreams}.
  *
  * <p>All sockets are used in blocking mode. Closing an acceptor makes a blocked {@code accept} throw
  * (EBADF); closing a connection from another thread wakes its blocked reads and writes, which then

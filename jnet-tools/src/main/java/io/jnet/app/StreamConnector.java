@@ -3,7 +3,7 @@ package io.jnet.app;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 
-/** Opens client connections, the {@code connect(2)} half: used by {@link HttpFetcher}. */
+/** Opens client connections, the {@code connect(2)} half. */
 @FunctionalInterface
 public interface StreamConnector {
 

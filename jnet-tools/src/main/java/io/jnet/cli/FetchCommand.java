@@ -1,8 +1,6 @@
 package io.jnet.cli;
 
 import io.jnet.app.FetchResult;
-import io.jnet.app.HostResolver;
-import io.jnet.app.HttpUrl;
 import io.jnet.app.JnetFetch;
 import io.jnet.app.KernelSideCommands;
 import io.jnet.app.TapStack;
@@ -13,6 +11,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.net.Inet4Address;
+import java.net.URI;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
@@ -29,15 +28,19 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code jnet fetch URL}: downloads one URL over a jnet stack attached to a TAP interface and prints the
- * status, byte count, SHA-256 and rate. Exit 0 on a 2xx status, 1 otherwise, 2 for bad usage: a URL
+ * {@code jnet fetch URL}: downloads one URL with the JDK's {@code HttpClient} over a jnet stack attached to a TAP
+ * interface (jnet's SelectorProvider made the JVM-wide one, see {@link JnetProvider}) and prints the status, byte
+ * count, SHA-256 and rate. Exit 0 on a 2xx status, 1 otherwise, 2 for bad usage: a URL
  * that is not an IPv4 literal on the TAP's subnet, or an output file that cannot be written, is refused
  * before the TAP is opened.
  */
 @Command(name = "fetch", mixinStandardHelpOptions = true, versionProvider = Version.Provider.class,
         description = {"Fetch a URL over a jnet stack on a TAP interface.",
                 "",
-                "Prints status, bytes, SHA-256 and rate. jnet speaks IPv4 and resolves no names: the URL's",
+                "The client is the JDK's own (java.net.http.HttpClient, HTTP/1.1) on jnet's",
+                "SelectorProvider, which fetch makes the JVM-wide one.",
+                "Prints status, bytes, SHA-256 and rate (the reason phrase is the status",
+                "code's standard one). jnet speaks IPv4 and resolves no names: the URL's",
                 "host is an IPv4 address on the TAP's subnet (see --address).",
                 "Needs root (CAP_NET_ADMIN) for the TAP device. The kernel side of the TAP",
                 "must be up before the fetch: create it first with",
@@ -65,7 +68,7 @@ public final class FetchCommand implements Callable<Integer> {
     double connectTimeoutSeconds;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "300",
-            description = "Limit for the exchange once connected (default ${DEFAULT-VALUE}).")
+            description = "Limit for the whole exchange, connect included (default ${DEFAULT-VALUE}).")
     double timeoutSeconds;
 
     @Override
@@ -86,6 +89,7 @@ public final class FetchCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (!JnetProvider.install("jnet fetch", err)) return Main.EXIT_FAILURE;
         TapStack stack = TapOptions.open(config, impairment, "jnet fetch", err);
         if (stack == null) return Main.EXIT_FAILURE;
         try (stack) {
@@ -122,17 +126,18 @@ public final class FetchCommand implements Callable<Integer> {
      * @throws IllegalArgumentException naming the problem and a usable address
      */
     static void checkTarget(String url, TapStack.Config config) {
-        HttpUrl u = HttpUrl.parse(url);
+        URI u = JnetFetch.parseUrl(url);
+        String host = JnetFetch.host(u);
         String example = "e.g. http://" + config.peerAddress().getHostAddress() + "/ (the kernel side of the TAP)";
-        if (u.isIpv6Literal()) {
+        if (host.indexOf(':') >= 0) {
             throw new IllegalArgumentException("bad URL '" + url + "': jnet fetch speaks IPv4 only; give an IPv4 address on "
                     + config.subnetCidr() + ", " + example);
         }
         Inet4Address address;
         try {
-            address = (Inet4Address) HostResolver.literalsOnly().resolve(u.host());
+            address = (Inet4Address) JnetFetch.resolve(host);
         } catch (UnknownHostException e) {
-            throw new IllegalArgumentException("bad URL '" + url + "': '" + u.host() + "' is not an IPv4 address and jnet"
+            throw new IllegalArgumentException("bad URL '" + url + "': '" + host + "' is not an IPv4 address and jnet"
                     + " resolves no names; give an address on " + config.subnetCidr() + ", " + example);
         }
         if (!config.onSubnet(address)) throw new IllegalArgumentException(noRoute(address.getHostAddress(), config));
@@ -150,7 +155,7 @@ public final class FetchCommand implements Callable<Integer> {
         }
         Errno errno = e instanceof ErrnoException x ? x.errno() : null;
         if (errno == Errno.ENETUNREACH) {
-            err.println("jnet fetch: " + noRoute(HttpUrl.parse(url).host(), stack.config()));
+            err.println("jnet fetch: " + noRoute(JnetFetch.host(JnetFetch.parseUrl(url)), stack.config()));
             return;
         }
         err.println("jnet fetch: " + url + ": " + e.getMessage());

@@ -27,7 +27,9 @@ import picocli.CommandLine.Spec;
         description = {"Serve HTTP, echo and discard over a jnet stack on a TAP interface.",
                 "",
                 "HTTP, echo (RFC 862) and discard (RFC 863) run on a jnet stack attached to",
-                "a TAP interface. Needs root (CAP_NET_ADMIN) for the TAP device.",
+                "a TAP interface. HTTP is the JDK's own server (com.sun.net.httpserver) on",
+                "jnet's SelectorProvider, which serve makes the JVM-wide one.",
+                "Needs root (CAP_NET_ADMIN) for the TAP device.",
                 "jnet configures only its own side: set up the kernel side of the TAP as",
                 "printed, in a network namespace named jnet-TAP (e.g. jnet-jnet0) or in the",
                 "root namespace. Runs until interrupted (SIGINT, SIGTERM).",
@@ -35,7 +37,8 @@ import picocli.CommandLine.Spec;
                 "HTTP resources:",
                 "  GET /bytes/N  N bytes (0 <= N <= 2^40) of a fixed pattern: byte i is",
                 "                (i * 0x9E3779B97F4A7C15 mod 2^64) >>> 56, i.e. 00 9e 3c da ...",
-                "  PUT, POST     any path: reads the body (Content-Length or chunked) and",
+                "  PUT, POST     any path: reads the body (Content-Length or chunked;",
+                "                Expect: 100-continue answered by the JDK's server) and",
                 "                replies 200 with its SHA-256, 64 lowercase hex digits and a",
                 "                newline",
                 "  GET /         an index of these resources; HEAD gives a GET's head only",
@@ -86,6 +89,7 @@ public final class ServeCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (ports.http() != 0 && !JnetProvider.install("jnet serve", err)) return Main.EXIT_FAILURE;
         TapStack stack = TapOptions.open(config, impairment, "jnet serve", err);
         if (stack == null) return Main.EXIT_FAILURE;
         settings.forEach((name, value) -> stack.namespace().sysctl().set(name, value));

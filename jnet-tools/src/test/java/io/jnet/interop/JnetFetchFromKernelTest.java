@@ -18,12 +18,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** jnet's HTTP client downloads 64 MiB from a kernel-side HTTP server (python3 -m http.server) over the TAP link. */
 @Timeout(300)
+@Tag("jnet-provider") // the JDK's HTTP classes on jnet: runs in the JVM whose provider is jnet's (see pom.xml)
 class JnetFetchFromKernelTest {
 
     static final long SIZE = 64L << 20;

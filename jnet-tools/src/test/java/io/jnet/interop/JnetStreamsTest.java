@@ -20,11 +20,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** The jnet stream adapters and the serve/fetch services over jnet's own loopback (no root needed). */
 @Timeout(60)
+@Tag("jnet-provider") // the JDK's HTTP classes on jnet: runs in the JVM whose provider is jnet's (see pom.xml)
 class JnetStreamsTest {
 
     static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
@@ -72,6 +74,29 @@ class JnetStreamsTest {
                     .isInstanceOfSatisfying(ErrnoException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EADDRINUSE));
             // the failed start released what it had bound: 8081 and 7 are free again
             JnetServer.start(ns, LOOPBACK, new JnetServer.Ports(8081, 7, 0)).close();
+        }
+    }
+
+    @Test
+    void fetchReportsStatusesAndTheStacksErrno() throws Exception {
+        try (NetNamespace ns = NetNamespace.create("fetch");
+             JnetServer server = JnetServer.start(ns, LOOPBACK, new JnetServer.Ports(8080, 0, 0))) {
+            JnetFetch fetch = new JnetFetch(ns, Duration.ofSeconds(5), Duration.ofSeconds(30));
+            java.io.ByteArrayOutputStream sink = new java.io.ByteArrayOutputStream();
+            FetchResult missing = fetch.fetch("http://127.0.0.1:8080/nothing", sink);
+            assertThat(missing.status()).isEqualTo(404);
+            assertThat(missing.reason()).isEqualTo("Not Found");
+            assertThat(missing.bytes()).isPositive();
+            assertThat(sink.size()).as("only a 2xx body goes to the sink").isZero();
+            FetchResult empty = fetch.fetch("http://127.0.0.1:8080/bytes/0", sink);
+            assertThat(empty.status()).isEqualTo(200);
+            assertThat(empty.bytes()).isZero();
+            FetchResult small = fetch.fetch("http://127.0.0.1:8080/bytes/1000", sink);
+            assertThat(sink.toByteArray()).hasSize(1000);
+            assertThat(small.sha256()).isEqualTo(PatternBytes.sha256(1000));
+            assertThat(server.http().requests()).isEqualTo(3);
+            assertThatThrownBy(() -> fetch.fetch("http://127.0.0.1:81/", sink))
+                    .isInstanceOfSatisfying(ErrnoException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ECONNREFUSED));
         }
     }
 

@@ -13,11 +13,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** The kernel's curl downloads 64 MiB from and uploads 64 MiB to jnet's HTTP server over the TAP link. */
 @Timeout(300)
+@Tag("jnet-provider") // the JDK's HTTP classes on jnet: runs in the JVM whose provider is jnet's (see pom.xml)
 class KernelCurlTest extends KernelCurlTestBase {
 
     static final long SIZE = 64L << 20;

@@ -17,6 +17,7 @@ import io.jnet.wire.Ipv4;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Timeout;
  * tshark reads the captures of both sides of the router ({@code target/interop-captures/forward-*.pcap}).
  */
 @Timeout(120)
+@Tag("jnet-provider") // the JDK's HTTP classes on jnet: runs in the JVM whose provider is jnet's (see pom.xml)
 class KernelForwardingTest {
     static final String B_IP = "10.0.2.2";
     static final long SIZE = 8L << 20;

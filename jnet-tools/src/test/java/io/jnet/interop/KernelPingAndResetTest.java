@@ -8,11 +8,13 @@ import io.jnet.testing.LinuxNetns;
 import io.jnet.testing.Tools;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** The kernel pings jnet (ARP, ICMP echo, IPv4 fragmentation both ways) and is refused (RST) on a closed port. */
 @Timeout(120)
+@Tag("jnet-provider") // the JDK's HTTP classes on jnet: runs in the JVM whose provider is jnet's (see pom.xml)
 class KernelPingAndResetTest {
 
     @BeforeEach

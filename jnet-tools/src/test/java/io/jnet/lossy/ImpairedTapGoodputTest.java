@@ -40,6 +40,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * for one rate). Needs root, curl, bash and ping.
  */
 @Tag("long")
+@Tag("jnet-provider") // the JDK's HTTP classes on jnet: runs in the JVM whose provider is jnet's (see pom.xml)
 class ImpairedTapGoodputTest extends KernelCurlTestBase {
     @BeforeEach
     void needsPing() {

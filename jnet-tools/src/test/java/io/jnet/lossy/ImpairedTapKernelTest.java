@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Timeout;
  * root, curl, python3 (skipped with the reason otherwise).
  */
 @Timeout(120)
+@Tag("jnet-provider") // the JDK's HTTP classes on jnet: runs in the JVM whose provider is jnet's (see pom.xml)
 class ImpairedTapKernelTest extends KernelCurlTestBase {
     static final long SIZE = 16L << 20;
     static final String IMPAIRMENT = "loss=2%,reorder=1%,reorder-gap=3,reorder-delay=10ms,dup=1%,seed=";

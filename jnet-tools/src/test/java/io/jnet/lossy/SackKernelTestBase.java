@@ -11,6 +11,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The cases of a SACK test with the Linux kernel as peer over one kind of impaired link ({@link KernelSackExchange}):
  * 8 MiB each way at 1, 5 and 15 % loss in the default run, 64 MiB each way tagged long. A subclass names the link.
  */
+@Tag("jnet-provider") // the JDK's HTTP classes on jnet: runs in the JVM whose provider is jnet's (see pom.xml)
 abstract class SackKernelTestBase extends KernelCurlTestBase {
     static final long SIZE = 8L << 20;
     static final long LONG_SIZE = 64L << 20;

@@ -160,6 +160,7 @@ public final class VxlanDevice extends AbstractDevice {
         private int receiveBuffer = DEFAULT_RECEIVE_BUFFER;
         private int sendBuffer = DEFAULT_SEND_BUFFER;
         private Clock clock = SystemClock.INSTANCE;
+        private java.nio.channels.spi.SelectorProvider provider;
 
         private Builder(String name) {
             if (name == null || name.isEmpty() || name.length() > 15) {
@@ -293,6 +294,16 @@ public final class VxlanDevice extends AbstractDevice {
         }
 
         /**
+         * The provider of the underlay's UDP channel and selector: the host's network, so the kernel's (default the
+         * JVM-wide {@link java.nio.channels.spi.SelectorProvider#provider()}, which is the kernel's unless another is
+         * installed, e.g. jnet's).
+         */
+        public Builder provider(java.nio.channels.spi.SelectorProvider provider) {
+            this.provider = Objects.requireNonNull(provider, "provider");
+            return this;
+        }
+
+        /**
          * Binds the socket and starts the reader thread.
          *
          * @throws IllegalStateException when no VNI was given
@@ -309,7 +320,9 @@ public final class VxlanDevice extends AbstractDevice {
             Set<InetSocketAddress> flood = new LinkedHashSet<>();
             if (defaultRemote != null) flood.add(defaultRemote);
             flood.addAll(floodRemotes);
-            DatagramChannel channel = DatagramChannel.open(StandardProtocolFamily.INET);
+            java.nio.channels.spi.SelectorProvider p = provider != null ? provider
+                    : java.nio.channels.spi.SelectorProvider.provider();
+            DatagramChannel channel = p.openDatagramChannel(StandardProtocolFamily.INET);
             Selector selector = null;
             try {
                 channel.setOption(StandardSocketOptions.SO_REUSEADDR, false);
@@ -317,7 +330,7 @@ public final class VxlanDevice extends AbstractDevice {
                 if (sendBuffer > 0) channel.setOption(StandardSocketOptions.SO_SNDBUF, sendBuffer);
                 channel.bind(localAddress);
                 channel.configureBlocking(false);
-                selector = Selector.open();
+                selector = p.openSelector();
                 channel.register(selector, SelectionKey.OP_READ);
                 InetSocketAddress bound = (InetSocketAddress) channel.getLocalAddress();
                 long m = mac >= 0 ? mac : randomMac();
