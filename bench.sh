@@ -15,8 +15,14 @@ if "$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow -version >/dev/nu
   java_opts="$java_opts --sun-misc-unsafe-memory-access=allow" # JMH itself uses sun.misc.Unsafe
 fi
 export MAVEN_OPTS="${MAVEN_OPTS:+$MAVEN_OPTS }$mvn_opts"
-mvn -q -B -ntp -Dstyle.color=never -DskipTests test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test.classpath >&2
 main=io.jnet.bench.Bench
-if [[ "${1:-}" == "--main" ]]; then main="$2"; shift 2; fi
+module=jnet-core
+if [[ "${1:-}" == "--main" ]]; then
+  # whole-program benchmarks (Netty, the JDK's HTTP pair against the kernel) live in jnet-tools' tests
+  main="$2"; module=jnet-tools; shift 2
+fi
+# the JMH benchmarks measure the stack: they live in jnet-core's tests
+mvn -q -B -ntp -Dstyle.color=never -DskipTests -pl "$module" -am test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test.classpath >&2
+cd "$module"
 # JMH's forked JVMs inherit these options
 exec "$JAVA_HOME/bin/java" $java_opts -cp "target/test-classes:target/classes:$(cat target/test.classpath)" "$main" "$@"
