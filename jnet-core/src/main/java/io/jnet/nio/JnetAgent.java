@@ -31,8 +31,8 @@ import java.util.Map;
  * {@code java.net.DatagramSocket} and {@code MulticastSocket} (they go to the JDK's own provider, not the installed
  * one) and {@code AsynchronousSocketChannel}.
  *
- * <p>Errors stop the JVM before the program starts (the agent's exception), with the cause: a configuration error
- * with its line, a device that cannot be opened (TAP needs CAP_NET_ADMIN), a SelectorProvider or socket factory set
+ * <p>Errors stop the JVM before the program starts, with exit status 1 and one line on standard error naming the
+ * cause: a configuration error with its line, a device that cannot be opened (TAP needs CAP_NET_ADMIN), a SelectorProvider or socket factory set
  * to something else already. The network is closed when the JVM exits.
  */
 public final class JnetAgent {
@@ -41,8 +41,16 @@ public final class JnetAgent {
     private JnetAgent() {}
 
     /** The agent's entry point ({@code Premain-Class}); {@code args} is the configuration file, or empty. */
-    public static void premain(String args, Instrumentation inst) throws IOException {
-        install(args == null || args.isBlank() ? null : Path.of(args));
+    public static void premain(String args, Instrumentation inst) {
+        try {
+            install(args == null || args.isBlank() ? null : Path.of(args));
+        } catch (IOException | RuntimeException e) {
+            // one clear line and exit status 1, not the JVM's abort with an agent's stack trace
+            StringBuilder why = new StringBuilder(String.valueOf(e.getMessage() != null ? e.getMessage() : e));
+            if (e instanceof java.nio.file.NoSuchFileException) why.insert(0, "no such file: ");
+            System.err.println("jnet: the program is not started, its network cannot be set up: " + why);
+            System.exit(1);
+        }
     }
 
     /**

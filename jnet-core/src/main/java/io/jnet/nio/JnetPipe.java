@@ -145,7 +145,7 @@ final class JnetPipe extends Pipe {
                     socket.write(src);
                     completed = true;
                 } catch (ErrnoException e) {
-                    if (isOpen()) throw NioErrors.io(e);
+                    if (isOpen()) throw NioErrors.write(e);
                 } catch (InterruptedIOException e) {
                     // interrupted: ends below
                 } finally {

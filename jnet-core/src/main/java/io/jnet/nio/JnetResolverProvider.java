@@ -46,7 +46,7 @@ public final class JnetResolverProvider extends InetAddressResolverProvider {
 
     @Override
     public InetAddressResolver get(Configuration configuration) {
-        return new Resolver(configuration.builtinResolver());
+        return new Resolver(configuration.builtinResolver(), configuration::lookupLocalHostName);
     }
 
     @Override
@@ -66,9 +66,11 @@ public final class JnetResolverProvider extends InetAddressResolverProvider {
     /** The resolver the JDK calls: jnet's name service in a jnet scope, the built-in resolver elsewhere. */
     static final class Resolver implements InetAddressResolver {
         private final InetAddressResolver builtin;
+        private final java.util.function.Supplier<String> localHostName;
 
-        Resolver(InetAddressResolver builtin) {
+        Resolver(InetAddressResolver builtin, java.util.function.Supplier<String> localHostName) {
             this.builtin = builtin;
+            this.localHostName = localHostName;
         }
 
         @Override
@@ -79,8 +81,46 @@ public final class JnetResolverProvider extends InetAddressResolverProvider {
                 throw new UnknownHostException(host + ": IPv6 addresses only were asked for, and jnet (namespace "
                         + ns.name() + ") has IPv4 only");
             }
-            List<Inet4Address> found = NameService.of(ns).lookupByName(host);
-            return found.stream().map(a -> (InetAddress) a);
+            List<Inet4Address> found;
+            try {
+                found = NameService.of(ns).lookupByName(host);
+            } catch (UnknownHostException e) {
+                found = isLocalHostName(host) ? localAddresses(ns) : null;
+                if (found == null) throw e;
+            }
+            // the addresses carry the name asked for, as the built-in resolver's do (toString "name/address")
+            List<InetAddress> named = new java.util.ArrayList<>(found.size());
+            for (Inet4Address a : found) named.add(InetAddress.getByAddress(host, a.getAddress()));
+            return named.stream();
+        }
+
+        /** True for the machine's host name (InetAddress.getLocalHost asks for it), with or without its domain. */
+        private boolean isLocalHostName(String host) {
+            String local;
+            try {
+                local = localHostName.get();
+            } catch (RuntimeException e) {
+                return false;
+            }
+            if (local == null || local.isEmpty()) return false;
+            int dot = local.indexOf('.');
+            return host.equalsIgnoreCase(local) || (dot > 0 && host.equalsIgnoreCase(local.substring(0, dot)));
+        }
+
+        /**
+         * The addresses the machine's host name stands for in {@code ns} when neither its hosts table nor DNS knows
+         * the name, as glibc's nss-myhostname answers: the addresses of the namespace's interfaces, loopback last,
+         * 127.0.0.1 when it has no other.
+         */
+        private static List<Inet4Address> localAddresses(NetNamespace ns) {
+            List<Inet4Address> out = new java.util.ArrayList<>();
+            for (io.jnet.stack.Interface i : ns.interfaces()) {
+                for (io.jnet.stack.Interface.Address a : i.addresses()) {
+                    if ((a.address() >>> 24) != 127) out.add(io.jnet.wire.Ipv4.toInet(a.address()));
+                }
+            }
+            if (out.isEmpty()) out.add(io.jnet.wire.Ipv4.toInet(io.jnet.wire.Ipv4.parseAddress("127.0.0.1")));
+            return out;
         }
 
         @Override

@@ -399,7 +399,7 @@ final class JnetSocketChannel extends SocketChannel implements PollableChannel {
             endpoint.write(src);
             completed = true;
         } catch (ErrnoException e) {
-            if (isOpen()) throw NioErrors.io(e);
+            if (isOpen()) throw NioErrors.write(e);
         } catch (InterruptedIOException e) {
             // interrupted: endBlocking throws
         } finally {

@@ -47,6 +47,18 @@ final class NioErrors {
         };
     }
 
+    /**
+     * The exception a write gives, as the JDK's write on Linux: "Connection reset by peer" and "Broken pipe" as plain
+     * IOExceptions (strerror's text), other errors as {@link #io}.
+     */
+    static IOException write(ErrnoException e) {
+        return switch (e.errno()) {
+            case ECONNRESET -> new IOException("Connection reset by peer");
+            case EPIPE -> new IOException("Broken pipe");
+            default -> io(e);
+        };
+    }
+
     /** The exception a read, write or option call gives: "Connection reset", "Broken pipe", else the strerror text. */
     static IOException io(ErrnoException e) {
         Errno errno = e.errno();

@@ -83,7 +83,7 @@ class JnetResolverProviderTest {
                 return "builtin.example";
             }
         };
-        JnetResolverProvider.Resolver r = new JnetResolverProvider.Resolver(builtin);
+        JnetResolverProvider.Resolver r = new JnetResolverProvider.Resolver(builtin, () -> "box.example.test");
         LookupPolicy v4 = LookupPolicy.of(LookupPolicy.IPV4);
         assertThat(r.lookupByName("example.org", v4)).extracting(InetAddress::getHostAddress).containsExactly("203.0.113.1");
         assertThat(r.lookupByAddress(new byte[] {1, 2, 3, 4})).isEqualTo("builtin.example");
@@ -100,6 +100,18 @@ class JnetResolverProviderTest {
                     () -> JnetNetwork.of(ns).call(() -> r.lookupByAddress(new byte[16])));
             assertThat(v6reverse).hasMessageContaining("IPv6");
             assertThat(asked).as("inside a scope the built-in resolver is never asked").isEmpty();
+            // the answers carry the name asked for, as the built-in resolver's do
+            assertThat(JnetNetwork.of(ns).call(() -> r.lookupByName("five", v4)).findFirst().orElseThrow())
+                    .hasToString("five/192.0.2.5");
+            // the machine's own name, unknown to hosts and DNS, stands for the namespace's addresses
+            // (nss-myhostname): 127.0.0.1 while it has no other
+            assertThat(JnetNetwork.of(ns).call(() -> r.lookupByName("box", v4)).map(Object::toString)).containsExactly("box/127.0.0.1");
+            ns.attach(io.jnet.link.VethPair.create("v0", "v1").a());
+            ns.addAddress("v0", "198.51.100.7/24");
+            assertThat(JnetNetwork.of(ns).call(() -> r.lookupByName("box.example.test", v4)).map(InetAddress::getHostAddress))
+                    .containsExactly("198.51.100.7");
+            assertThat(catchThrowableOfType(UnknownHostException.class,
+                    () -> JnetNetwork.of(ns).call(() -> r.lookupByName("other", v4)))).hasMessageContaining("other");
         }
     }
 
