@@ -347,15 +347,11 @@ final class JnetDatagramChannel extends DatagramChannel implements PollableChann
     InetSocketAddress remoteAddress() { return remoteAddress; }
 
     @Override
-    @SuppressWarnings({"unchecked", "rawtypes"})
     public <T> DatagramChannel setOption(java.net.SocketOption<T> name, T value) throws IOException {
-        Objects.requireNonNull(name, "name");
-        if (!OPTIONS.contains(name)) throw new UnsupportedOperationException("'" + name + "' not supported");
-        if (!name.type().isInstance(value)) throw new IllegalArgumentException("Invalid value '" + value + "'");
         synchronized (stateLock) {
             ensureOpen();
             try {
-                socket.setOption((SocketOption) NioOptions.jnet(name), NioOptions.toJnet(name, value));
+                NioOptions.set(OPTIONS, name, value, socket::setOption);
             } catch (ErrnoException e) {
                 throw NioErrors.io(e);
             }
@@ -366,12 +362,10 @@ final class JnetDatagramChannel extends DatagramChannel implements PollableChann
     @Override
     @SuppressWarnings("unchecked")
     public <T> T getOption(java.net.SocketOption<T> name) throws IOException {
-        Objects.requireNonNull(name, "name");
-        if (!OPTIONS.contains(name)) throw new UnsupportedOperationException("'" + name + "' not supported");
         synchronized (stateLock) {
             ensureOpen();
             try {
-                return (T) NioOptions.fromJnet(name, socket.getOption(NioOptions.jnet(name)));
+                return (T) NioOptions.get(OPTIONS, name, socket::getOption);
             } catch (ErrnoException e) {
                 throw NioErrors.io(e);
             }

@@ -21,7 +21,6 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -151,15 +150,11 @@ final class JnetServerSocketChannel extends ServerSocketChannel implements Polla
     }
 
     @Override
-    @SuppressWarnings({"unchecked", "rawtypes"})
     public <T> ServerSocketChannel setOption(java.net.SocketOption<T> name, T value) throws IOException {
-        Objects.requireNonNull(name, "name");
-        if (!endpoint.supportedOptions().contains(name)) throw new UnsupportedOperationException("'" + name + "' not supported");
-        if (!name.type().isInstance(value)) throw new IllegalArgumentException("Invalid value '" + value + "'");
         synchronized (stateLock) {
             ensureOpen();
             try {
-                endpoint.setOption((SocketOption) NioOptions.jnet(name), NioOptions.toJnet(name, value));
+                NioOptions.set(endpoint.supportedOptions(), name, value, endpoint::setOption);
             } catch (ErrnoException e) {
                 throw NioErrors.io(e);
             }
@@ -170,12 +165,10 @@ final class JnetServerSocketChannel extends ServerSocketChannel implements Polla
     @Override
     @SuppressWarnings("unchecked")
     public <T> T getOption(java.net.SocketOption<T> name) throws IOException {
-        Objects.requireNonNull(name, "name");
-        if (!endpoint.supportedOptions().contains(name)) throw new UnsupportedOperationException("'" + name + "' not supported");
         synchronized (stateLock) {
             ensureOpen();
             try {
-                return (T) NioOptions.fromJnet(name, endpoint.getOption(NioOptions.jnet(name)));
+                return (T) NioOptions.get(endpoint.supportedOptions(), name, endpoint::getOption);
             } catch (ErrnoException e) {
                 throw NioErrors.io(e);
             }

@@ -9,7 +9,6 @@ import io.jnet.stack.Clock;
 import io.jnet.socket.ByteStreamSocket;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketAddress;
@@ -510,15 +509,11 @@ final class JnetSocketChannel extends SocketChannel implements PollableChannel {
     InetSocketAddress remoteAddress() { return (InetSocketAddress) remoteAddress; }
 
     @Override
-    @SuppressWarnings({"unchecked", "rawtypes"})
     public <T> SocketChannel setOption(java.net.SocketOption<T> name, T value) throws IOException {
-        Objects.requireNonNull(name, "name");
-        if (!endpoint.supportedOptions().contains(name)) throw new UnsupportedOperationException("'" + name + "' not supported");
-        if (!name.type().isInstance(value)) throw new IllegalArgumentException("Invalid value '" + value + "'");
         synchronized (stateLock) {
             ensureOpen();
             try {
-                endpoint.setOption((SocketOption) NioOptions.jnet(name), NioOptions.toJnet(name, value));
+                NioOptions.set(endpoint.supportedOptions(), name, value, endpoint::setOption);
             } catch (ErrnoException e) {
                 throw NioErrors.io(e);
             }
@@ -529,12 +524,10 @@ final class JnetSocketChannel extends SocketChannel implements PollableChannel {
     @Override
     @SuppressWarnings("unchecked")
     public <T> T getOption(java.net.SocketOption<T> name) throws IOException {
-        Objects.requireNonNull(name, "name");
-        if (!endpoint.supportedOptions().contains(name)) throw new UnsupportedOperationException("'" + name + "' not supported");
         synchronized (stateLock) {
             ensureOpen();
             try {
-                return (T) NioOptions.fromJnet(name, endpoint.getOption(NioOptions.jnet(name)));
+                return (T) NioOptions.get(endpoint.supportedOptions(), name, endpoint::getOption);
             } catch (ErrnoException e) {
                 throw NioErrors.io(e);
             }

@@ -26,7 +26,7 @@ import java.net.SocketImpl;
 import java.net.SocketTimeoutException;
 import java.net.StandardSocketOptions;
 import java.net.UnknownHostException;
-import java.time.Duration;
+
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -92,14 +92,6 @@ public final class JnetSocketImpl extends SocketImpl {
     private static final int ST_CONNECTED = 3;
     private static final int ST_CLOSED = 4;
 
-    /** SO_LINGER's upper bound in seconds, as the JDK caps it (java.net.Socket#setSoLinger). */
-    private static final int MAX_LINGER_SECONDS = 65535;
-
-    private static final Set<java.net.SocketOption<?>> CLIENT_OPTIONS = Set.of(
-            StandardSocketOptions.SO_RCVBUF, StandardSocketOptions.SO_SNDBUF, StandardSocketOptions.SO_REUSEADDR,
-            StandardSocketOptions.SO_KEEPALIVE, StandardSocketOptions.SO_LINGER, StandardSocketOptions.TCP_NODELAY);
-    private static final Set<java.net.SocketOption<?>> SERVER_OPTIONS = Set.of(
-            StandardSocketOptions.SO_RCVBUF, StandardSocketOptions.SO_REUSEADDR);
 
     private final boolean server;
     private final JnetNetwork fixedNetwork;
@@ -296,7 +288,7 @@ public final class JnetSocketImpl extends SocketImpl {
                 beginConnect(address, port);
                 try {
                     try {
-                        socket.connect(new InetSocketAddress(ipv4(address), port));
+                        socket.connect(NioErrors.inet4(new InetSocketAddress(address, port)));
                         connected = true;
                     } catch (ErrnoException e) {
                         if (e.errno() != Errno.EINPROGRESS) throw e;
@@ -369,28 +361,6 @@ public final class JnetSocketImpl extends SocketImpl {
         connect(new InetSocketAddress(address, port), 0);
     }
 
-    /**
-     * The IPv4 address jnet uses for {@code a}: {@code a} itself, or 0.0.0.0 for the IPv6 wildcard {@code ::}
-     * (what {@code new InetSocketAddress(port)} gives with java.net.preferIPv6Addresses set).
-     *
-     * @throws SocketException for any other IPv6 address: jnet is IPv4 only
-     */
-    private static InetAddress ipv4(InetAddress a) throws SocketException {
-        if (a instanceof Inet4Address) return a;
-        if (a.isAnyLocalAddress()) return WILDCARD;
-        throw new SocketException("jnet: IPv4 only, cannot use " + a.getHostAddress());
-    }
-
-    private static final InetAddress WILDCARD = inet4Wildcard();
-
-    private static InetAddress inet4Wildcard() {
-        try {
-            return InetAddress.getByAddress(new byte[4]);
-        } catch (UnknownHostException e) {
-            throw new AssertionError(e); // four bytes are always a valid IPv4 address
-        }
-    }
-
     // ============================================================================== bind, listen, accept
 
     /**
@@ -405,7 +375,7 @@ public final class JnetSocketImpl extends SocketImpl {
         try {
             ensureOpen();
             if (localport != 0) throw new SocketException("Already bound");
-            InetSocketAddress local = new InetSocketAddress(ipv4(host), port);
+            InetSocketAddress local = NioErrors.inet4(new InetSocketAddress(host, port));
             try {
                 if (server) listener.bind(local);
                 else socket.bind(local);
@@ -808,7 +778,7 @@ public final class JnetSocketImpl extends SocketImpl {
      */
     @Override
     protected Set<java.net.SocketOption<?>> supportedOptions() {
-        return server ? SERVER_OPTIONS : CLIENT_OPTIONS;
+        return server ? NioOptions.TCP_LISTENER : NioOptions.TCP;
     }
 
     /**
@@ -821,27 +791,18 @@ public final class JnetSocketImpl extends SocketImpl {
      */
     @Override
     protected <T> void setOption(java.net.SocketOption<T> opt, T value) throws IOException {
-        if (!supportedOptions().contains(opt)) throw new UnsupportedOperationException("'" + opt + "' not supported");
-        if (!opt.type().isInstance(value)) throw new IllegalArgumentException("Invalid value '" + value + "'");
-        if ((opt == StandardSocketOptions.SO_RCVBUF || opt == StandardSocketOptions.SO_SNDBUF) && (Integer) value < 0) {
-            throw new IllegalArgumentException("Invalid send/receive buffer size");
-        }
         stateLock.lock();
         try {
             ensureOpen();
-            if (opt == StandardSocketOptions.SO_RCVBUF) jset(SocketOption.SO_RCVBUF, (Integer) value);
-            else if (opt == StandardSocketOptions.SO_SNDBUF) jset(SocketOption.SO_SNDBUF, (Integer) value);
-            else if (opt == StandardSocketOptions.SO_REUSEADDR) jset(SocketOption.SO_REUSEADDR, (Boolean) value);
-            else if (opt == StandardSocketOptions.SO_KEEPALIVE) jset(SocketOption.SO_KEEPALIVE, (Boolean) value);
-            else if (opt == StandardSocketOptions.TCP_NODELAY) jset(SocketOption.TCP_NODELAY, (Boolean) value);
-            else if (opt == StandardSocketOptions.SO_LINGER) setLinger((Integer) value);
+            NioOptions.set(supportedOptions(), opt, value, this::jset);
         } finally {
             stateLock.unlock();
         }
     }
 
     /**
-     * Reads a typed option (SO_LINGER: seconds, -1 when off).
+     * Reads a typed option (SO_LINGER: seconds, -1 when off; buffer sizes as the JDK reads them on Linux, half of
+     * getsockopt's doubled value).
      *
      * @throws UnsupportedOperationException for an option not in {@link #supportedOptions()}
      * @throws SocketException               "Socket closed"
@@ -849,18 +810,10 @@ public final class JnetSocketImpl extends SocketImpl {
     @Override
     @SuppressWarnings("unchecked")
     protected <T> T getOption(java.net.SocketOption<T> opt) throws IOException {
-        if (!supportedOptions().contains(opt)) throw new UnsupportedOperationException("'" + opt + "' not supported");
         stateLock.lock();
         try {
             ensureOpen();
-            Object v;
-            if (opt == StandardSocketOptions.SO_RCVBUF) v = bufferSize(SocketOption.SO_RCVBUF);
-            else if (opt == StandardSocketOptions.SO_SNDBUF) v = bufferSize(SocketOption.SO_SNDBUF);
-            else if (opt == StandardSocketOptions.SO_REUSEADDR) v = jget(SocketOption.SO_REUSEADDR);
-            else if (opt == StandardSocketOptions.SO_KEEPALIVE) v = jget(SocketOption.SO_KEEPALIVE);
-            else if (opt == StandardSocketOptions.TCP_NODELAY) v = jget(SocketOption.TCP_NODELAY);
-            else v = lingerSeconds();
-            return (T) v;
+            return (T) NioOptions.get(supportedOptions(), opt, this::jget);
         } finally {
             stateLock.unlock();
         }
@@ -885,7 +838,7 @@ public final class JnetSocketImpl extends SocketImpl {
                     if (ms < 0) throw new SocketException("timeout < 0");
                     timeout = ms;
                 }
-                case SO_LINGER -> setLinger(value instanceof Boolean b && !b ? -1 : intValue(value, "SO_LINGER"));
+                case SO_LINGER -> typed(StandardSocketOptions.SO_LINGER, value instanceof Boolean b && !b ? -1 : intValue(value, "SO_LINGER"));
                 case TCP_NODELAY -> jset(SocketOption.TCP_NODELAY, booleanValue(value, "TCP_NODELAY"));
                 case SO_SNDBUF -> {
                     int n = intValue(value, "SO_SNDBUF");
@@ -928,13 +881,13 @@ public final class JnetSocketImpl extends SocketImpl {
             return switch (opt) {
                 case SO_TIMEOUT -> timeout;
                 case SO_LINGER -> {
-                    int s = lingerSeconds();
+                    int s = (Integer) typed(StandardSocketOptions.SO_LINGER);
                     yield s < 0 ? (Object) Boolean.FALSE : (Object) s;
                 }
                 case SO_BINDADDR -> server ? listener.localAddress().getAddress() : socket.localAddress().getAddress();
                 case TCP_NODELAY -> jget(SocketOption.TCP_NODELAY);
-                case SO_SNDBUF -> bufferSize(SocketOption.SO_SNDBUF);
-                case SO_RCVBUF -> bufferSize(SocketOption.SO_RCVBUF);
+                case SO_SNDBUF -> typed(StandardSocketOptions.SO_SNDBUF);
+                case SO_RCVBUF -> typed(StandardSocketOptions.SO_RCVBUF);
                 case SO_KEEPALIVE -> jget(SocketOption.SO_KEEPALIVE);
                 case SO_REUSEADDR -> jget(SocketOption.SO_REUSEADDR);
                 case SO_OOBINLINE -> Boolean.TRUE;
@@ -947,25 +900,15 @@ public final class JnetSocketImpl extends SocketImpl {
         }
     }
 
-    /**
-     * SO_SNDBUF or SO_RCVBUF as the JDK reports it on Linux: half of what getsockopt(2) returns (Linux doubles
-     * the size set for its bookkeeping, jnet too, and the JDK's NET_GetSockOpt halves it back), so a size set
-     * within net.core.wmem_max / rmem_max reads back unchanged.
-     */
-    private int bufferSize(SocketOption<Integer> option) throws SocketException {
-        return jget(option) / 2;
+    /** A typed option's value in the JDK's units ({@link NioOptions}), for the int-keyed calls. */
+    private Object typed(java.net.SocketOption<?> opt) throws SocketException {
+        return NioOptions.fromJnet(opt, jget(NioOptions.jnet(opt)));
     }
 
-    /** SO_LINGER in seconds: negative turns it off, above 65535 is taken as 65535 (the JDK's cap). */
-    private void setLinger(int seconds) throws SocketException {
-        Duration d = seconds < 0 ? null : Duration.ofSeconds(Math.min(seconds, MAX_LINGER_SECONDS));
-        jset(SocketOption.SO_LINGER, d);
-    }
-
-    /** SO_LINGER in whole seconds, -1 when off. */
-    private int lingerSeconds() throws SocketException {
-        Duration d = jget(SocketOption.SO_LINGER);
-        return d == null ? -1 : (int) Math.min(MAX_LINGER_SECONDS, d.toSeconds());
+    /** Sets a typed option from the JDK's units ({@link NioOptions}), for the int-keyed calls. */
+    @SuppressWarnings("unchecked")
+    private void typed(java.net.SocketOption<?> opt, Object value) throws SocketException {
+        jset((SocketOption<Object>) NioOptions.jnet(opt), NioOptions.toJnet(opt, value));
     }
 
     private <T> void jset(SocketOption<T> option, T value) throws SocketException {
@@ -1021,14 +964,11 @@ public final class JnetSocketImpl extends SocketImpl {
         if (e instanceof SocketException se) return se;
         SocketException out;
         if (e instanceof ErrnoException ee) {
-            Errno errno = ee.errno();
-            String msg = errno.message();
-            out = switch (errno) {
-                case ECONNREFUSED, ETIMEDOUT, ENOTCONN -> connecting ? new ConnectException(msg) : new SocketException(msg);
-                case EHOSTUNREACH -> new NoRouteToHostException(msg);
-                case EADDRINUSE, EADDRNOTAVAIL -> new BindException(msg);
-                default -> new SocketException(msg);
-            };
+            // connect's mapping (handleSocketError), else bind's: BindException for the address errors, a
+            // SocketException with strerror's text for the rest
+            out = connecting ? NioErrors.connect(ee) : NioErrors.bind(ee);
+            if (out.getCause() == null) out.initCause(e);
+            return out;
         } else {
             out = new SocketException(e.getMessage());
         }

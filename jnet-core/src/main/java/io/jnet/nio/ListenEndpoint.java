@@ -66,7 +66,7 @@ sealed interface ListenEndpoint permits ListenEndpoint.Tcp, ListenEndpoint.Local
     record Local(LocalServerSocket socket) implements ListenEndpoint {
         @Override
         public SocketAddress unnamedLocal() {
-            return UnixDomainSocketAddress.of("/tmp/socket_" + Long.toUnsignedString(java.util.concurrent.ThreadLocalRandom.current().nextLong(), 36));
+            return StreamEndpoint.Local.freshName();
         }
 
         @Override

@@ -26,9 +26,9 @@ final class NioErrors {
      * SocketException; its cause is the stack's ErrnoException, for callers that want the errno back (through the
      * wrappers of e.g. {@code HttpClient}).
      */
-    static IOException connect(ErrnoException e) {
+    static SocketException connect(ErrnoException e) {
         Errno errno = e.errno();
-        IOException x = switch (errno) {
+        SocketException x = switch (errno) {
             case ECONNREFUSED, ETIMEDOUT, ENOTCONN -> new ConnectException(errno.message());
             case EHOSTUNREACH -> new NoRouteToHostException(errno.message());
             case EADDRINUSE, EADDRNOTAVAIL -> new BindException(errno.message());
@@ -39,7 +39,7 @@ final class NioErrors {
     }
 
     /** The exception a bind(2) or listen(2) failure gives. */
-    static IOException bind(ErrnoException e) {
+    static SocketException bind(ErrnoException e) {
         Errno errno = e.errno();
         return switch (errno) {
             case EADDRINUSE, EADDRNOTAVAIL, EPERM -> new BindException(errno.message());
@@ -85,6 +85,6 @@ final class NioErrors {
         InetAddress a = isa.getAddress();
         if (a instanceof Inet4Address) return isa;
         if (a.isAnyLocalAddress()) return new InetSocketAddress(isa.getPort()); // :: -> 0.0.0.0
-        throw new SocketException("jnet has no IPv6 yet: " + a.getHostAddress() + " (Address family not supported by protocol)");
+        throw new SocketException("jnet has no IPv6 yet, IPv4 only: " + a.getHostAddress() + " (Address family not supported by protocol)");
     }
 }

@@ -1,6 +1,8 @@
 package io.jnet.nio;
 
+import io.jnet.socket.ErrnoException;
 import io.jnet.socket.SocketOption;
+import java.io.IOException;
 import java.net.SocketOptions;
 import java.net.StandardSocketOptions;
 import java.time.Duration;
@@ -25,6 +27,43 @@ final class NioOptions {
     /** What a TCP server socket channel supports. */
     static final Set<java.net.SocketOption<?>> TCP_LISTENER = Set.of(StandardSocketOptions.SO_RCVBUF,
             StandardSocketOptions.SO_REUSEADDR);
+
+    /** Sets a jnet option on a socket (a jnet socket's, or an endpoint's, {@code setOption}). */
+    @FunctionalInterface
+    interface Setter {
+        void set(SocketOption<Object> option, Object value) throws IOException;
+    }
+
+    /** Reads a jnet option of a socket. */
+    @FunctionalInterface
+    interface Getter {
+        Object get(SocketOption<Object> option) throws IOException;
+    }
+
+    /**
+     * {@code setOption(name, value)} of a channel or SocketImpl: the JDK's checks, then the jnet option in jnet's
+     * units.
+     *
+     * @throws UnsupportedOperationException for an option not in {@code supported}
+     * @throws IllegalArgumentException for a value of the wrong type or a negative buffer size
+     * @throws ErrnoException jnet's refusal
+     */
+    @SuppressWarnings("unchecked")
+    static void set(Set<java.net.SocketOption<?>> supported, java.net.SocketOption<?> name, Object value, Setter setter)
+            throws IOException {
+        java.util.Objects.requireNonNull(name, "name");
+        if (!supported.contains(name)) throw new UnsupportedOperationException("'" + name + "' not supported");
+        if (!name.type().isInstance(value)) throw new IllegalArgumentException("Invalid value '" + value + "'");
+        setter.set((SocketOption<Object>) jnet(name), toJnet(name, value));
+    }
+
+    /** {@code getOption(name)} of a channel or SocketImpl, in the JDK's units; as {@link #set} for the errors. */
+    @SuppressWarnings("unchecked")
+    static Object get(Set<java.net.SocketOption<?>> supported, java.net.SocketOption<?> name, Getter getter) throws IOException {
+        java.util.Objects.requireNonNull(name, "name");
+        if (!supported.contains(name)) throw new UnsupportedOperationException("'" + name + "' not supported");
+        return fromJnet(name, getter.get((SocketOption<Object>) jnet(name)));
+    }
 
     /** The jnet option for {@code name}, or null when jnet has none. */
     static SocketOption<?> jnet(java.net.SocketOption<?> name) {

@@ -109,8 +109,10 @@ sealed interface StreamEndpoint permits StreamEndpoint.Tcp, StreamEndpoint.Local
     /** A local stream socket (AF_UNIX); names are strings in the namespace's own table, not files. */
     record Local(LocalSocket socket) implements StreamEndpoint {
         @Override
-        public SocketAddress unnamedLocal() {
-            // the JDK binds an unnamed UNIX channel to a fresh name in its temporary directory
+        public SocketAddress unnamedLocal() { return freshName(); }
+
+        /** A fresh name, as the JDK binds an unnamed UNIX channel to a new name in its temporary directory. */
+        static UnixDomainSocketAddress freshName() {
             return UnixDomainSocketAddress.of("/tmp/socket_" + Long.toUnsignedString(java.util.concurrent.ThreadLocalRandom.current().nextLong(), 36));
         }
 

@@ -199,7 +199,8 @@ public final class JvmWideSocketsChild {
                         try (s) {
                             s.getInputStream().transferTo(s.getOutputStream());
                         } catch (IOException e) {
-                            e.printStackTrace();
+                            // an echo still running when the run ends and closes the namespaces is no failure
+                            if (!server.isClosed()) e.printStackTrace();
                         }
                     });
                 } catch (IOException e) {
