@@ -43,7 +43,10 @@ public interface Target extends AutoCloseable {
      * The next IPv4 packet the stack sent to the remote peer, waiting for one until {@code deadlineMicros} on the
      * target's clock; null when none came by then.
      */
-    byte[] nextOutbound(long deadlineMicros) throws InterruptedException;
+    Outbound nextOutbound(long deadlineMicros) throws InterruptedException;
+
+    /** A packet the stack sent, and when (on {@link #nowMicros}'s clock: its send time, or when the runner read it). */
+    record Outbound(byte[] packet, long micros) {}
 
     /**
      * Sets a sysctl by its Linux name ({@code net.ipv4.tcp_sack}) for this target's stack only.

@@ -1,0 +1,106 @@
+package io.jnet.drill.jnet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.jnet.drill.play.Wire;
+import io.jnet.drill.target.SyscallException;
+import io.jnet.drill.target.Syscalls;
+import io.jnet.drill.target.Target;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class JnetTargetTest {
+    static final int AF_INET = 2, SOCK_STREAM = 1, SOCK_NONBLOCK = 0x800;
+
+    final JnetTarget target = new JnetTarget(addr("192.168.0.1"), addr("192.0.2.1"), addr("192.168.0.2"), 1500);
+    final Syscalls sys = target.syscalls();
+
+    @AfterEach
+    void close() {
+        target.close();
+        assertThat(target.namespace().internalErrors()).isZero();
+    }
+
+    static Inet4Address addr(String s) {
+        try {
+            return (Inet4Address) InetAddress.getByName(s);
+        } catch (java.net.UnknownHostException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void descriptorsStartAtThreeAndReuseTheLowestFree() throws Exception {
+        assertThat(sys.socket(AF_INET, SOCK_STREAM, 0)).isEqualTo(3);
+        assertThat(sys.socket(AF_INET, SOCK_STREAM, 0)).isEqualTo(4);
+        sys.close(3);
+        assertThat(sys.socket(AF_INET, SOCK_STREAM, 0)).isEqualTo(3);
+        assertThatThrownBy(() -> sys.close(9)).isInstanceOf(SyscallException.class).hasMessageContaining("EBADF");
+        assertThatThrownBy(() -> sys.socket(10, SOCK_STREAM, 0)).hasMessageContaining("EAFNOSUPPORT");
+    }
+
+    @Test
+    void bindToAnAddressNotOnTheStackIsRefused() throws Exception {
+        int fd = sys.socket(AF_INET, SOCK_STREAM, 0);
+        assertThatThrownBy(() -> sys.bind(fd, new InetSocketAddress("10.1.2.3", 80)))
+                .isInstanceOf(SyscallException.class).hasMessageContaining("EADDRNOTAVAIL");
+    }
+
+    @Test
+    void activeOpenCrossesTheWireOnVirtualTime() throws Exception {
+        Wire wire = new Wire(target, 1_000_000);
+        int fd = sys.socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+        assertThatThrownBy(() -> sys.connect(fd, new InetSocketAddress("192.0.2.1", 8080)))
+                .isInstanceOf(SyscallException.class).hasMessageContaining("EINPROGRESS");
+        Target.Outbound syn = target.nextOutbound(target.nowMicros() + 1000);
+        assertThat(syn).isNotNull();
+        assertThat(wire.describe(syn.packet())).startsWith("S 0:0(0) win ").contains("mss 1460").contains("(ports ").contains(">8080)");
+        wire.inject("S.", 0, 0, 1L, 65535, 1460);
+        Target.Outbound ack = target.nextOutbound(target.nowMicros() + 1000);
+        assertThat(wire.describe(ack.packet())).startsWith(". 1:1(0) ack 1 ");
+        assertThat(sys.getsockopt(fd, 1, 4, 4)).containsExactly(0, 0, 0, 0); // SO_ERROR
+        assertThat(sys.write(fd, new byte[100])).isEqualTo(100);
+        Target.Outbound data = target.nextOutbound(target.nowMicros() + 1000);
+        assertThat(wire.describe(data.packet())).startsWith("P. 1:101(100) ack 1 ");
+        // no ACK: the retransmission comes one RTO later, on virtual time
+        long sent = data.micros();
+        long t0 = System.nanoTime();
+        Target.Outbound again = target.nextOutbound(sent + 5_000_000);
+        assertThat(wire.describe(again.packet())).startsWith("P. 1:101(100) ack 1 ");
+        assertThat(again.micros() - sent).isBetween(200_000L, 1_100_000L);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).as("real ms").isLessThan(2_000);
+    }
+
+    @Test
+    void aBlockedReadReturnsWhenDataArrives() throws Exception {
+        Wire wire = new Wire(target, 5_000_000);
+        int l = sys.socket(AF_INET, SOCK_STREAM, 0);
+        sys.bind(l, new InetSocketAddress("0.0.0.0", 8080));
+        sys.listen(l, 1);
+        wire.ports(8080, 40000);
+        wire.inject("S", 0, 0, null, 65535, 1000);
+        Target.Outbound synAck = target.nextOutbound(target.nowMicros() + 1000);
+        assertThat(wire.describe(synAck.packet())).startsWith("S. 0:0(0) ack 1 ");
+        wire.inject(".", 1, 0, 1L, 65535, -1);
+        Syscalls.Accepted a = sys.accept(l, 0);
+        assertThat(a.fd()).isEqualTo(4);
+        assertThat(a.peer()).isEqualTo(new InetSocketAddress("192.0.2.1", 40000));
+        CompletableFuture<byte[]> read = CompletableFuture.supplyAsync(() -> {
+            try {
+                return sys.read(4, 1000);
+            } catch (SyscallException e) {
+                throw new IllegalStateException(e);
+            }
+        }, r -> Thread.ofPlatform().daemon().start(r));
+        target.waitUntil(target.nowMicros() + 100_000); // the read parks; time moves
+        assertThat(read).isNotDone();
+        wire.inject("P.", 1, 10, 1L, 65535, -1);
+        assertThat(read.get(5, TimeUnit.SECONDS)).hasSize(10);
+    }
+}
