@@ -67,6 +67,9 @@ final class JnetSyscalls implements Syscalls {
 
     long callsReturned() { return returned.get(); }
 
+    /** True when {@code t} is inside a call now. */
+    boolean inCall(Thread t) { return inCall.contains(t); }
+
     /** True when every thread inside a call is parked (waiting for data, a connection, room or a timeout). */
     boolean callersParked() {
         for (Thread t : inCall) {

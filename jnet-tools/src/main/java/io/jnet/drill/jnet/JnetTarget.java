@@ -84,6 +84,24 @@ public final class JnetTarget implements Target {
     }
 
     @Override
+    public boolean awaitCall(Thread caller, java.util.concurrent.Future<?> done, long realMicros) throws InterruptedException {
+        long giveUp = System.nanoTime() + 10_000_000_000L;
+        while (!done.isDone()) {
+            if (syscalls.inCall(caller)) {
+                Thread.State st = caller.getState();
+                if (st == Thread.State.WAITING || st == Thread.State.TIMED_WAITING) {
+                    settle();
+                    return done.isDone();
+                }
+            }
+            if (System.nanoTime() > giveUp) throw new IllegalStateException("a system call kept running for 10 s of real time");
+            Thread.sleep(0, 50_000);
+        }
+        settle();
+        return true;
+    }
+
+    @Override
     public void inject(byte[] ipPacket) throws java.io.IOException {
         try {
             settle();

@@ -1,5 +1,6 @@
 package io.jnet.drill.play;
 
+import io.jnet.drill.script.Direction;
 import java.util.List;
 
 /**

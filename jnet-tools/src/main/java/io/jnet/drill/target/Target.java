@@ -36,6 +36,13 @@ public interface Target extends AutoCloseable {
     /** Waits (or, on virtual time, moves the clock) until {@code micros}; returns at once if it has passed. */
     void waitUntil(long micros) throws InterruptedException;
 
+    /**
+     * Waits until the system call that thread {@code caller} makes has returned ({@code done} completes) or blocks
+     * inside the stack; true when it returned. A target on virtual time sees a blocked call when it parks; one on
+     * real time waits up to {@code realMicros} for the call to return.
+     */
+    boolean awaitCall(Thread caller, java.util.concurrent.Future<?> done, long realMicros) throws InterruptedException;
+
     /** Hands the stack an IPv4 packet from the remote peer (checksums already filled in). */
     void inject(byte[] ipPacket) throws IOException;
 

@@ -1,5 +1,7 @@
 package io.jnet.drill.play;
 
+import io.jnet.drill.script.Direction;
+import io.jnet.drill.script.Direction;
 import io.jnet.drill.target.Target;
 import io.jnet.wire.Tcp;
 import java.util.ArrayList;
