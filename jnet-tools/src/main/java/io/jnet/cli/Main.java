@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = Version.Provider.class,
         description = "A user-space TCP/IP stack for the JVM.",
-        subcommands = {PerfCommand.class, RdsStressCommand.class, ServeCommand.class, FetchCommand.class, VersionCommand.class,
+        subcommands = {PerfCommand.class, RdsStressCommand.class, ServeCommand.class, FetchCommand.class, DrillCommand.class, VersionCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Exit codes: 0 success, 1 a test failed or an error occurred, 2 bad usage.",
                 "Run 'jnet help COMMAND' for a command's options."})

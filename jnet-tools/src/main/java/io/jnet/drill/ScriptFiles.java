@@ -1,0 +1,87 @@
+package io.jnet.drill;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * The scripts to play: {@code .pkt} files given directly or found under directories (sorted, so runs are
+ * repeatable), and the expected failures listed beside them.
+ *
+ * <p>An {@code expected-failures.txt} file in a directory lists, one per line, a script path relative to that
+ * directory, then whitespace and the reason ({@code sack/sack-reneging.pkt  jnet does not renege}); {@code #}
+ * starts a comment. A listed script that fails is an expected failure; one that passes is reported, so the list
+ * does not go stale.
+ */
+public final class ScriptFiles {
+    /** The name of the expected-failures list in a suite directory. */
+    public static final String EXPECTED_FAILURES = "expected-failures.txt";
+
+    private final List<Path> scripts = new ArrayList<>();
+    private final Map<Path, String> expectedFailures = new LinkedHashMap<>();
+
+    private ScriptFiles() {}
+
+    /**
+     * Collects the scripts under {@code paths}.
+     *
+     * @throws IOException when a path does not exist or cannot be read, or an expected-failures line is malformed
+     */
+    public static ScriptFiles collect(List<Path> paths) throws IOException {
+        ScriptFiles f = new ScriptFiles();
+        for (Path p : paths) {
+            if (Files.isDirectory(p)) {
+                try (Stream<Path> s = Files.walk(p)) {
+                    s.filter(x -> x.toString().endsWith(".pkt") && Files.isRegularFile(x)).sorted().forEach(f.scripts::add);
+                }
+                f.readExpectedFailures(p);
+            } else if (Files.isRegularFile(p)) {
+                f.scripts.add(p);
+                Path dir = p.toAbsolutePath().getParent();
+                while (dir != null && !Files.exists(dir.resolve(EXPECTED_FAILURES))) dir = dir.getParent();
+                if (dir != null) f.readExpectedFailures(dir);
+            } else {
+                throw new IOException("no such script or directory: " + p);
+            }
+        }
+        return f;
+    }
+
+    private void readExpectedFailures(Path dir) throws IOException {
+        Path list = dir.resolve(EXPECTED_FAILURES);
+        if (!Files.exists(list)) return;
+        int n = 0;
+        for (String raw : Files.readAllLines(list, StandardCharsets.UTF_8)) {
+            n++;
+            String line = raw.strip();
+            if (line.isEmpty() || line.startsWith("#")) continue;
+            String[] parts = line.split("\\s+", 2);
+            if (parts.length < 2) throw new IOException(list + ":" + n + ": a script and its reason are needed: " + line);
+            Path script = dir.resolve(parts[0]).toAbsolutePath().normalize();
+            if (!Files.exists(script)) throw new IOException(list + ":" + n + ": no such script: " + parts[0]);
+            expectedFailures.put(script, parts[1]);
+        }
+    }
+
+    /** The scripts, in the order to play them. */
+    public List<Path> scripts() { return List.copyOf(scripts); }
+
+    /** Why {@code script} is expected to fail, or null when it is expected to pass. */
+    public String expectedFailure(Path script) { return expectedFailures.get(script.toAbsolutePath().normalize()); }
+
+    /** A script's text. */
+    static String read(Path p) {
+        try {
+            return Files.readString(p, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
