@@ -131,7 +131,17 @@ public final class Player {
         switch (e.action()) {
             case TcpPacket p when p.direction() == Direction.INBOUND -> inbound(p, when, line);
             case TcpPacket p -> outbound(p, when, line);
-            case Packet p -> throw new Unsupported(line, "UDP and ICMP lines are not supported by jnet drill yet: " + p.render());
+            case io.jnet.drill.script.IcmpPacket p when p.direction() == Direction.INBOUND -> {
+                if (when == null) throw new Unsupported(line, "an inbound packet at any time (*)");
+                if (!p.encapsulation().isEmpty()) throw new Unsupported(line, "encapsulated packets");
+                waitFor(when);
+                try {
+                    target.inject(IcmpBuilder.build(p, flow, target.localAddress(), target.remoteAddress()));
+                } catch (java.io.IOException x) {
+                    throw new Failure(line, "could not inject: " + x.getMessage());
+                }
+            }
+            case Packet p -> throw new Unsupported(line, "UDP lines and outbound ICMP are not supported by jnet drill yet: " + p.render());
             case Syscall s -> syscall(s, when, e.time(), base, line);
             case Command c -> {
                 waitFor(when);
