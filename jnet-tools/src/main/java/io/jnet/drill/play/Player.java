@@ -341,6 +341,17 @@ public final class Player {
         for (String part : c.commandLine().split(";|&&|\\n")) {
             String cmd = part.trim();
             if (cmd.isEmpty()) continue;
+            if (DefaultsScript.is(cmd)) {
+                for (String[] kv : DefaultsScript.SYSCTLS) {
+                    try {
+                        target.sysctl(kv[0], kv[1]);
+                    } catch (UnsupportedOperationException | IllegalArgumentException e) {
+                        // a setting this stack lacks (a congestion control, a mechanism): said, not fatal
+                        if (options.log() != null) options.log().println("         defaults: " + kv[0] + "=" + kv[1] + " not applied: " + e.getMessage());
+                    }
+                }
+                continue;
+            }
             List<String> words = new ArrayList<>(List.of(cmd.split("\\s+")));
             if (!words.getFirst().equals("sysctl")) throw new Unsupported(line, "shell command `" + cmd + "` (only sysctl is played)");
             words.removeFirst();
