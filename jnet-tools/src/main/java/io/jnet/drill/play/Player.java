@@ -208,6 +208,7 @@ public final class Player {
             List<String> diff = SegmentMatcher.differences(want, a, o.packet(), flow);
             if (diff.isEmpty()) {
                 SegmentMatcher.learnTimestamps(want, a, flow);
+                if (options.log() != null) options.log().printf("%8.3f   sent %s%n", at / 1e6, a.text());
                 return;
             }
             // a piece of the expected segment: the first bytes, the same flags but PSH/FIN saved for the last piece
