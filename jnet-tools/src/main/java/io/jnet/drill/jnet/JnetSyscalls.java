@@ -41,7 +41,7 @@ final class JnetSyscalls implements Syscalls {
     static final int IPPROTO_TCP = 6, IPPROTO_UDP = 17, SOL_SOCKET = 1;
     static final int SO_REUSEADDR = 2, SO_TYPE = 3, SO_ERROR = 4, SO_SNDBUF = 7, SO_RCVBUF = 8, SO_KEEPALIVE = 9,
             SO_LINGER = 13, SO_RCVTIMEO = 20, SO_SNDTIMEO = 21, SO_BUSY_POLL = 46;
-    static final int TCP_NODELAY = 1, TCP_CORK = 3;
+    static final int TCP_NODELAY = 1, TCP_CORK = 3, TCP_INFO = 11;
     static final int O_RDWR = 2, O_NONBLOCK = 0x800, F_GETFL = 3, F_SETFL = 4, F_GETFD = 1, F_SETFD = 2;
     static final long FIONREAD = 0x541B, SIOCOUTQ = 0x5411, SIOCOUTQNSD = 0x894B;
     static final int SHUT_RD = 0, SHUT_WR = 1, SHUT_RDWR = 2;
@@ -314,6 +314,18 @@ final class JnetSyscalls implements Syscalls {
             SocketFile s = sock(fd);
             if (level == SOL_SOCKET && name == SO_TYPE) return intBytes(s.stream ? SOCK_STREAM : SOCK_DGRAM, len);
             if (level == SOL_SOCKET && name == SO_ERROR) return intBytes(soError(s), len);
+            if (level == IPPROTO_TCP && name == TCP_INFO) {
+                if (!s.stream) throw new SyscallException(EOPNOTSUPP);
+                PollableSocket p = s.socket();
+                byte[] info;
+                if (p instanceof TcpSocket c) info = TcpInfoBytes.of(c.info());
+                else if (p instanceof TcpServerSocket l) info = TcpInfoBytes.of(l.info());
+                else {
+                    info = io.jnet.drill.target.TcpInfoLayout.newInfo();
+                    io.jnet.drill.target.TcpInfoLayout.set(info, "tcpi_state", 7); // TCP_CLOSE, as a new Linux socket
+                }
+                return Arrays.copyOf(info, Math.min(len, info.length));
+            }
             SocketOption<?> option = option(level, name);
             PollableSocket p = s.socket();
             Object v = p == null ? s.pendingOptions.getOrDefault(option, null) : getOption(p, option);
