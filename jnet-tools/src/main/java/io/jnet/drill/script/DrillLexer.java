@@ -13,6 +13,9 @@ import java.util.List;
  * plain words whose meaning the parser gives by place.
  */
 final class DrillLexer {
+    /** The longest text of an IPv6 address (eight groups with a dotted quad: 45 characters). */
+    private static final int MAX_IPV6_TEXT = 45;
+
     private final String file;
     private final String text;
     private final int[] lineStarts;
@@ -155,7 +158,7 @@ final class DrillLexer {
     /** The longest IPv6 address at {@code i} (with a {@code ::} or eight groups, as lexer.l's forms), or 0. */
     private int matchIpv6(int i) {
         int j = i;
-        while (j < text.length() && isIpv6Char(text.charAt(j))) j++;
+        while (j < text.length() && j - i < MAX_IPV6_TEXT && isIpv6Char(text.charAt(j))) j++;
         if (text.substring(i, j).indexOf(':') < 0) return 0;
         for (int end = j; end > i + 1; end--) {
             if (Ipv6Text.isAddress(text.substring(i, end))) return end - i;

@@ -164,7 +164,7 @@ public final class DrillParser {
     /** The next token must start another event, be the cleanup command or end the script. */
     private void checkEventEnd(Action action) throws DrillParseException {
         Token t = in.peek();
-        boolean next = t.kind() == Kind.EOF || t.kind() == Kind.BACK_QUOTED || t.kind() == Kind.INTEGER
+        boolean next = t.kind() == Kind.EOF || t.kind() == Kind.BACK_QUOTED || t.kind() == Kind.OPTION || t.kind() == Kind.INTEGER
             || t.kind() == Kind.FLOAT || t.isChar('+') || t.isChar('*');
         if (next) return;
         String what = switch (action) {
@@ -256,21 +256,28 @@ public final class DrillParser {
         return new Syscall(start.pos(), end, name.text(), args, result, errno, note);
     }
 
-    /** {@code (words ...)}: the words joined by single spaces. */
+    /**
+     * {@code (words ...)}: words, numbers and punctuation up to the closing parenthesis, as written but with any
+     * run of spaces or line breaks between them made one space (packetdrill's notes take words only).
+     */
     private String note() throws DrillParseException {
         in.next();
         StringBuilder b = new StringBuilder();
+        Token last = null;
         while (!in.atChar(')')) {
             Token t = in.peek();
             boolean word = switch (t.kind()) {
                 case WORD, INTEGER, HEX_INTEGER, FLOAT, IPV4_ADDR -> true;
-                case CHAR -> ",.:;'/!?&#@-".indexOf(t.text().charAt(0)) >= 0;
+                case CHAR -> ",.:;'/!?&#@-|=+*<>[]{}".indexOf(t.text().charAt(0)) >= 0;
                 default -> false;
             };
-            if (!word) throw in.expected("')' to end the note (words only)");
+            if (!word) throw in.expected("')' to end the note");
             in.next();
-            if (!b.isEmpty() && !(t.kind() == Kind.CHAR && ",.:;!?".contains(t.text()))) b.append(' ');
+            boolean adjacent = last != null && last.pos().line() == t.pos().line()
+                && last.pos().column() + last.text().length() == t.pos().column();
+            if (last != null && !adjacent) b.append(' ');
             b.append(t.text());
+            last = t;
         }
         in.next();
         return b.toString();

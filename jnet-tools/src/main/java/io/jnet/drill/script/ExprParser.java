@@ -8,7 +8,8 @@ import java.util.Optional;
 /**
  * Parses the expressions of system call arguments and results (packetdrill's {@code expression} rule) into generic
  * {@link Expr} trees: numbers, {@code ...}, names, strings, {@code |}, {@code name=value}, {@code name(args)},
- * {@code [..]} and {@code {..}}. Nesting deeper than {@link #MAX_DEPTH} is refused.
+ * {@code [..]} and {@code {..}}. Nesting deeper than {@link #MAX_DEPTH} (brackets, braces, calls, fields and
+ * {@code |} operands together) is refused, so that every tree renders and compares without deep recursion.
  */
 final class ExprParser {
     /** The deepest nesting of brackets, braces and calls taken. */
@@ -25,15 +26,22 @@ final class ExprParser {
         return parse(0);
     }
 
+    /** An expression at nesting {@code depth}; each {@code |} of a chain nests one level more (the tree is left-deep). */
     private Expr parse(int depth) throws DrillParseException {
-        if (depth > MAX_DEPTH) throw in.error(in.peek(), "expression nested too deeply (over " + MAX_DEPTH + " levels)");
+        checkDepth(depth);
         Expr left = primary(depth);
+        int chain = depth;
         while (in.atChar('|')) {
             in.next();
-            Expr right = primary(depth);
+            checkDepth(++chain);
+            Expr right = primary(chain);
             left = new Expr.BinaryOr(left.pos(), left, right);
         }
         return left;
+    }
+
+    private void checkDepth(int depth) throws DrillParseException {
+        if (depth > MAX_DEPTH) throw in.error(in.peek(), "expression nested too deeply (over " + MAX_DEPTH + " levels)");
     }
 
     private Expr primary(int depth) throws DrillParseException {

@@ -28,7 +28,7 @@ final class Seconds {
         return micros > MAX_MICROS ? -2 : micros;
     }
 
-    /** Microseconds as seconds the way scripts write them: {@code 0}, {@code 2}, {@code 0.100}, {@code 0.000250} (at least three decimals when not whole). */
+    /** Microseconds as seconds the way scripts write them: {@code 0}, {@code 2}, {@code 0.100}, {@code 0.00025} (trailing zeros dropped, but at least three decimals). */
     static String format(long micros) {
         long whole = micros / 1_000_000L;
         long frac = Math.abs(micros % 1_000_000L);
