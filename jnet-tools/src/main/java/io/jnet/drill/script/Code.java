@@ -3,7 +3,7 @@ package io.jnet.drill.script;
 /**
  * A block of code, {@code %{ ... }%} (packetdrill runs it as Python after the script, with the sockets' tcp_info).
  *
- * @param pos where {@code %{} is
+ * @param pos where <code>%&#123;</code> is
  * @param text the code between the delimiters, spaces and tabs at both ends removed (as packetdrill); it may span
  *     lines
  */

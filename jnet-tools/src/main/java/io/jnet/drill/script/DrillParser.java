@@ -20,9 +20,11 @@ import java.util.OptionalLong;
  * {@code --define=NAME=VALUE} options, and those given to {@link #parse(String, String, Map)}, are replaced in the
  * events as packetdrill's lexer does.
  *
- * <p>Constructs of packetdrill that jnet drill cannot play (IPv6, GRE, MPLS and PSP encapsulations, SCTP, MPTCP
- * options, MPLS and GRE expressions, packet fuzzing) are refused with a {@link DrillParseException} whose reason
- * starts with {@code not supported by jnet drill:}. No I/O: the parser reads only the text it is given.
+ * <p>Constructs of packetdrill that jnet drill cannot play (IPv6, GRE, MPLS and PSP encapsulations, IPv6 addresses
+ * in packets and system calls, SCTP, MPTCP options, MPLS and GRE expressions, packet fuzzing) are refused with a
+ * {@link DrillParseException} whose reason starts with {@code not supported by jnet drill:}. Option values (an IPv6
+ * {@code --local_ip}) and symbols ({@code AF_INET6}) are kept as text for the player to judge. No I/O: the parser
+ * reads only the text it is given.
  */
 public final class DrillParser {
     private final TokenStream in;

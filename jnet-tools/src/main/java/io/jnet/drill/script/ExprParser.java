@@ -89,6 +89,7 @@ final class ExprParser {
             return new Expr.Field(name.pos(), name.text(), Optional.empty(), parse(depth + 1));
         }
         if (!in.atChar('(')) return new Expr.Symbol(name.pos(), name.text());
+        if (name.text().equals("inet6_addr")) throw in.unsupported(name, "IPv6 addresses (inet6_addr)");
         in.next();
         List<Expr> args = list(')', "the arguments of " + name.text() + "(...)", depth);
         if (!in.atChar('=')) return new Expr.Call(name.pos(), name.text(), args);

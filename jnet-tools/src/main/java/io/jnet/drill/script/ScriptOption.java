@@ -13,12 +13,12 @@ import java.util.Optional;
  */
 public record ScriptOption(SourcePos pos, String name, Optional<String> value) {
 
-    /** {@code --name=value}. */
+    /** {@code --name=value}, the value in quotes unless it reads as one plain token (a define keeps its own quotes). */
     public String render() {
         if (value.isEmpty()) return "--" + name;
         String v = value.get();
-        boolean quote = v.isEmpty() || v.chars().anyMatch(Character::isWhitespace) && !v.contains("=");
-        return "--" + name + "=" + (quote ? "\"" + v + "\"" : v);
+        boolean plain = v.matches("[A-Za-z0-9_.:\\-]+") || name.equals("define") && v.matches("[A-Za-z0-9_]+=.+");
+        return "--" + name + "=" + (plain ? v : "\"" + v + "\"");
     }
 
     @Override

@@ -23,6 +23,11 @@ class DrillOptionsTest {
         assertThat(s.options().get(0).pos()).isEqualTo(new SourcePos(1, 1));
         assertThat(s.options().get(6).render()).isEqualTo("--so_name=\"a b\"");
         assertThat(s.options().get(3).render()).isEqualTo("--strict_segments");
+        for (String line : new String[] {"--x=a = b", "--x=", "--define=A=\"a b\"", "--define=A=`x y`", "--x=fd3d::1"}) {
+            String text = line.startsWith("--x=") && !line.equals("--x=fd3d::1") ? "--x=\"" + line.substring(4) + "\"" : line;
+            Script one = Parse.script(text + "\n0 close(3) = 0");
+            assertThat(one.options().get(0).render()).as(text).isEqualTo(text);
+        }
     }
 
     @Test

@@ -29,8 +29,9 @@ class DrillUnsupportedTest {
     }
 
     @Test
-    void ipv6CallsStayGenericForThePlayerToRefuse() {
-        Expr.Call c = (Expr.Call) Parse.expr("inet6_addr(\"::1\")");
-        assertThat(c.function()).isEqualTo("inet6_addr");
+    void ipv6AddressesInSystemCallsAreRefused() {
+        assertThat(Parse.error("0 bind(3, {sa_family=AF_INET6, sin6_addr=inet6_addr(\"::1\")}, 28) = 0").reason())
+            .isEqualTo("not supported by jnet drill: IPv6 addresses (inet6_addr)");
+        assertThat(Parse.expr("AF_INET6")).isEqualTo(new Expr.Symbol(new SourcePos(1, 5), "AF_INET6"));
     }
 }
