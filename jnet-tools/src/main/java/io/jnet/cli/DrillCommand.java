@@ -3,6 +3,7 @@ package io.jnet.cli;
 import io.jnet.drill.Drill;
 import io.jnet.drill.ScriptFiles;
 import io.jnet.drill.jnet.JnetTarget;
+import io.jnet.drill.kernel.KernelTarget;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.Inet4Address;
@@ -82,6 +83,16 @@ public final class DrillCommand implements Callable<Integer> {
             case "jnet" -> {
                 factory = () -> new JnetTarget(local, remote, gateway, mtu);
                 n = runs == null ? 1 : runs;
+            }
+            case "kernel" -> {
+                String reason = KernelTarget.unavailableReason();
+                if (reason != null) {
+                    spec.commandLine().getErr().println("jnet drill: cannot play against the kernel here: " + reason);
+                    return Main.EXIT_FAILURE;
+                }
+                KernelTarget.Options o = new KernelTarget.Options(local, gateway, remote, 16, mtu, true);
+                factory = () -> KernelTarget.open(o);
+                n = runs == null ? 3 : runs;
             }
             default -> {
                 spec.commandLine().getErr().println("jnet drill: --target must be jnet or kernel, not " + target);

@@ -27,6 +27,7 @@ final class SyscallRunner {
     private final InetSocketAddress localDefault, remoteDefault;
     /** The flow the script's packets belong to: a bind or connect tells it a port. */
     private final Flow flow;
+    private final FdTable fds = new FdTable();
 
     SyscallRunner(Syscalls sys, Values values, InetSocketAddress localDefault, InetSocketAddress remoteDefault, Flow flow) {
         this.sys = sys;
@@ -52,11 +53,11 @@ final class SyscallRunner {
                 // packetdrill: socket(..., ...) takes the script's address family (AF_INET until IPv6)
                 int domain = a.get(0) instanceof Expr.Ellipsis ? (int) LinuxConstants.require("AF_INET") : i(a, 0);
                 int type = i(a, 1), proto = i(a, 2);
-                yield () -> ok(sys.socket(domain, type, proto));
+                yield () -> ok(fds.open(sys.socket(domain, type, proto)));
             }
             case "bind" -> {
                 need(c, 3);
-                int fd = i(a, 0);
+                int fd = fd(a, 0);
                 InetSocketAddress to = values.address(a.get(1), localDefault);
                 if (flow.localPort < 0) flow.localPort = to.getPort();
                 yield () -> {
@@ -66,20 +67,20 @@ final class SyscallRunner {
             }
             case "listen" -> {
                 need(c, 2);
-                int fd = i(a, 0), backlog = i(a, 1);
+                int fd = fd(a, 0), backlog = i(a, 1);
                 yield () -> {
                     sys.listen(fd, backlog);
                     return ok(0);
                 };
             }
             case "accept", "accept4" -> {
-                int fd = i(a, 0);
+                int fd = fd(a, 0);
                 int flags = c.name().equals("accept4") ? i(a, 3) : 0;
-                yield () -> ok(sys.accept(fd, flags).fd());
+                yield () -> ok(fds.open(sys.accept(fd, flags).fd()));
             }
             case "connect" -> {
                 need(c, 3);
-                int fd = i(a, 0);
+                int fd = fd(a, 0);
                 InetSocketAddress to = values.address(a.get(1), remoteDefault);
                 if (flow.remotePort < 0) flow.remotePort = to.getPort();
                 yield () -> {
@@ -88,31 +89,31 @@ final class SyscallRunner {
                 };
             }
             case "read", "recv", "recvfrom" -> {
-                int fd = i(a, 0), len = i(a, 2);
+                int fd = fd(a, 0), len = i(a, 2);
                 int flags = c.name().equals("read") ? 0 : i(a, 3);
                 yield () -> ok(sys.recvfrom(fd, len, flags).data().length);
             }
             case "write", "send", "sendto" -> {
-                int fd = i(a, 0);
+                int fd = fd(a, 0);
                 byte[] data = buffer(a.get(1), i(a, 2), line);
                 int flags = c.name().equals("write") ? 0 : i(a, 3);
                 InetSocketAddress to = c.name().equals("sendto") && a.size() > 4 ? values.address(a.get(4), remoteDefault) : null;
                 yield () -> ok(sys.sendto(fd, data, flags, to));
             }
             case "writev" -> {
-                int fd = i(a, 0);
+                int fd = fd(a, 0);
                 byte[][] iov = iovecs(a.get(1), line);
                 yield () -> ok(sys.writev(fd, iov));
             }
             case "readv" -> {
-                int fd = i(a, 0);
+                int fd = fd(a, 0);
                 byte[][] iov = iovecs(a.get(1), line);
                 int[] lens = new int[iov.length];
                 for (int k = 0; k < iov.length; k++) lens[k] = iov[k].length;
                 yield () -> ok(sys.readv(fd, lens).length);
             }
             case "sendmsg" -> {
-                int fd = i(a, 0);
+                int fd = fd(a, 0);
                 Expr.Struct msg = struct(a.get(1), line);
                 byte[][] iov = iovecs(msg.field("msg_iov").orElseThrow(() -> new PlayException(line, "msghdr without msg_iov")), line);
                 Expr name = msg.field("msg_name").orElse(null);
@@ -122,7 +123,7 @@ final class SyscallRunner {
                 yield () -> ok(sys.sendmsg(fd, iov, flags, to));
             }
             case "recvmsg" -> {
-                int fd = i(a, 0);
+                int fd = fd(a, 0);
                 Expr.Struct msg = struct(a.get(1), line);
                 byte[][] iov = iovecs(msg.field("msg_iov").orElseThrow(() -> new PlayException(line, "msghdr without msg_iov")), line);
                 int[] lens = new int[iov.length];
@@ -141,7 +142,7 @@ final class SyscallRunner {
             }
             case "setsockopt" -> {
                 need(c, 5);
-                int fd = i(a, 0), level = i(a, 1), name = i(a, 2);
+                int fd = fd(a, 0), level = i(a, 1), name = i(a, 2);
                 byte[] value = optionBytes(a.get(3), i(a, 4), line);
                 yield () -> {
                     sys.setsockopt(fd, level, name, value);
@@ -150,7 +151,7 @@ final class SyscallRunner {
             }
             case "getsockopt" -> {
                 need(c, 5);
-                int fd = i(a, 0), level = i(a, 1), name = i(a, 2);
+                int fd = fd(a, 0), level = i(a, 1), name = i(a, 2);
                 Expr want = a.get(3);
                 int len = a.get(4) instanceof Expr.Ellipsis ? 4 : i(a, 4);
                 boolean tcpInfo = level == LinuxConstants.require("IPPROTO_TCP") && name == LinuxConstants.require("TCP_INFO");
@@ -161,12 +162,12 @@ final class SyscallRunner {
                 };
             }
             case "fcntl" -> {
-                int fd = i(a, 0), cmd = i(a, 1), arg = a.size() > 2 ? i(a, 2) : 0;
+                int fd = fd(a, 0), cmd = i(a, 1), arg = a.size() > 2 ? i(a, 2) : 0;
                 yield () -> ok(sys.fcntl(fd, cmd, arg));
             }
             case "ioctl" -> {
                 need(c, 3);
-                int fd = i(a, 0);
+                int fd = fd(a, 0);
                 long request = values.number(a.get(1));
                 Expr want = a.get(2);
                 yield () -> {
@@ -182,16 +183,16 @@ final class SyscallRunner {
             case "poll" -> {
                 need(c, 3);
                 Expr.Array arr = array(a.get(0), line);
-                List<Syscalls.PollFd> fds = new ArrayList<>();
+                List<Syscalls.PollFd> pollFds = new ArrayList<>();
                 List<Expr> wantRevents = new ArrayList<>();
                 for (Expr e : arr.elements()) {
                     Expr.Struct s = struct(e, line);
-                    fds.add(new Syscalls.PollFd((int) field(s, "fd", line), (int) field(s, "events", line)));
+                    pollFds.add(new Syscalls.PollFd(this.fds.target((int) field(s, "fd", line)), (int) field(s, "events", line)));
                     wantRevents.add(s.field("revents").orElse(null));
                 }
                 int timeout = i(a, 2);
                 yield () -> {
-                    Syscalls.PollFd[] p = fds.toArray(Syscalls.PollFd[]::new);
+                    Syscalls.PollFd[] p = pollFds.toArray(Syscalls.PollFd[]::new);
                     int n = sys.poll(p, timeout);
                     String bad = null;
                     for (int k = 0; k < p.length && bad == null; k++) {
@@ -206,11 +207,11 @@ final class SyscallRunner {
             }
             case "epoll_create", "epoll_create1" -> {
                 int flags = c.name().equals("epoll_create1") ? i(a, 0) : 0;
-                yield () -> ok(sys.epollCreate(flags));
+                yield () -> ok(fds.open(sys.epollCreate(flags)));
             }
             case "epoll_ctl" -> {
                 need(c, 4);
-                int ep = i(a, 0), op = i(a, 1), fd = i(a, 2);
+                int ep = fd(a, 0), op = i(a, 1), fd = fd(a, 2);
                 int events = 0;
                 long data = fd;
                 if (!(a.get(3) instanceof Expr.Ellipsis)) {
@@ -230,7 +231,7 @@ final class SyscallRunner {
             }
             case "epoll_wait" -> {
                 need(c, 4);
-                int ep = i(a, 0), max = i(a, 2), timeout = i(a, 3);
+                int ep = fd(a, 0), max = i(a, 2), timeout = i(a, 3);
                 Expr want = a.get(1);
                 yield () -> {
                     List<Syscalls.EpollEvent> got = sys.epollWait(ep, max, timeout);
@@ -239,7 +240,7 @@ final class SyscallRunner {
             }
             case "shutdown" -> {
                 need(c, 2);
-                int fd = i(a, 0), how = i(a, 1);
+                int fd = fd(a, 0), how = i(a, 1);
                 yield () -> {
                     sys.shutdown(fd, how);
                     return ok(0);
@@ -247,9 +248,11 @@ final class SyscallRunner {
             }
             case "close" -> {
                 need(c, 1);
-                int fd = i(a, 0);
+                int scriptFd = i(a, 0);
+                int fd = fds.target(scriptFd);
                 yield () -> {
                     sys.close(fd);
+                    fds.close(scriptFd);
                     return ok(0);
                 };
             }
@@ -264,6 +267,9 @@ final class SyscallRunner {
             throw new PlayException(c.pos().line(), c.name() + " takes " + n + " arguments, the script gives " + c.arguments().size());
         }
     }
+
+    /** A descriptor argument, translated to the target's number. */
+    private int fd(List<Expr> a, int k) throws PlayException, Unsupported { return fds.target(i(a, k)); }
 
     private int i(List<Expr> a, int k) throws PlayException, Unsupported {
         if (k >= a.size()) throw new PlayException(a.isEmpty() ? 0 : a.getLast().pos().line(), "missing argument " + (k + 1));
