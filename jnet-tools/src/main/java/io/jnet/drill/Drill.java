@@ -43,6 +43,23 @@ public final class Drill {
 
     private Drill() {}
 
+    /**
+     * Plays the built-in warm-up script {@code times} times on fresh targets, ignoring how it goes: on a real-time
+     * target the first plays of anything are slowed by JIT compilation.
+     */
+    public static void warmUp(TargetFactory factory, int times) throws Exception {
+        String text;
+        try (var in = Drill.class.getResourceAsStream("warmup.pkt")) {
+            text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        Script s = DrillParser.parse("warmup.pkt", text);
+        for (int i = 0; i < times; i++) {
+            try (Target t = factory.open()) {
+                Player.play(s, t, Player.Options.defaults());
+            }
+        }
+    }
+
     /** Plays every script of {@code files} on targets from {@code factory}, printing to {@code out}. */
     public static List<Result> run(ScriptFiles files, TargetFactory factory, Settings settings, PrintStream out) throws InterruptedException {
         List<Result> results = new ArrayList<>();

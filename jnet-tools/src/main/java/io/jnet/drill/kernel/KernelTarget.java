@@ -112,6 +112,8 @@ public final class KernelTarget implements Target {
     private static final Set<KernelTarget> LIVE = ConcurrentHashMap.newKeySet();
     private static final AtomicBoolean STALE_SWEPT = new AtomicBoolean();
     private static final int IPPROTO_IGMP = 2;
+    /** The least real time a call that should not block gets to return (µs). */
+    static final long MIN_CALL_WAIT_MICROS = 20_000;
     /** Longest single poll in {@link #nextOutbound}, so that an interrupt is seen. */
     private static final int POLL_SLICE_MS = 100;
     private static final System.Logger LOG = System.getLogger(KernelTarget.class.getName());
@@ -349,11 +351,14 @@ public final class KernelTarget implements Target {
         });
     }
 
-    /** {@inheritDoc} On real time: waits up to {@code realMicros} for the call to return. */
+    /**
+     * {@inheritDoc} On real time: waits up to {@code realMicros}, and at least {@link #MIN_CALL_WAIT_MICROS}, for the
+     * call to return (a call's first run may wait for the JIT; one that blocks still shows).
+     */
     @Override
     public boolean awaitCall(Thread caller, java.util.concurrent.Future<?> done, long realMicros) throws InterruptedException {
         try {
-            done.get(realMicros, java.util.concurrent.TimeUnit.MICROSECONDS);
+            done.get(Math.max(realMicros, MIN_CALL_WAIT_MICROS), java.util.concurrent.TimeUnit.MICROSECONDS);
             return true;
         } catch (java.util.concurrent.TimeoutException e) {
             return false;

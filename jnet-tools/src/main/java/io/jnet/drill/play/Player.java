@@ -353,14 +353,14 @@ public final class Player {
                 }
                 continue;
             }
-            List<String> words = new ArrayList<>(List.of(cmd.split("\\s+")));
+            List<String> words = shellWords(cmd, line);
             if (!words.getFirst().equals("sysctl")) throw new Unsupported(line, "shell command `" + cmd + "` (only sysctl is played)");
             words.removeFirst();
             for (String w : words) {
                 if (w.equals("-q") || w.equals("-w") || w.equals("-e")) continue;
                 int eq = w.indexOf('=');
                 if (eq <= 0) throw new Unsupported(line, "sysctl " + w + " (only NAME=VALUE is played)");
-                String name = w.substring(0, eq), value = w.substring(eq + 1).replace("\"", "");
+                String name = w.substring(0, eq).replace('/', '.'), value = w.substring(eq + 1);
                 try {
                     target.sysctl(name, value);
                 } catch (UnsupportedOperationException e) {
@@ -373,6 +373,36 @@ public final class Player {
     }
 
     // ------------------------------------------------------------------ helpers
+
+    /** A command's words as a shell splits them: blanks separate, single and double quotes group. */
+    static List<String> shellWords(String cmd, int line) throws Unsupported {
+        List<String> words = new ArrayList<>();
+        StringBuilder w = new StringBuilder();
+        boolean inWord = false;
+        char quote = 0;
+        for (int i = 0; i < cmd.length(); i++) {
+            char c = cmd.charAt(i);
+            if (quote != 0) {
+                if (c == quote) quote = 0;
+                else w.append(c);
+            } else if (c == '"' || c == '\'') {
+                quote = c;
+                inWord = true;
+            } else if (Character.isWhitespace(c)) {
+                if (inWord) words.add(w.toString());
+                w.setLength(0);
+                inWord = false;
+            } else if (c == '$' || c == '`' || c == '\\' || c == '|' || c == '>' || c == '<' || c == '*') {
+                throw new Unsupported(line, "shell command `" + cmd + "` (only plain sysctl lines are played)");
+            } else {
+                w.append(c);
+                inWord = true;
+            }
+        }
+        if (quote != 0) throw new Unsupported(line, "shell command `" + cmd + "` with an unclosed quote");
+        if (inWord) words.add(w.toString());
+        return words;
+    }
 
     private SegmentSpec spec(TcpPacket p) throws Unsupported {
         int line = p.pos().line();
