@@ -153,7 +153,10 @@ final class SyscallRunner {
                 need(c, 5);
                 int fd = fd(a, 0), level = i(a, 1), name = i(a, 2);
                 Expr want = a.get(3);
-                int len = a.get(4) instanceof Expr.Ellipsis ? 4 : i(a, 4);
+                Expr lenArg = a.get(4);
+                boolean anyLen = lenArg instanceof Expr.Ellipsis
+                        || lenArg instanceof Expr.Array arr && arr.elements().size() == 1 && arr.elements().getFirst() instanceof Expr.Ellipsis;
+                int len = anyLen ? 4 : i(a, 4);
                 boolean tcpInfo = level == LinuxConstants.require("IPPROTO_TCP") && name == LinuxConstants.require("TCP_INFO");
                 int askLen = tcpInfo ? TcpInfoLayout.SIZE : Math.max(len, 4);
                 yield () -> {
