@@ -147,7 +147,10 @@ public final class Player {
                 waitFor(when);
                 command(c);
             }
-            case Code c -> throw new Unsupported(line, "%{ }% code blocks are not supported by jnet drill yet");
+            case Code c -> {
+                waitFor(when);
+                code(c);
+            }
         }
         lastScheduled = when == null ? scriptNow() : when[0];
         lastInbound = inbound;
@@ -333,6 +336,40 @@ public final class Player {
             if (w != r.value()) throw new Failure(line, call + " = " + r.value() + ", expected " + w);
         }
         if (r.outputCheck() != null) throw new Failure(line, call + ": " + r.outputCheck());
+    }
+
+    // ------------------------------------------------------------------ code blocks
+
+    /**
+     * A {@code %{ }%} block, evaluated at its time (packetdrill takes its tcp_info snapshot then, and runs the Python
+     * at the end; the assertions see the same values) over the tcp_info of the last socket accepted or connected and
+     * Linux's symbols.
+     */
+    private void code(Code c) throws Unsupported, Failure {
+        int line = c.pos().line();
+        byte[] info = syscalls.tcpInfoOfSocketUnderTest();
+        CodeBlock.Result r;
+        try {
+            r = CodeBlock.evaluate(c.text(), name -> {
+                if (name.startsWith("tcpi_")) {
+                    if (info == null || !io.jnet.drill.target.TcpInfoLayout.isPresent(name, info.length)) return null;
+                    return io.jnet.drill.target.TcpInfoLayout.get(info, name);
+                }
+                String d = options.defines().get(name);
+                if (d != null) {
+                    try {
+                        return Long.decode(d);
+                    } catch (NumberFormatException e) {
+                        return null;
+                    }
+                }
+                var v = io.jnet.drill.target.LinuxConstants.value(name);
+                return v.isPresent() ? v.getAsLong() : null;
+            });
+        } catch (CodeBlock.Unsupported u) {
+            throw new Unsupported(line, u.getMessage());
+        }
+        if (!r.passed()) throw new Failure(line, r.message());
     }
 
     // ------------------------------------------------------------------ commands

@@ -28,6 +28,8 @@ final class SyscallRunner {
     /** The flow the script's packets belong to: a bind or connect tells it a port. */
     private final Flow flow;
     private final FdTable fds = new FdTable();
+    /** The target descriptor of the socket a code block asks about: the last one accepted or connected, else made. */
+    private volatile int socketUnderTest = -1;
 
     SyscallRunner(Syscalls sys, Values values, InetSocketAddress localDefault, InetSocketAddress remoteDefault, Flow flow) {
         this.sys = sys;
@@ -53,7 +55,11 @@ final class SyscallRunner {
                 // packetdrill: socket(..., ...) takes the script's address family (AF_INET until IPv6)
                 int domain = a.get(0) instanceof Expr.Ellipsis ? (int) LinuxConstants.require("AF_INET") : i(a, 0);
                 int type = i(a, 1), proto = i(a, 2);
-                yield () -> ok(fds.open(sys.socket(domain, type, proto)));
+                yield () -> {
+                    int fd = sys.socket(domain, type, proto);
+                    socketUnderTest = fd;
+                    return ok(fds.open(fd));
+                };
             }
             case "bind" -> {
                 need(c, 3);
@@ -76,7 +82,11 @@ final class SyscallRunner {
             case "accept", "accept4" -> {
                 int fd = fd(a, 0);
                 int flags = c.name().equals("accept4") ? i(a, 3) : 0;
-                yield () -> ok(fds.open(sys.accept(fd, flags).fd()));
+                yield () -> {
+                    int child = sys.accept(fd, flags).fd();
+                    socketUnderTest = child;
+                    return ok(fds.open(child));
+                };
             }
             case "connect" -> {
                 need(c, 3);
@@ -84,6 +94,7 @@ final class SyscallRunner {
                 InetSocketAddress to = values.address(a.get(1), remoteDefault);
                 if (flow.remotePort < 0) flow.remotePort = to.getPort();
                 yield () -> {
+                    socketUnderTest = fd;
                     sys.connect(fd, to);
                     return ok(0);
                 };
@@ -261,6 +272,21 @@ final class SyscallRunner {
             }
             default -> throw new Unsupported(line, "system call " + c.name() + " is not supported by jnet drill");
         };
+    }
+
+    /**
+     * The {@code struct tcp_info} of the socket under test (packetdrill's code blocks read it), or null when there is
+     * none or it cannot be read.
+     */
+    byte[] tcpInfoOfSocketUnderTest() {
+        int fd = socketUnderTest;
+        if (fd < 0) return null;
+        try {
+            return sys.getsockopt(fd, (int) LinuxConstants.require("IPPROTO_TCP"), (int) LinuxConstants.require("TCP_INFO"),
+                    TcpInfoLayout.SIZE);
+        } catch (SyscallException e) {
+            return null;
+        }
     }
 
     // ------------------------------------------------------------------ arguments

@@ -154,4 +154,22 @@ class PlayerTest {
                 """);
         assertThat(v.status()).as(v.toString()).isEqualTo(Verdict.Status.PASS);
     }
+
+    @Test
+    void codeBlocksAssertOnTheTcpInfoOfTheSocketUnderTest() throws Exception {
+        Verdict v = playOnJnet(ESTABLISHED + """
+                +0 %{
+                assert tcpi_state == TCP_ESTABLISHED, tcpi_state
+                assert tcpi_snd_mss == 1000, tcpi_snd_mss
+                assert tcpi_ca_state == TCP_CA_Open
+                }%
+                """);
+        assertThat(v.status()).as(v.toString()).isEqualTo(Verdict.Status.PASS);
+        v = playOnJnet(ESTABLISHED + "+0 %{ assert tcpi_snd_mss == 1460, tcpi_snd_mss }%\n");
+        assertThat(v.status()).isEqualTo(Verdict.Status.FAIL);
+        assertThat(v.line()).isEqualTo(10);
+        assertThat(v.message()).contains("assert tcpi_snd_mss == 1460").contains("tcpi_snd_mss = 1000");
+        v = playOnJnet(ESTABLISHED + "+0 %{ import os }%\n");
+        assertThat(v.status()).isEqualTo(Verdict.Status.UNSUPPORTED);
+    }
 }
