@@ -393,7 +393,7 @@ class CliTest {
     @Test
     void unknownCommandListsTheCommands() {
         assertThat(run("bogus")).isEqualTo(2);
-        assertThat(err()).contains("unknown command 'bogus'").contains("perf, rds-stress, serve, fetch, version, help")
+        assertThat(err()).contains("unknown command 'bogus'").contains("perf, rds-stress, serve, fetch, drill, version, help")
                 .doesNotContain("Unmatched argument");
     }
 
