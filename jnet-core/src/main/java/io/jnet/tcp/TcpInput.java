@@ -161,6 +161,7 @@ final class TcpInput {
                 c.sndWl1 = seq;
                 c.sndWl2 = ack;
                 c.maxSndWnd = Math.max(c.maxSndWnd, c.sndWnd);
+                synAckRttSample(c, opts);
                 establish(c);
                 TcpFriends.complete(c, pkt);
                 if (c.parent != null) c.parent.childEstablished(c);
@@ -278,6 +279,20 @@ final class TcpInput {
     }
 
     /** An RTT measurement in µs: feeds the RTO estimator (RFC 6298) and the windowed minimum (tcp_update_rtt_min). */
+    /**
+     * The RTT sample a passive open takes when the ACK of its SYN-ACK arrives (Linux tcp_synack_rtt_meas): the
+     * SYN-ACK's send time, unless it was retransmitted (Karn); then the echoed timestamp, if any.
+     */
+    private static void synAckRttSample(TcpConnection c, TcpOptions opts) {
+        if (c.retransmits == 0 && c.lastSynSentNs != 0) {
+            rttSample(c, Math.max(1, (c.lastRecvNs - c.lastSynSentNs) / 1000));
+        } else if (c.tsEnabled && opts.hasTimestamp && opts.tsEcr != 0) {
+            long ms = (c.tcp.tsClock() + c.tsOffset - opts.tsEcr) & 0xFFFFFFFFL;
+            if (ms < 600_000) rttSample(c, Math.max(1, ms) * 1000);
+        }
+        c.rtt.resetBackoff();
+    }
+
     static void rttSample(TcpConnection c, long us) {
         c.rtt.sample(us, c.tcp.sysctl.tcpRtoMinUs.intValue());
         c.minRtt.update(c.tcp.ns.clock().nanoTime(), c.tcp.sysctl.tcpMinRttWlen.intValue() * 1_000_000_000L, us);
