@@ -41,16 +41,29 @@ public final class ScriptFiles {
                 try (Stream<Path> s = Files.walk(p)) {
                     s.filter(x -> x.toString().endsWith(".pkt") && Files.isRegularFile(x)).sorted().forEach(f.scripts::add);
                 }
-                f.readExpectedFailures(p);
+                f.readNearestExpectedFailures(p.toAbsolutePath());
             } else if (Files.isRegularFile(p)) {
                 f.scripts.add(p);
-                Path dir = p.toAbsolutePath().getParent();
-                while (dir != null && !Files.exists(dir.resolve(EXPECTED_FAILURES))) dir = dir.getParent();
-                if (dir != null) f.readExpectedFailures(dir);
+                f.readNearestExpectedFailures(p.toAbsolutePath().getParent());
             } else {
                 throw new IOException("no such script or directory: " + p);
             }
         }
+        return f;
+    }
+
+    /** Reads the expected-failures list of {@code dir} or of the nearest directory above it that has one. */
+    private void readNearestExpectedFailures(Path dir) throws IOException {
+        while (dir != null && !Files.exists(dir.resolve(EXPECTED_FAILURES))) dir = dir.getParent();
+        if (dir != null && read.add(dir)) readExpectedFailures(dir);
+    }
+
+    private final java.util.Set<Path> read = new java.util.HashSet<>();
+
+    /** The same scripts with no expected failure (Linux, the reference, must pass every script). */
+    public ScriptFiles withoutExpectedFailures() {
+        ScriptFiles f = new ScriptFiles();
+        f.scripts.addAll(scripts);
         return f;
     }
 

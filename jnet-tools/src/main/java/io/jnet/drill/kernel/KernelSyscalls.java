@@ -68,7 +68,17 @@ public final class KernelSyscalls implements Syscalls {
         T run(Arena arena, MemorySegment capture) throws SyscallException;
     }
 
+    /** Kernel thread ids of the Java threads that made calls here (for {@link #threadId}). */
+    private final java.util.Map<Thread, Integer> tids = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The kernel thread id of {@code t} if it has made a call here, else -1 (for telling a blocked call by /proc). */
+    int threadId(Thread t) {
+        Integer tid = tids.get(t);
+        return tid == null ? -1 : tid;
+    }
+
     private <T> T syscall(Body<T> body) throws SyscallException {
+        tids.computeIfAbsent(Thread.currentThread(), t -> Libc.gettid());
         gate.enter();
         try (Arena arena = Arena.ofConfined()) {
             return body.run(arena, Libc.newCapture(arena));

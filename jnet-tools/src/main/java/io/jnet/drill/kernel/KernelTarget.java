@@ -352,18 +352,35 @@ public final class KernelTarget implements Target {
     }
 
     /**
-     * {@inheritDoc} On real time: waits up to {@code realMicros}, and at least {@link #MIN_CALL_WAIT_MICROS}, for the
-     * call to return (a call's first run may wait for the JIT; one that blocks still shows).
+     * {@inheritDoc} On real time, as packetdrill: the call has blocked when its thread sleeps in the kernel (state
+     * {@code S} in {@code /proc/self/task/TID/stat}, twice 200 µs apart); a call that neither returns nor sleeps
+     * gets up to {@code realMicros}, and at least {@link #MIN_CALL_WAIT_MICROS} (its first run may wait for the JIT).
      */
     @Override
     public boolean awaitCall(Thread caller, java.util.concurrent.Future<?> done, long realMicros) throws InterruptedException {
+        long giveUp = System.nanoTime() + Math.max(realMicros, MIN_CALL_WAIT_MICROS) * 1000;
+        int sleeping = 0;
+        while (!done.isDone()) {
+            int tid = syscalls.threadId(caller);
+            if (tid > 0 && sleepingInKernel(tid)) {
+                if (++sleeping >= 2 && !done.isDone()) return false;
+            } else {
+                sleeping = 0;
+            }
+            if (System.nanoTime() - giveUp > 0) return done.isDone();
+            Thread.sleep(0, 200_000);
+        }
+        return true;
+    }
+
+    /** True when the thread's state in /proc is S (interruptible sleep: a socket call waiting). */
+    private static boolean sleepingInKernel(int tid) {
         try {
-            done.get(Math.max(realMicros, MIN_CALL_WAIT_MICROS), java.util.concurrent.TimeUnit.MICROSECONDS);
-            return true;
-        } catch (java.util.concurrent.TimeoutException e) {
+            String stat = Files.readString(Path.of("/proc/self/task/" + tid + "/stat"));
+            int close = stat.lastIndexOf(')');
+            return close > 0 && close + 2 < stat.length() && stat.charAt(close + 2) == 'S';
+        } catch (IOException e) {
             return false;
-        } catch (java.util.concurrent.ExecutionException e) {
-            return true;
         }
     }
 

@@ -214,6 +214,14 @@ final class Libc {
         try { return (int) SHUTDOWN.invokeExact(c, fd, how); } catch (Throwable t) { throw rethrow(t); }
     }
 
+    private static final MethodHandle GETTID = LINKER.downcallHandle(LIBC.find("gettid")
+            .orElseThrow(() -> new UnsatisfiedLinkError("libc symbol not found: gettid")), FunctionDescriptor.of(JAVA_INT));
+
+    /** gettid(2): the calling thread's kernel thread id. */
+    static int gettid() {
+        try { return (int) GETTID.invokeExact(); } catch (Throwable t) { throw rethrow(t); }
+    }
+
     static int close(MemorySegment c, int fd) {
         try { return (int) CLOSE.invokeExact(c, fd); } catch (Throwable t) { throw rethrow(t); }
     }

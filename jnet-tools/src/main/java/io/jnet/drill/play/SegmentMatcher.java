@@ -49,7 +49,7 @@ final class SegmentMatcher {
         }
         int ecn = p[1] & 3;
         String text = render(flags, seq, payload, (flags & Tcp.ACK) != 0 ? ack : -1, Tcp.window(p, t), options, ecn)
-                + " (ports " + Tcp.sourcePort(p, t) + ">" + Tcp.destinationPort(p, t) + ")";
+                + ((flags & Tcp.URG) != 0 ? " urg " + Tcp.urgentPointer(p, t) : "") + " (ports " + Tcp.sourcePort(p, t) + ">" + Tcp.destinationPort(p, t) + ")";
         return new Actual(flags, seq, payload, ack, Tcp.window(p, t), options, ecn, text);
     }
 
@@ -65,6 +65,8 @@ final class SegmentMatcher {
         if (a.length() != e.length()) d.add("payload " + a.length() + " bytes, expected " + e.length());
         if (e.ack() != null && a.ack() != Flow.u32(e.ack())) d.add("ack " + a.ack() + ", expected " + Flow.u32(e.ack()));
         if (e.window() != null && a.window() != e.window()) d.add("win " + a.window() + ", expected " + e.window());
+        int urg = Tcp.urgentPointer(p, t);
+        if (e.urgentPointer() != null && urg != e.urgentPointer()) d.add("urg " + urg + ", expected " + e.urgentPointer());
         if (e.ecn() >= 0 && a.ecn() != e.ecn()) d.add("ECN field " + a.ecn() + ", expected " + e.ecn());
         if (e.options() != null) {
             List<TcpOption> want = e.options();
@@ -102,18 +104,18 @@ final class SegmentMatcher {
         return want.equals(got);
     }
 
-    /** packetdrill's flag letters: S F R P . (ACK) U E W, in that order. */
+    /** packetdrill's flag letters S F R P U E W, then {@code .} for ACK (as a script writes them: {@code PU.}). */
     static String flagText(int f) {
         StringBuilder sb = new StringBuilder();
         if ((f & Tcp.SYN) != 0) sb.append('S');
         if ((f & Tcp.FIN) != 0) sb.append('F');
         if ((f & Tcp.RST) != 0) sb.append('R');
         if ((f & Tcp.PSH) != 0) sb.append('P');
-        if ((f & Tcp.ACK) != 0) sb.append('.');
         if ((f & Tcp.URG) != 0) sb.append('U');
         if ((f & Tcp.ECE) != 0) sb.append('E');
         if ((f & Tcp.CWR) != 0) sb.append('W');
-        return sb.isEmpty() ? "(none)" : sb.toString();
+        if ((f & Tcp.ACK) != 0) sb.append('.');
+        return sb.isEmpty() ? "-" : sb.toString();
     }
 
     static String render(int flags, long seq, int len, long ack, int win, List<TcpOption> options, int ecn) {
