@@ -18,11 +18,24 @@ public final class Sysctl {
     private final long max;
     private final boolean ascending;
     private volatile int[] values;
+    /** For a sysctl whose value is a name (unit "name"): the names, by value; null for a numeric one. */
+    private final String[] names;
     /** Counts reads through {@link #intValue} and {@link #enabled} while set ({@link #countReads}); null normally. */
     private volatile LongAdder reads;
     private final java.util.List<Runnable> writeListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     Sysctl(String name, String unit, String description, long min, long max, boolean ascending, int... defaults) {
+        this(name, unit, description, min, max, ascending, null, defaults);
+    }
+
+    /** A sysctl whose single value is one of {@code names} (written and printed as the name; value = its index). */
+    Sysctl(String name, String description, String[] names, int def) {
+        this(name, "name", description, 0, names.length - 1, false, names.clone(), def);
+    }
+
+    private Sysctl(String name, String unit, String description, long min, long max, boolean ascending, String[] names,
+                   int... defaults) {
+        this.names = names;
         this.name = name;
         this.unit = unit;
         this.description = description;
@@ -34,7 +47,7 @@ public final class Sysctl {
     }
 
     public String name() { return name; }
-    /** Unit of the values: "bytes", "seconds", "ms", "us", "boolean", "count", "port", "enum". */
+    /** Unit of the values: "bytes", "seconds", "ms", "us", "boolean", "count", "port", "enum", "name". */
     public String unit() { return unit; }
     public String description() { return description; }
     public int arity() { return defaults.length; }
@@ -77,10 +90,10 @@ public final class Sysctl {
     public void stopCountingReads() { reads = null; }
 
     /** The default as Linux prints it. */
-    public String defaultString() { return format(defaults); }
+    public String defaultString() { return names != null ? names[defaults[0]] : format(defaults); }
 
     /** The value as Linux prints it (values separated by a tab). */
-    public String get() { return format(values); }
+    public String get() { return names != null ? names[values[0]] : format(values); }
 
     /**
      * Sets the value from text as written to /proc/sys (numbers separated by whitespace).
@@ -88,6 +101,15 @@ public final class Sysctl {
      * @throws IllegalArgumentException (EINVAL) when the count, a number, the bounds or the ordering is wrong
      */
     public void set(String text) {
+        if (names != null) {
+            int i = java.util.Arrays.asList(names).indexOf(text.trim());
+            // Linux: writing a congestion control that is not available fails with ENOENT
+            if (i < 0) throw new IllegalArgumentException(name + ": no such choice '" + text.trim() + "' (No such file or directory); available: "
+                    + String.join(" ", names));
+            values = new int[] {i};
+            for (Runnable r : writeListeners) r.run();
+            return;
+        }
         String[] parts = text.trim().split("\\s+");
         if (parts.length != defaults.length)
             throw new IllegalArgumentException(name + ": expected " + defaults.length + " value(s), got '" + text + "'");

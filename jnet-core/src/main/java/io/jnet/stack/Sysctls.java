@@ -67,6 +67,12 @@ public final class Sysctls {
      */
     public final Sysctl tcpMem = reg("net.ipv4.tcp_mem", "pages", "TCP memory of the namespace in 4096-byte pages: min (pressure ends below), pressure (begins above), max (hard limit); default as Linux tcp_init_mem with the JVM max heap as the free buffer pages (limit = heap pages/16, at least 128; min = limit/4*3, pressure = limit, max = min*2)", 1, Integer.MAX_VALUE, defaultTcpMem());
     public final Sysctl tcpWmem = regAsc("net.ipv4.tcp_wmem", "bytes", "send buffer min, default, max", 1, Integer.MAX_VALUE / 2, 4096, 16384, 4194304);
+    /**
+     * The congestion control new connections start with, by name (Linux's default is cubic; jnet has Reno only,
+     * RFC 5681 with the RFC 6582 NewReno recovery, until its congestion-control interface arrives).
+     */
+    public final Sysctl tcpCongestionControl = put(new Sysctl("net.ipv4.tcp_congestion_control",
+            "congestion control of new connections, by name (only reno so far)", new String[] {"reno"}, 0));
     public final Sysctl tcpTimestamps = reg("net.ipv4.tcp_timestamps", "enum", "RFC 7323 timestamps: 0 off, 1 on with random offset, 2 on without offset", 0, 2, 1);
     public final Sysctl tcpSack = reg("net.ipv4.tcp_sack", "boolean", "RFC 2018 selective acknowledgements: offer SACK-permitted on SYN and SYN-ACK and use SACK when both ends do", 0, 1, 1);
     public final Sysctl tcpDsack = reg("net.ipv4.tcp_dsack", "boolean", "RFC 2883 duplicate SACK: report duplicate segments received in the first SACK block", 0, 1, 1);

@@ -54,4 +54,14 @@ class SysctlsTest {
         assertThat(b).isSameAs(a);
         assertThat(s.get("net.jnet.test_feature")).isEqualTo("1");
     }
+
+    @org.junit.jupiter.api.Test
+    void theCongestionControlIsSetByNameAndAnUnavailableOneIsRefused() {
+        org.assertj.core.api.Assertions.assertThat(s.get("net.ipv4.tcp_congestion_control")).isEqualTo("reno");
+        s.set("net.ipv4.tcp_congestion_control", "reno\n");
+        org.assertj.core.api.Assertions.assertThat(s.tcpCongestionControl.get()).isEqualTo("reno");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.set("net.ipv4.tcp_congestion_control", "cubic"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("No such file or directory");
+        org.assertj.core.api.Assertions.assertThat(s.dump()).contains("net.ipv4.tcp_congestion_control = reno");
+    }
 }
