@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * Checks a packet the stack sent against an outbound script segment, as packetdrill does: addresses, ports,
- * flags, relative sequence and acknowledgment numbers, payload length, window and options when the line gives
- * them, the ECN field when the line says. The first SYN the stack sends teaches the runner the stack's initial
+ * flags, relative sequence and acknowledgment numbers, payload length, window, urgent pointer and options when the
+ * line gives them, the ECN field when the line says. The first SYN the stack sends teaches the runner the stack's initial
  * sequence number (and its port, when it connected); its first timestamp the offset between the two TS clocks.
  * TS val is not compared (the stack's clock is its own); TS ecr must echo the runner's TS val exactly.
  */
@@ -49,7 +49,7 @@ final class SegmentMatcher {
         }
         int ecn = p[1] & 3;
         String text = render(flags, seq, payload, (flags & Tcp.ACK) != 0 ? ack : -1, Tcp.window(p, t), options, ecn)
-                + " (ports " + Tcp.sourcePort(p, t) + ">" + Tcp.destinationPort(p, t) + ")";
+                + ((flags & Tcp.URG) != 0 ? " urg " + Tcp.urgentPointer(p, t) : "") + " (ports " + Tcp.sourcePort(p, t) + ">" + Tcp.destinationPort(p, t) + ")";
         return new Actual(flags, seq, payload, ack, Tcp.window(p, t), options, ecn, text);
     }
 
@@ -65,6 +65,9 @@ final class SegmentMatcher {
         if (a.length() != e.length()) d.add("payload " + a.length() + " bytes, expected " + e.length());
         if (e.ack() != null && a.ack() != Flow.u32(e.ack())) d.add("ack " + a.ack() + ", expected " + Flow.u32(e.ack()));
         if (e.window() != null && a.window() != e.window()) d.add("win " + a.window() + ", expected " + e.window());
+        if (e.urgentPointer() != null && Tcp.urgentPointer(p, t) != e.urgentPointer()) {
+            d.add("urg " + Tcp.urgentPointer(p, t) + ", expected " + e.urgentPointer());
+        }
         if (e.ecn() >= 0 && a.ecn() != e.ecn()) d.add("ECN field " + a.ecn() + ", expected " + e.ecn());
         if (e.options() != null) {
             List<TcpOption> want = e.options();
