@@ -367,6 +367,21 @@ public final class PacketBuffer {
         if (len > 0) region.read(regionOffset + (from - head), dst, dstOff, len);
     }
 
+    /**
+     * The data byte at offset {@code i}, 0 to 255, read through the region for data carried by reference (where a
+     * one-byte array is allocated: for rare reads, such as TCP's urgent byte).
+     *
+     * @throws IndexOutOfBoundsException when {@code i} is not within the data
+     */
+    public int byteAt(int i) {
+        java.util.Objects.checkIndex(i, length());
+        int head = dataEnd - dataStart;
+        if (i < head) return array[dataStart + i] & 0xFF;
+        byte[] one = new byte[1];
+        region.read(regionOffset + (i - head), one, 0, 1);
+        return one[0] & 0xFF;
+    }
+
     /** As {@link #copyData(int, byte[], int, int)}, into {@code dst} at its position, which moves on by {@code len}. */
     public void copyData(int from, java.nio.ByteBuffer dst, int len) {
         java.util.Objects.checkFromIndexSize(from, len, length());

@@ -21,8 +21,9 @@ import java.util.Set;
  * channel, so the socket and the channel are one connection, as with the JDK's own adaptor. Its streams and
  * its {@code connect} need the channel in blocking mode ({@link java.nio.channels.IllegalBlockingModeException}
  * otherwise); SO_TIMEOUT bounds the input stream's reads ("Read timed out", the socket stays usable).
- * Traffic class (IP_TOS) and SO_OOBINLINE are kept and reported but change nothing: jnet sets no TOS byte of its
- * own and has no urgent data ({@link #sendUrgentData} throws), which the JDK allows ("may be ignored").
+ * Traffic class (IP_TOS) is kept and reported but changes nothing: jnet sets no TOS byte of its own, which the JDK
+ * allows ("may be ignored"). SO_OOBINLINE goes to the TCP socket, as the JDK's adaptor sets it on its socket (on a
+ * local stream socket it is only kept); {@link #sendUrgentData} throws, as the JDK's adaptor does.
  */
 final class JnetSocketAdaptor extends Socket {
     private final JnetSocketChannel sc;
@@ -208,13 +209,22 @@ final class JnetSocketAdaptor extends Socket {
     @Override
     public void setOOBInline(boolean on) throws SocketException {
         ensureOpenForOptions();
-        oobInline = on;
+        try {
+            if (sc.oobInline(on) == null) oobInline = on;
+        } catch (Exception e) {
+            throw AdaptorErrors.toSocketException(e);
+        }
     }
 
     @Override
     public boolean getOOBInline() throws SocketException {
         ensureOpenForOptions();
-        return oobInline;
+        try {
+            Boolean v = sc.oobInline(null);
+            return v != null ? v : oobInline;
+        } catch (Exception e) {
+            throw AdaptorErrors.toSocketException(e);
+        }
     }
 
     @Override

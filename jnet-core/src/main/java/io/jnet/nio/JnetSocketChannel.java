@@ -537,6 +537,23 @@ final class JnetSocketChannel extends SocketChannel implements PollableChannel {
     @Override
     public Set<java.net.SocketOption<?>> supportedOptions() { return endpoint.supportedOptions(); }
 
+    /**
+     * SO_OOBINLINE for the adaptor ({@link #socket()}), which sets it on the socket as the JDK's SocketAdaptor does
+     * (it is not among a channel's options): on a TCP channel jnet's {@link SocketOption#SO_OOBINLINE}; null on a
+     * local stream socket, which has no urgent data.
+     *
+     * @param on the value to set, or null to read it only
+     * @return the value in force, or null when the endpoint has none
+     */
+    Boolean oobInline(Boolean on) throws IOException {
+        synchronized (stateLock) {
+            ensureOpen();
+            if (!(endpoint instanceof StreamEndpoint.Tcp)) return null;
+            if (on != null) endpoint.setOption(SocketOption.SO_OOBINLINE, on);
+            return endpoint.getOption(SocketOption.SO_OOBINLINE);
+        }
+    }
+
     // ------------------------------------------------------------------ selection, close
 
     @Override

@@ -3,6 +3,7 @@ package io.jnet.nio;
 import io.jnet.socket.Errno;
 import io.jnet.socket.ErrnoException;
 import io.jnet.socket.Events;
+import io.jnet.socket.MsgFlags;
 import io.jnet.socket.PollableSocket;
 import io.jnet.socket.ReadinessListener;
 import io.jnet.socket.SocketOption;
@@ -74,9 +75,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * ({@link SocketOption}). jnet has no IP_TOS, SO_REUSEPORT nor the extended TCP_KEEPIDLE, TCP_KEEPINTERVAL,
  * TCP_KEEPCOUNT and TCP_QUICKACK: the typed {@code setOption}/{@code getOption} throw
  * {@link UnsupportedOperationException} for them (they are not in {@link #supportedOptions()}), the int-based
- * {@link #setOption(int, Object)}/{@link #getOption(int)} a {@link SocketException}. jnet ignores TCP's
- * urgent pointer, so urgent bytes stay in the stream: SO_OOBINLINE reads true and cannot be cleared, and
- * {@link #sendUrgentData} throws {@link SocketException} ({@link #supportsUrgentData()} is false).</li>
+ * {@link #setOption(int, Object)}/{@link #getOption(int)} a {@link SocketException}. Urgent data as the
+ * JDK's on Linux: {@link #sendUrgentData} sends one byte with MSG_OOB; SO_OOBINLINE, off by default, keeps
+ * received urgent bytes in the stream, and without it they leave the stream (a read skips them; the JDK never
+ * reads with MSG_OOB).</li>
  * <li>IPv4 only, as jnet: an IPv6 address is refused with a {@link SocketException}, but for the wildcard
  * {@code ::}, taken as 0.0.0.0. Connecting to the wildcard address goes to 127.0.0.1 (Linux's rule; the JDK
  * would look up the kernel's host name).</li>
@@ -590,21 +592,21 @@ public final class JnetSocketImpl extends SocketImpl {
         writeLock.lock();
         try {
             int end = off + len;
-            while (off < end) off += implWrite(b, off, end - off);
+            while (off < end) off += implWrite(b, off, end - off, 0);
         } finally {
             writeLock.unlock();
         }
     }
 
-    private int implWrite(byte[] b, int off, int len) throws IOException {
+    private int implWrite(byte[] b, int off, int len, int flags) throws IOException {
         int n = 0;
         boolean cleared = false;
         beginWrite();
         try {
-            n = socket.write(b, off, len);
+            n = socket.write(b, off, len, flags);
             while (n == 0 && isOpen()) {
                 cleared |= park(socket, Events.POLLOUT, 0, null);
-                n = socket.write(b, off, len);
+                n = socket.write(b, off, len, flags);
             }
             return n;
         } catch (ErrnoException e) {
@@ -760,14 +762,25 @@ public final class JnetSocketImpl extends SocketImpl {
         }
     }
 
-    /** False: jnet does not send urgent data. */
+    /** True, as the JDK's NioSocketImpl: {@link #sendUrgentData} sends TCP urgent data. */
     @Override
-    protected boolean supportsUrgentData() { return false; }
+    protected boolean supportsUrgentData() { return true; }
 
-    /** @throws SocketException always: jnet does not send urgent data (MSG_OOB) */
+    /**
+     * Sends the low 8 bits of {@code data} as one byte of TCP urgent data (send(2) with MSG_OOB, as the JDK's
+     * NioSocketImpl), waiting for room in the send buffer.
+     *
+     * @throws SocketException "Socket closed", "Socket is not connected", or the connection's error
+     */
     @Override
     protected void sendUrgentData(int data) throws IOException {
-        throw new SocketException("jnet: urgent data (MSG_OOB) is not supported");
+        byte[] b = {(byte) data};
+        writeLock.lock();
+        try {
+            implWrite(b, 0, 1, MsgFlags.MSG_OOB); // waits for room; a close meanwhile throws "Socket closed"
+        } finally {
+            writeLock.unlock();
+        }
     }
 
     // =========================================================================================== options
@@ -822,10 +835,10 @@ public final class JnetSocketImpl extends SocketImpl {
     /**
      * {@link java.net.SocketOptions} by number, as {@code Socket}/{@code ServerSocket}'s setters use them:
      * SO_TIMEOUT (milliseconds), SO_LINGER ({@code false} = off, else seconds), TCP_NODELAY, SO_SNDBUF and
-     * SO_RCVBUF (bytes, above 0), SO_KEEPALIVE, SO_REUSEADDR, SO_OOBINLINE (true only).
+     * SO_RCVBUF (bytes, above 0), SO_KEEPALIVE, SO_REUSEADDR, SO_OOBINLINE.
      *
-     * @throws SocketException "Socket closed", a bad value, IP_TOS and SO_REUSEPORT (jnet has neither),
-     *                         clearing SO_OOBINLINE, an unknown option
+     * @throws SocketException "Socket closed", a bad value, IP_TOS and SO_REUSEPORT (jnet has neither), an
+     *                         unknown option
      */
     @Override
     public void setOption(int opt, Object value) throws SocketException {
@@ -852,11 +865,7 @@ public final class JnetSocketImpl extends SocketImpl {
                 }
                 case SO_KEEPALIVE -> jset(SocketOption.SO_KEEPALIVE, booleanValue(value, "SO_KEEPALIVE"));
                 case SO_REUSEADDR -> jset(SocketOption.SO_REUSEADDR, booleanValue(value, "SO_REUSEADDR"));
-                case SO_OOBINLINE -> {
-                    if (!booleanValue(value, "SO_OOBINLINE")) {
-                        throw new SocketException("jnet: urgent data always stays inline; SO_OOBINLINE cannot be cleared");
-                    }
-                }
+                case SO_OOBINLINE -> jset(SocketOption.SO_OOBINLINE, booleanValue(value, "SO_OOBINLINE"));
                 case IP_TOS -> throw new SocketException("jnet: IP_TOS is not supported");
                 case SO_REUSEPORT -> throw new SocketException("SO_REUSEPORT not supported");
                 default -> throw new SocketException("Unknown option " + opt);
@@ -869,7 +878,7 @@ public final class JnetSocketImpl extends SocketImpl {
     /**
      * Reads a {@link java.net.SocketOptions} option by number: SO_TIMEOUT (milliseconds), SO_LINGER
      * ({@code Boolean.FALSE} when off, else seconds), SO_BINDADDR (the local {@link InetAddress}), TCP_NODELAY,
-     * SO_SNDBUF, SO_RCVBUF (bytes), SO_KEEPALIVE, SO_REUSEADDR, SO_OOBINLINE (always true).
+     * SO_SNDBUF, SO_RCVBUF (bytes), SO_KEEPALIVE, SO_REUSEADDR, SO_OOBINLINE.
      *
      * @throws SocketException "Socket closed", IP_TOS and SO_REUSEPORT, an unknown option
      */
@@ -890,7 +899,7 @@ public final class JnetSocketImpl extends SocketImpl {
                 case SO_RCVBUF -> typed(StandardSocketOptions.SO_RCVBUF);
                 case SO_KEEPALIVE -> jget(SocketOption.SO_KEEPALIVE);
                 case SO_REUSEADDR -> jget(SocketOption.SO_REUSEADDR);
-                case SO_OOBINLINE -> Boolean.TRUE;
+                case SO_OOBINLINE -> jget(SocketOption.SO_OOBINLINE);
                 case IP_TOS -> throw new SocketException("jnet: IP_TOS is not supported");
                 case SO_REUSEPORT -> throw new SocketException("SO_REUSEPORT not supported");
                 default -> throw new SocketException("Unknown option " + opt);

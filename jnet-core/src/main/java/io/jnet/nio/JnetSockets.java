@@ -14,7 +14,7 @@ import java.net.SocketException;
  *
  * <p>Not covered: {@code java.net.DatagramSocket} and {@code MulticastSocket} (the JDK has no factory for them
  * any more), {@code Socket}s made with a SOCKS or HTTP {@link java.net.Proxy} (the JDK gives those its own
- * kernel implementation), urgent data ({@code Socket.sendUrgentData}), and NIO channels (the
+ * kernel implementation), and NIO channels (the
  * SelectorProvider's job). To use jnet without JVM-wide hooks, take the factories of
  * {@link JnetNetwork#socketFactory()} and {@link JnetNetwork#serverSocketFactory()}.
  */

@@ -3,6 +3,7 @@ package io.jnet.socket;
 /** poll(2)/epoll(7) event bits, values as on Linux. */
 public final class Events {
     public static final int POLLIN = 0x001;
+    /** Urgent data waits to be read with MSG_OOB (TCP: Linux tcp_poll's TCP_URG_VALID). */
     public static final int POLLPRI = 0x002;
     public static final int POLLOUT = 0x004;
     public static final int POLLERR = 0x008;
@@ -16,6 +17,7 @@ public final class Events {
     public static String toString(int ev) {
         StringBuilder sb = new StringBuilder();
         if ((ev & POLLIN) != 0) sb.append("IN|");
+        if ((ev & POLLPRI) != 0) sb.append("PRI|");
         if ((ev & POLLOUT) != 0) sb.append("OUT|");
         if ((ev & POLLERR) != 0) sb.append("ERR|");
         if ((ev & POLLHUP) != 0) sb.append("HUP|");

@@ -1,13 +1,22 @@
 package io.jnet.socket;
 
 /**
- * Flags of a send call ({@code send(2)}'s {@code flags}), with Linux's values, for
- * {@link TcpSocket#write(byte[], int, int, int)} and {@link TcpSocket#write(java.nio.ByteBuffer, int)}.
+ * Flags of a send or receive call ({@code send(2)}'s and {@code recv(2)}'s {@code flags}), with Linux's values, for
+ * {@link TcpSocket#write(byte[], int, int, int)}, {@link TcpSocket#write(java.nio.ByteBuffer, int)},
+ * {@link TcpSocket#read(byte[], int, int, int)} and {@link TcpSocket#read(java.nio.ByteBuffer, int)}.
  */
 public final class MsgFlags {
     /**
-     * MSG_DONTWAIT (0x40): this call does not block, as if the socket were non-blocking: it queues what the send
-     * buffer takes and returns the count, maybe 0.
+     * MSG_OOB (0x1), TCP urgent data. Sending: the last byte of this call is the urgent byte; the segments carrying
+     * data before it have URG set and the urgent pointer one past it (BSD's convention, RFC 6093), until the peer
+     * acknowledges it (Linux tcp_mark_urg, tcp_transmit_skb); the call's segments are of one MSS, and neither
+     * Nagle nor TCP_CORK holds them. Receiving: the urgent byte the peer marked, taken out of the stream (unless
+     * SO_OOBINLINE), once; the call never blocks (Linux tcp_recv_urg).
+     */
+    public static final int MSG_OOB = 0x1;
+    /**
+     * MSG_DONTWAIT (0x40): this call does not block, as if the socket were non-blocking: a send queues what the
+     * send buffer takes and returns the count, maybe 0; a receive returns what is there, maybe 0.
      */
     public static final int MSG_DONTWAIT = 0x40;
     /**
@@ -30,7 +39,9 @@ public final class MsgFlags {
      */
     public static final int MSG_SENDPAGE_NOTLAST = 0x20000;
     /** Every flag a TCP send accepts; any other bit gives EINVAL. */
-    public static final int TCP_SEND_FLAGS = MSG_DONTWAIT | MSG_NOSIGNAL | MSG_MORE | MSG_SENDPAGE_NOTLAST;
+    public static final int TCP_SEND_FLAGS = MSG_OOB | MSG_DONTWAIT | MSG_NOSIGNAL | MSG_MORE | MSG_SENDPAGE_NOTLAST;
+    /** Every flag a TCP receive accepts; any other bit gives EINVAL. */
+    public static final int TCP_RECV_FLAGS = MSG_OOB | MSG_DONTWAIT;
 
     private MsgFlags() {}
 }

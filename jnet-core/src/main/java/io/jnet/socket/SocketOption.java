@@ -38,6 +38,13 @@ public final class SocketOption<T> {
      * 0 sleeps at once. Starts at {@code net.core.busy_read}. Spinning takes a core from other threads.
      */
     public static final SocketOption<Integer> SO_BUSY_POLL = new SocketOption<>("SO_BUSY_POLL", Integer.class);
+    /**
+     * TCP urgent data stays in the stream (SO_OOBINLINE, Linux SOCK_URGINLINE): a read still stops at the urgent
+     * mark, then returns the urgent byte with what follows it; recv with {@link MsgFlags#MSG_OOB} fails with EINVAL.
+     * Off by default: the urgent byte is taken out of the stream for MSG_OOB. Inherited by accepted connections
+     * from their listener.
+     */
+    public static final SocketOption<Boolean> SO_OOBINLINE = new SocketOption<>("SO_OOBINLINE", Boolean.class);
     /** Keepalive probes on an idle connection (SO_KEEPALIVE). */
     public static final SocketOption<Boolean> SO_KEEPALIVE = new SocketOption<>("SO_KEEPALIVE", Boolean.class);
     /**

@@ -46,6 +46,32 @@ public interface TcpSocket extends ByteStreamSocket {
     int read(ByteBuffer dst) throws IOException;
 
     /**
+     * recv(2) with flags: as {@link #read(byte[], int, int)}, with {@link MsgFlags#MSG_DONTWAIT} (do not block in
+     * this call) or {@link MsgFlags#MSG_OOB}.
+     *
+     * <p>Urgent data (RFC 9293 3.8.5, RFC 6093), as Linux: the byte the peer's urgent pointer marks is taken out of
+     * the stream unless {@link SocketOption#SO_OOBINLINE} is set. A read stops before it (the mark; see
+     * {@link #atMark()}); the next read starts there and skips it, so a read that finds only the urgent byte
+     * waits on (or returns 0 when non-blocking). A newer urgent pointer replaces the older one, whose byte is then
+     * read in the stream like any other (also when it was read out of band), unless the reader stands at it: then
+     * the reader moves past it.
+     * With MSG_OOB the call returns that one byte, once, and never blocks (Linux tcp_recv_urg): 1, 0 when
+     * {@code len} is 0 (the byte is taken all the same), or -1 when the urgent byte announced will not come (the
+     * peer's FIN, shutdown(SHUT_RD), the connection's end; Linux returns 0).
+     *
+     * @param flags a combination of {@link MsgFlags#TCP_RECV_FLAGS}
+     * @return the number of bytes read, -1 at end of stream, 0 when non-blocking (or MSG_DONTWAIT) and nothing is there
+     * @throws ErrnoException EINVAL for a flag outside {@link MsgFlags#TCP_RECV_FLAGS}; with MSG_OOB: EINVAL when
+     *                        SO_OOBINLINE is set, no urgent data was announced or it was read already, EAGAIN while
+     *                        the urgent byte announced has not arrived, ENOTCONN after a reset; otherwise as
+     *                        {@link #read(byte[], int, int)}
+     */
+    int read(byte[] b, int off, int len, int flags) throws IOException;
+
+    /** recv(2) with flags into the buffer's remaining space; as {@link #read(byte[], int, int, int)}. */
+    int read(ByteBuffer dst, int flags) throws IOException;
+
+    /**
      * Writes bytes. Blocking: returns after all {@code len} bytes are queued in the send buffer.
      * Non-blocking: returns the count queued (maybe 0). Throws EPIPE after shutdown/close or a reset,
      * ECONNRESET, EAGAIN (SO_SNDTIMEO).
@@ -58,13 +84,16 @@ public interface TcpSocket extends ByteStreamSocket {
     /**
      * send(2) with flags: as {@link #write(byte[], int, int)}, with {@link MsgFlags#MSG_MORE} (hold the last
      * partial segment of this call for more data, Linux tcp_push with TCP_NAGLE_CORK),
-     * {@link MsgFlags#MSG_DONTWAIT} (do not block in this call) and {@link MsgFlags#MSG_NOSIGNAL} (no effect).
+     * {@link MsgFlags#MSG_DONTWAIT} (do not block in this call), {@link MsgFlags#MSG_NOSIGNAL} (no effect) and
+     * {@link MsgFlags#MSG_OOB} (the last byte queued is urgent data, Linux tcp_mark_urg: segments before it carry
+     * URG and an urgent pointer one past it until the peer acknowledges it).
      *
      * @param flags a combination of {@link MsgFlags#TCP_SEND_FLAGS}
      * @return the number of bytes queued
      * @throws ErrnoException EINVAL for a flag outside {@link MsgFlags#TCP_SEND_FLAGS} (Linux ignores flag bits
-     *                        TCP does not use; jnet refuses them, so that e.g. MSG_OOB is not taken for done);
-     *                        otherwise as {@link #write(byte[], int, int)}
+     *                        TCP does not use; jnet refuses them, so that a flag it lacks is not taken for done);
+     *                        EOPNOTSUPP for MSG_OOB on a TCP friends connection (net.ipv4.tcp_friends: no
+     *                        segments, so no urgent pointer); otherwise as {@link #write(byte[], int, int)}
      */
     int write(byte[] b, int off, int len, int flags) throws IOException;
 
@@ -121,7 +150,7 @@ public interface TcpSocket extends ByteStreamSocket {
     /** Current TCP state name as Linux's {@code ss} prints it (ESTAB, SYN-SENT, TIME-WAIT, ...). */
     String state();
 
-    /** Bytes readable right now without blocking (FIONREAD / SIOCINQ); as {@link #inq()} but never throws. */
+    /** Bytes readable right now without blocking (FIONREAD / SIOCINQ, up to the urgent mark); as {@link #inq()} but never throws. */
     int available();
 
     /**
@@ -134,11 +163,19 @@ public interface TcpSocket extends ByteStreamSocket {
     /**
      * ioctl(SIOCINQ) (also FIONREAD): bytes of in-order data readable now, as Linux's {@code tcp_inq}:
      * RCV.NXT minus the first unread byte, not counting a received FIN; 0 while the handshake is open
-     * (SYN-SENT, SYN-RECEIVED). jnet has no urgent data, so no urgent mark shortens the count.
+     * (SYN-SENT, SYN-RECEIVED). While urgent data is pending out of band (SO_OOBINLINE off), only the bytes
+     * before the urgent mark, even once the urgent byte was read with MSG_OOB.
      *
      * @throws ErrnoException EINVAL on a listening socket (see {@link TcpServerSocket#inq()})
      */
     int inq() throws IOException;
+
+    /**
+     * ioctl(SIOCATMARK) (sockatmark(3)): true when the next byte to read is the urgent mark, i.e. urgent data was
+     * announced and the reader stands at its byte, as Linux's {@code tcp_ioctl} ({@code urg_data && urg_seq ==
+     * copied_seq}); it stays true after the byte was read with MSG_OOB, until a read passes the mark.
+     */
+    boolean atMark();
 
     /**
      * ioctl(SIOCOUTQ) (also TIOCOUTQ): bytes in the send queue not yet acknowledged by the peer, sent or

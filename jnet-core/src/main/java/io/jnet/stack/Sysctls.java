@@ -107,6 +107,7 @@ public final class Sysctls {
     public final Sysctl tcpPacingSsRatio = reg("net.ipv4.tcp_pacing_ss_ratio", "percent", "pacing rate in slow start, percent of cwnd * mss / srtt (reported in TCP_INFO; jnet does not pace)", 0, 1000, 200);
     public final Sysctl tcpPacingCaRatio = reg("net.ipv4.tcp_pacing_ca_ratio", "percent", "pacing rate in congestion avoidance, percent of cwnd * mss / srtt", 0, 1000, 120);
     public final Sysctl tcpMinRttWlen = reg("net.ipv4.tcp_min_rtt_wlen", "seconds", "window of the minimum-RTT filter (TCP_INFO min_rtt)", 0, 86400, 300);
+    public final Sysctl tcpStdurg = reg("net.ipv4.tcp_stdurg", "boolean", "how a received urgent pointer is read: 0 points one past the urgent byte (BSD, as most hosts send it; RFC 6093), 1 at it (RFC 1122); sent pointers are BSD's either way", 0, 1, 0);
     public final Sysctl tcpAdvWinScale = reg("net.ipv4.tcp_adv_win_scale", "count", "share of the receive buffer advertised as window (1: half)", -31, 31, 1);
 
     // UDP

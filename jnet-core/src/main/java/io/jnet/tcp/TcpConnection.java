@@ -19,6 +19,7 @@ import io.jnet.stack.MibCounter;
 import io.jnet.stack.SockLock;
 import io.jnet.stack.Timer;
 import io.jnet.wire.Ipv4;
+import io.jnet.wire.Tcp;
 import io.jnet.wire.TcpOptions;
 import java.io.IOException;
 import java.io.InputStream;
@@ -88,6 +89,33 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     /** Largest segment payload received (Linux icsk_ack.rcv_mss). */
     int rcvMss = 536;
 
+    // --- urgent data (RFC 9293 3.8.5 with BSD's pointer, RFC 6093; Linux snd_up, urg_data, urg_seq, SOCK_URGINLINE)
+    /** {@link #urgData}: the urgent byte is here, in the low 8 bits (Linux TCP_URG_VALID). */
+    static final int URG_VALID = 0x100;
+    /** {@link #urgData}: an urgent pointer announced a byte that has not arrived yet (Linux TCP_URG_NOTYET). */
+    static final int URG_NOTYET = 0x200;
+    /** {@link #urgData}: the urgent byte was read with MSG_OOB (Linux TCP_URG_READ). */
+    static final int URG_READ = 0x400;
+    /**
+     * Sending: one past the last urgent byte, i.e. {@link #writeSeq} when a MSG_OOB send pushed (Linux snd_up,
+     * tcp_mark_urg); meaningful while {@link #sndUrg}.
+     */
+    int sndUp;
+    /**
+     * Urgent mode (Linux tcp_urg_mode, snd_up != snd_una): set by a MSG_OOB send, cleared once the peer
+     * acknowledged {@link #sndUp}; meanwhile every segment sent before {@link #sndUp} carries URG and the pointer.
+     */
+    boolean sndUrg;
+    /**
+     * Receiving: 0 (no urgent data), {@link #URG_NOTYET}, {@link #URG_VALID} with the byte, or {@link #URG_READ}
+     * (Linux urg_data); read without the lock by {@link #readyEvents} (POLLPRI), as tcp_poll reads it.
+     */
+    volatile int urgData;
+    /** Sequence number of the urgent byte, the mark (Linux urg_seq); meaningful while {@link #urgData} is not 0. */
+    int urgSeq;
+    /** SO_OOBINLINE (Linux SOCK_URGINLINE): the urgent byte stays in the stream instead of being taken out of band. */
+    boolean urgInline;
+
     // --- options
     boolean tsEnabled;
     boolean wscaleEnabled;
@@ -113,8 +141,11 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     Object friendTag;
     /** Unacknowledged and unsent data segments in sequence order (Linux sk_write_queue). */
     final PacketQueue writeQueue = new PacketQueue();
-    /** The write being queued carries MSG_SENDPAGE_NOTLAST (segments are made to grow to the size goal); under the lock. */
-    boolean sendNotLast;
+    /**
+     * The {@link MsgFlags} of the write being queued, 0 between writes (under the lock): MSG_SENDPAGE_NOTLAST makes
+     * segments grow to the size goal, MSG_OOB keeps them to one MSS (Linux tcp_send_mss: no large goal for MSG_OOB).
+     */
+    int sendFlags;
     /** The sent segments of {@link #writeQueue} the peer SACKed, when SACK is in use (Linux's SACK tagging). */
     final SackScoreboard sack = new SackScoreboard();
     /** First segment not yet sent (Linux sk_send_head), or null. */
@@ -410,37 +441,58 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     }
 
     @Override
-    public int read(byte[] b, int off, int len) throws IOException {
+    public int read(byte[] b, int off, int len) throws IOException { return read(b, off, len, 0); }
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException { return read(dst, 0); }
+
+    @Override
+    public int read(byte[] b, int off, int len, int flags) throws IOException {
         java.util.Objects.checkFromIndexSize(off, len, b.length);
+        checkRecvFlags(flags);
         lock.lock();
         try {
-            return readLocked(b, off, len, null);
+            if ((flags & MsgFlags.MSG_OOB) != 0) return recvUrg(b, off, len, null);
+            return readLocked(b, off, len, null, flags);
         } finally {
             lock.release();
         }
     }
 
     @Override
-    public int read(ByteBuffer dst) throws IOException {
+    public int read(ByteBuffer dst, int flags) throws IOException {
+        checkRecvFlags(flags);
         lock.lock();
         try {
+            if ((flags & MsgFlags.MSG_OOB) != 0) return recvUrg(null, 0, dst.remaining(), dst);
             if (dst.hasArray()) {
-                int n = readLocked(dst.array(), dst.arrayOffset() + dst.position(), dst.remaining(), null);
+                int n = readLocked(dst.array(), dst.arrayOffset() + dst.position(), dst.remaining(), null, flags);
                 if (n > 0) dst.position(dst.position() + n);
                 return n;
             }
-            return readLocked(null, 0, dst.remaining(), dst);
+            return readLocked(null, 0, dst.remaining(), dst, flags);
         } finally {
             lock.release();
         }
     }
 
-    private int readLocked(byte[] b, int off, int len, ByteBuffer bb) throws IOException {
+    private static void checkRecvFlags(int flags) throws ErrnoException {
+        if ((flags & ~MsgFlags.TCP_RECV_FLAGS) != 0) {
+            throw new ErrnoException(Errno.EINVAL, "recv: unsupported flags 0x" + Integer.toHexString(flags & ~MsgFlags.TCP_RECV_FLAGS));
+        }
+    }
+
+    private int readLocked(byte[] b, int off, int len, ByteBuffer bb, int flags) throws IOException {
         if (len == 0) return 0;
+        boolean blocking = this.blocking && (flags & MsgFlags.MSG_DONTWAIT) == 0;
         long deadline = rcvTimeoNs > 0 ? tcp.ns.clock().nanoTime() + rcvTimeoNs : 0;
         while (true) {
             TcpDataPath path = dataPath;
-            if (path.readable(this)) return path.read(this, b, off, len, bb);
+            if (path.readable(this)) {
+                int n = path.read(this, b, off, len, bb);
+                if (n > 0) return n;
+                continue; // only the urgent byte was there, and it left the stream: wait on (tcp_recvmsg_locked)
+            }
             if (rcvShutdown || finReceived) return -1;
             int err = soError;
             if (err != 0) {
@@ -458,6 +510,33 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
             if (path.readable(this)) continue;
             if (!waitEvent(deadline, busyPollUs * 1000L)) throw new ErrnoException(Errno.EAGAIN, "read timed out (SO_RCVTIMEO)");
         }
+    }
+
+    /**
+     * recv(MSG_OOB) under the socket lock, as Linux's tcp_recv_urg: the urgent byte into {@code b} at {@code off}
+     * (or {@code bb}), once; it never blocks, whatever the socket's mode. Returns 1, 0 when {@code len} is 0 (the
+     * byte is taken all the same, as Linux's MSG_TRUNC case), or -1 when the urgent byte announced will not come
+     * (the peer's FIN, shutdown(SHUT_RD) or the connection's end; Linux returns 0).
+     *
+     * @throws ErrnoException EINVAL with SO_OOBINLINE, without urgent data or when it was read already; ENOTCONN
+     *                        after the connection ended without the peer's FIN (a reset); EAGAIN while the urgent
+     *                        byte announced has not arrived yet
+     */
+    private int recvUrg(byte[] b, int off, int len, ByteBuffer bb) throws ErrnoException {
+        int urg = urgData;
+        if (urgInline || urg == 0 || urg == URG_READ) {
+            throw new ErrnoException(Errno.EINVAL, "recv(MSG_OOB): " + (urgInline ? "SO_OOBINLINE is set" : "no urgent data"));
+        }
+        if (state == TcpState.CLOSED && !finReceived) throw new ErrnoException(Errno.ENOTCONN, "recv(MSG_OOB)");
+        if ((urg & URG_VALID) != 0) {
+            urgData = URG_READ;
+            if (len == 0) return 0;
+            if (bb != null) bb.put((byte) urg);
+            else b[off] = (byte) urg;
+            return 1;
+        }
+        if (state == TcpState.CLOSED || rcvShutdown || finReceived) return -1;
+        throw new ErrnoException(Errno.EAGAIN, "recv(MSG_OOB): the urgent byte has not arrived yet");
     }
 
     @Override
@@ -534,17 +613,23 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
             }
             if (copied == len) break;
             TcpDataPath path = dataPath;
-            sendNotLast = (flags & MsgFlags.MSG_SENDPAGE_NOTLAST) != 0;
+            if ((flags & MsgFlags.MSG_OOB) != 0 && path != BaseDataPath.INSTANCE) {
+                if (copied > 0) return copied;
+                throw new ErrnoException(Errno.EOPNOTSUPP, "send(MSG_OOB): a TCP friends connection has no urgent pointer");
+            }
+            sendFlags = flags;
             try {
                 copied += path.append(this, b, off + copied, len - copied, bb, region, byReference);
             } finally {
-                sendNotLast = false;
+                sendFlags = 0;
             }
             if (copied == len) break;
             // send buffer full: push what we have, then wait for space (sk_stream_wait_memory)
             sndNoSpace = true;
             chrono.start(TcpChrono.SNDBUF_LIMITED, tcp.ns.clock().nanoTime());
-            // tcp_sendmsg_locked before sk_stream_wait_memory: tcp_push(flags & ~MSG_MORE, TCP_NAGLE_PUSH)
+            // tcp_sendmsg_locked before sk_stream_wait_memory: tcp_push(flags & ~MSG_MORE, TCP_NAGLE_PUSH), which
+            // with MSG_OOB moves the urgent pointer to the end of what was copied so far (tcp_mark_urg)
+            if (copied > 0 && (flags & MsgFlags.MSG_OOB) != 0) TcpOutput.markUrg(this);
             path.push(this, TcpOutput.TCP_NAGLE_PUSH);
             // SOCK_NOSPACE also for a non-blocking call (tcp_sendmsg_locked sets it before sk_stream_wait_memory
             // returns EAGAIN): the reader that frees room then wakes this socket's pollers, which an
@@ -574,8 +659,10 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
                 throw new ErrnoException(Errno.EAGAIN, "write timed out (SO_SNDTIMEO)");
             }
         }
-        // tcp_push: MSG_MORE corks this push whatever TCP_NODELAY and TCP_CORK say; MSG_SENDPAGE_NOTLAST sends
-        // only full-sized segments (do_tcp_sendpages pushed those from its loop and skipped the final tcp_push)
+        // tcp_push: MSG_OOB puts the urgent pointer after the last byte (tcp_mark_urg); MSG_MORE corks this push
+        // whatever TCP_NODELAY and TCP_CORK say; MSG_SENDPAGE_NOTLAST sends only full-sized segments
+        // (do_tcp_sendpages pushed those from its loop and skipped the final tcp_push)
+        if (copied > 0 && (flags & MsgFlags.MSG_OOB) != 0) TcpOutput.markUrg(this);
         if ((flags & MsgFlags.MSG_SENDPAGE_NOTLAST) != 0) {
             dataPath.push(this, TcpOutput.TCP_NAGLE_NOTLAST | ((flags & MsgFlags.MSG_MORE) != 0 ? TcpOutput.TCP_NAGLE_CORK : nonagle));
         } else {
@@ -698,7 +785,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
                 blocking = false;
                 try {
                     int n;
-                    while ((n = readLocked(b, 0, b.length, null)) > 0) {
+                    while ((n = readLocked(b, 0, b.length, null, 0)) > 0) {
                         if (!sink.accept(b, n)) break;
                     }
                 } catch (IOException e) {
@@ -798,7 +885,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     public int available() {
         lock.lock();
         try {
-            return (int) Math.min(Integer.MAX_VALUE, dataPath.unread(this));
+            return (int) Math.min(Integer.MAX_VALUE, inqLocked());
         } finally {
             lock.release();
         }
@@ -821,7 +908,29 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
         try {
             if (state == TcpState.LISTEN) throw new ErrnoException(Errno.EINVAL, "SIOCINQ on a listening socket");
             if (state == TcpState.SYN_SENT || state == TcpState.SYN_RECEIVED) return 0;
-            return (int) Math.min(Integer.MAX_VALUE, dataPath.unread(this));
+            return (int) Math.min(Integer.MAX_VALUE, inqLocked());
+        } finally {
+            lock.release();
+        }
+    }
+
+    /**
+     * The unread bytes SIOCINQ counts (Linux tcp_inq): all of them, but only those before the urgent mark while
+     * urgent data is pending out of band (SO_OOBINLINE off, the mark not passed and not beyond RCV.NXT).
+     */
+    private long inqLocked() {
+        long unread = dataPath.unread(this);
+        if (urgData == 0 || urgInline) return unread;
+        int copied = TcpInput.copiedSeq(this);
+        if (Tcp.seqLt(urgSeq, copied) || Tcp.seqGeq(urgSeq, rcvNxt)) return unread;
+        return urgSeq - copied;
+    }
+
+    @Override
+    public boolean atMark() {
+        lock.lock();
+        try {
+            return urgData != 0 && urgSeq == TcpInput.copiedSeq(this);
         } finally {
             lock.release();
         }
@@ -862,7 +971,9 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
         int ev = 0;
         TcpState s = state;
         TcpDataPath path = dataPath;
-        if (path.hasUnread(this) || finReceived || rcvShutdown) ev |= Events.POLLIN;
+        int urg = urgData;
+        if ((path.hasUnread(this) && (urg == 0 || !onlyUrgentByteUnread())) || finReceived || rcvShutdown) ev |= Events.POLLIN;
+        if ((urg & URG_VALID) != 0) ev |= Events.POLLPRI; // tcp_poll: urgent data not read yet
         if (finReceived || rcvShutdown) ev |= Events.POLLRDHUP;
         if (s.canSend() && !sndShutdown) {
             if (path.isWriteable(this)) ev |= Events.POLLOUT;
@@ -874,6 +985,17 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
         if (s == TcpState.CLOSED && !connectReported && !accepted && soError == 0 && remotePort == 0)
             ev |= Events.POLLOUT | Events.POLLHUP;
         return ev;
+    }
+
+    /**
+     * Linux tcp_poll's POLLIN target, one byte more at the urgent mark without SO_OOBINLINE: true when the urgent
+     * byte, which a read skips, is all that is unread. Read without the lock, as readiness is; only while
+     * {@link #urgData} is set.
+     */
+    private boolean onlyUrgentByteUnread() {
+        if (urgInline) return false;
+        PacketBuffer p = receiveQueue.peek();
+        return p != null && p.next == null && p.length() == 1 && p.seq == urgSeq;
     }
 
     @Override

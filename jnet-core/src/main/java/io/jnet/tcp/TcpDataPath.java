@@ -35,8 +35,9 @@ interface TcpDataPath {
 
     /**
      * Copies up to {@code len} unread bytes to {@code b} at {@code off}, or into {@code bb} at its position when
-     * {@code bb} is not null, and does what reading entails (window updates, autotuning). Returns the count;
-     * the caller has checked {@link #hasUnread}.
+     * {@code bb} is not null, and does what reading entails (window updates, autotuning). Returns the count, 0
+     * when all there was is an urgent byte that left the stream (see {@link TcpInput#copyToUser}); the caller has
+     * checked {@link #hasUnread}.
      */
     int read(TcpConnection c, byte[] b, int off, int len, ByteBuffer bb);
 

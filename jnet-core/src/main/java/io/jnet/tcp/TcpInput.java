@@ -56,6 +56,7 @@ final class TcpInput {
         int seq = pkt.seq;
         int ack = Tcp.ack(b, off);
         int wnd = Tcp.window(b, off);
+        int urgPtr = (flags & Tcp.URG) != 0 ? Tcp.urgentPointer(b, off) : 0;
         pkt.pull(hl); // data now = payload
         c.lastRecvNs = tcp.ns.clock().nanoTime();
         c.segsIn++; // tcp_segs_in
@@ -76,7 +77,7 @@ final class TcpInput {
                 return false;
             }
             case SYN_SENT -> {
-                synSent(c, pkt, flags, seq, ack, wnd, opts);
+                synSent(c, pkt, flags, seq, ack, wnd, opts, urgPtr);
                 return false;
             }
             default -> { }
@@ -197,6 +198,9 @@ final class TcpInput {
             default -> { }
         }
 
+        // sixth, the URG bit (Linux tcp_urg): a new urgent pointer, or the urgent byte awaited in this segment
+        if ((flags & Tcp.URG) != 0 || c.urgData == TcpConnection.URG_NOTYET) urg(c, pkt, flags, seq, urgPtr);
+
         // segment text (seventh)
         boolean kept = false;
         boolean hasData = pkt.length() > 0;
@@ -217,7 +221,8 @@ final class TcpInput {
 
     // ---- SYN-SENT ----------------------------------------------------------------------------------
 
-    private static void synSent(TcpConnection c, PacketBuffer pkt, int flags, int seq, int ack, int wnd, TcpOptions opts) {
+    private static void synSent(TcpConnection c, PacketBuffer pkt, int flags, int seq, int ack, int wnd, TcpOptions opts,
+                                int urgPtr) {
         boolean hasAck = (flags & Tcp.ACK) != 0;
         if (hasAck && (Tcp.seqLeq(ack, c.iss) || Tcp.seqGt(ack, c.sndMax))) {
             if ((flags & Tcp.RST) == 0) {
@@ -262,6 +267,7 @@ final class TcpInput {
             TcpFriends.acceptOffer(c, pkt);
             enterQuickAck(c);
             TcpOutput.sendAck(c);
+            if ((flags & Tcp.URG) != 0) urg(c, pkt, flags, seq, urgPtr); // tcp_rcv_state_process: "step6 onward by hand"
             TcpOutput.xmit(c);
             c.wakeUp();
         } else {
@@ -511,6 +517,7 @@ final class TcpInput {
             }
         }
         c.sndUna = ack;
+        if (c.sndUrg && Tcp.seqLeq(c.sndUp, ack)) c.sndUrg = false; // the urgent data is acknowledged (tcp_clean_rtx_queue)
         if (reordered) {
             UndoState.checkReordering(c, reordSeq, false); // TcpExtTCPSACKReorder, tp->reordering
             c.rack.onReordering();
@@ -552,6 +559,71 @@ final class TcpInput {
         } else if (c.writeSpaceEveryAck) {
             c.writeSpaceSignalled = true;
             c.wakeUp(); // an in-stack owner frees its messages as they are acknowledged (RDS: rds_tcp_write_space)
+        }
+    }
+
+    // ---- urgent data (RFC 9293 3.10.7.4 "sixth, check the URG bit"; Linux tcp_urg, tcp_check_urg) ---------------
+
+    /**
+     * Step six for a segment (Linux tcp_urg): takes a new urgent pointer ({@link #checkUrg}), then, while the urgent
+     * byte is awaited, takes it from this segment if the segment holds it, wherever the segment lies (in order or
+     * not), and wakes the socket's waiters and pollers (POLLPRI). {@code pkt}'s data is its payload, {@code seq}
+     * its sequence number (a SYN's payload starts one later).
+     */
+    static void urg(TcpConnection c, PacketBuffer pkt, int flags, int seq, int urgPtr) {
+        if ((flags & Tcp.URG) != 0) checkUrg(c, seq, urgPtr);
+        if (c.urgData == TcpConnection.URG_NOTYET) {
+            int at = c.urgSeq - seq - ((flags & Tcp.SYN) != 0 ? 1 : 0);
+            if (Integer.compareUnsigned(at, pkt.length()) < 0) {
+                c.urgData = TcpConnection.URG_VALID | pkt.byteAt(at);
+                c.wakeUp(); // sk_data_ready
+            }
+        }
+    }
+
+    /**
+     * A segment with URG (Linux tcp_check_urg): its pointer marks a new urgent byte unless that byte was read
+     * already, lies before RCV.NXT (a retransmission: not replayed), or is not beyond the mark known. With
+     * net.ipv4.tcp_stdurg 0 (the default) the pointer points one past the urgent byte, BSD's reading (RFC 6093);
+     * with 1 at it, as RFC 1122 has it. A reader standing at the old mark moves past its urgent byte, which leaves
+     * the stream unless SO_OOBINLINE keeps it there. The new byte is awaited ({@link TcpConnection#URG_NOTYET})
+     * until a segment holding it arrives ({@link #urg}). Linux also raises SIGURG here; jnet has no signals.
+     */
+    private static void checkUrg(TcpConnection c, int seq, int urgPtr) {
+        int ptr = urgPtr;
+        if (ptr != 0 && !c.tcp.sysctl.tcpStdurg.enabled()) ptr--;
+        ptr += seq;
+        int copied = copiedSeq(c);
+        if (Tcp.seqGt(copied, ptr)) return; // seen and read already
+        if (Tcp.seqLt(ptr, c.rcvNxt)) return; // do not replay the urgent pointer of a retransmission
+        if (c.urgData != 0 && !Tcp.seqGt(ptr, c.urgSeq)) return; // a newer or the same pointer is known
+        PacketBuffer head = c.receiveQueue.peek();
+        if (c.urgSeq == copied && c.urgData != 0 && !c.urgInline && head != null) {
+            skipUrgentByte(c, head);
+            c.tcp.memory.reclaim(c);
+        }
+        c.urgData = TcpConnection.URG_NOTYET;
+        c.urgSeq = ptr;
+    }
+
+    /**
+     * The first sequence number not read yet (Linux copied_seq): the receive queue's head, or when all is read
+     * RCV.NXT less a FIN received, which no read consumes here.
+     */
+    static int copiedSeq(TcpConnection c) {
+        PacketBuffer p = c.receiveQueue.peek();
+        if (p != null) return p.seq;
+        return c.finReceived ? c.rcvNxt - 1 : c.rcvNxt;
+    }
+
+    /** Takes the urgent byte, first in {@code p}, the receive queue's head, out of the stream; frees {@code p} when emptied. */
+    private static void skipUrgentByte(TcpConnection c, PacketBuffer p) {
+        if (p.length() == 1) {
+            c.receiveQueue.poll();
+            c.skbCache.eat(c, p);
+        } else {
+            p.pull(1);
+            p.seq++;
         }
     }
 
@@ -782,12 +854,33 @@ final class TcpInput {
 
     // ---- reading ------------------------------------------------------------------------------------
 
-    /** Copies queued in-order data to the application; frees consumed buffers. Returns bytes copied. */
+    /**
+     * Copies queued in-order data to the application; frees consumed buffers. Returns bytes copied. With urgent
+     * data (Linux tcp_recvmsg_locked): a read stops before the urgent mark; a read that starts at it goes on past
+     * the urgent byte, which it skips unless SO_OOBINLINE keeps it in the stream (so it may return 0 when that byte
+     * was all there was); once the reader is past the mark the urgent data is forgotten.
+     */
     static int copyToUser(TcpConnection c, byte[] b, int off, int len, ByteBuffer bb) {
         int copied = 0;
+        boolean skipped = false;
         PacketBuffer p;
         while (copied < len && (p = c.receiveQueue.peek()) != null) {
             int n = Math.min(len - copied, p.length());
+            if (c.urgData != 0) {
+                int urgOffset = c.urgSeq - p.seq;
+                if (urgOffset == 0) {
+                    if (copied > 0) break; // stop at the mark
+                    if (!c.urgInline) {
+                        skipUrgentByte(c, p);
+                        skipped = true;
+                        c.urgData = 0; // the reader is past the mark
+                        continue;
+                    }
+                } else if (Integer.compareUnsigned(urgOffset, n) < 0) {
+                    n = urgOffset; // up to the mark
+                }
+            }
+            int next = p.seq + n;
             if (bb != null) p.copyData(0, bb, n); // through the reference for data that has one (sendfile)
             else p.copyData(0, b, off + copied, n);
             copied += n;
@@ -796,10 +889,11 @@ final class TcpInput {
                 c.skbCache.eat(c, p);
             } else {
                 p.pull(n);
-                p.seq += n;
+                p.seq = next;
             }
+            if (c.urgData != 0 && Tcp.seqGt(next, c.urgSeq)) c.urgData = 0; // past the mark (SO_OOBINLINE)
         }
-        if (copied > 0) c.tcp.memory.reclaim(c);
+        if (copied > 0 || skipped) c.tcp.memory.reclaim(c);
         rcvSpaceAdjust(c, copied);
         return copied;
     }

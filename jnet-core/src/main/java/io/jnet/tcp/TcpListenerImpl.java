@@ -56,6 +56,8 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
     /** TCP_CORK for accepted connections (Linux copies tp->nonagle into the child). */
     private boolean cork;
     private boolean keepalive;
+    /** SO_OOBINLINE for accepted connections (Linux's sk_clone_lock copies SOCK_URGINLINE). */
+    private boolean oobInline;
     private long lingerNs = -1;
 
     TcpListenerImpl(TcpProtocol tcp) {
@@ -256,6 +258,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         if (rcvbuf > 0) { c.rcvbuf = rcvbuf; c.rcvbufLocked = true; }
         c.nonagle = (nodelay ? TcpOutput.TCP_NAGLE_OFF : 0) | (cork ? TcpOutput.TCP_NAGLE_CORK : 0);
         c.keepalive = keepalive;
+        c.urgInline = oobInline;
         c.lingerNs = lingerNs;
         Route r = tcp.ip.route(src, c.dst);
         if (r == null) return null;
@@ -404,6 +407,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
             else if (option == SocketOption.TCP_NODELAY) nodelay = (Boolean) value;
             else if (option == SocketOption.TCP_CORK) cork = (Boolean) value;
             else if (option == SocketOption.SO_KEEPALIVE) keepalive = (Boolean) value;
+            else if (option == SocketOption.SO_OOBINLINE) oobInline = (Boolean) value;
             else if (option == SocketOption.SO_LINGER) {
                 Duration d = (Duration) value;
                 lingerNs = d == null || d.isNegative() ? -1 : d.toNanos();
@@ -424,6 +428,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         else if (option == SocketOption.TCP_NODELAY) v = nodelay;
         else if (option == SocketOption.TCP_CORK) v = cork;
         else if (option == SocketOption.SO_KEEPALIVE) v = keepalive;
+        else if (option == SocketOption.SO_OOBINLINE) v = oobInline;
         else if (option == SocketOption.SO_LINGER) v = lingerNs < 0 ? null : Duration.ofNanos(lingerNs);
         else if (option == SocketOption.SO_SNDTIMEO) v = Duration.ZERO;
         else throw new ErrnoException(Errno.ENOPROTOOPT, "getsockopt " + option);

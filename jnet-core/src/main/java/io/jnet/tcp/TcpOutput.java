@@ -4,6 +4,7 @@ import io.jnet.buffer.PacketBuffer;
 import io.jnet.buffer.PayloadRegion;
 import io.jnet.ip.Route;
 import io.jnet.socket.Errno;
+import io.jnet.socket.MsgFlags;
 import io.jnet.stack.MibCounter;
 import io.jnet.wire.Ipv4;
 import io.jnet.wire.Tcp;
@@ -200,7 +201,9 @@ final class TcpOutput {
     static int appendToWriteQueue(TcpConnection c, byte[] b, long off, int len, ByteBuffer bb, PayloadRegion region) {
         if (c.memLimited) c.memLimited = false;
         int copied = 0;
-        int mss = sizeGoal(c);
+        boolean notLast = (c.sendFlags & MsgFlags.MSG_SENDPAGE_NOTLAST) != 0;
+        // tcp_send_mss: a MSG_OOB send builds segments of one MSS, without the large (GSO) size goal
+        int mss = (c.sendFlags & MsgFlags.MSG_OOB) != 0 ? c.mss : sizeGoal(c);
         while (copied < len) {
             PacketBuffer tail = c.writeQueue.peekLast();
             if (tail != null && tail.when == 0 && (tail.flags & Tcp.FIN) == 0 && tail.payloadRegion() == null
@@ -228,11 +231,11 @@ final class TcpOutput {
             int want = len - copied;
             // a MSG_SENDPAGE_NOTLAST write promises more bytes of the same message: the segment is made to grow to
             // the size goal (as Linux's skb takes page fragments up to size_goal) rather than to this call's bytes
-            int cap = c.sendNotLast ? mss : Math.min(mss, Math.max(want, Math.min(mss, 2048)));
+            int cap = notLast ? mss : Math.min(mss, Math.max(want, Math.min(mss, 2048)));
             PacketBuffer nb = c.skbCache.allocTx(c, TX_HEADROOM, cap);
             // the size goal's array is charged by use: its headers now, its bytes as they are copied in, so that
             // a segment sent before it filled up is charged what it carries, here and at the receiver
-            if (c.sendNotLast) nb.recycle(TX_HEADROOM, 0);
+            if (notLast) nb.recycle(TX_HEADROOM, 0);
             if (!scheduleSend(c, nb.truesize())) {
                 nb.release();
                 break;
@@ -312,6 +315,16 @@ final class TcpOutput {
     }
 
     /**
+     * A MSG_OOB send pushes (Linux tcp_mark_urg): the urgent pointer goes after the last byte queued, and urgent
+     * mode lasts until the peer acknowledges it ({@link TcpInput}). Meanwhile every segment sent before it carries
+     * URG ({@link #emit}), and neither Nagle nor TCP_CORK holds a segment back ({@link #xmit}).
+     */
+    static void markUrg(TcpConnection c) {
+        c.sndUp = c.writeSeq;
+        c.sndUrg = true;
+    }
+
+    /**
      * Sends what may be sent now (Linux __tcp_push_pending_frames) with {@code nonagle} bits
      * ({@link #TCP_NAGLE_OFF}, {@link #TCP_NAGLE_CORK}, {@link #TCP_NAGLE_PUSH}) for the last segment.
      */
@@ -334,7 +347,9 @@ final class TcpOutput {
         boolean rwndLimited = false;
         PacketBuffer seg;
         c.cwndLimited = false;
-        int goal = sizeGoal(c);
+        // urgent mode sends one MSS per segment (tcp_write_xmit: no tcp_mss_split_point beyond the MSS), so that
+        // the urgent pointer of each is its own
+        int goal = c.sndUrg ? c.mss : sizeGoal(c);
         while ((seg = c.sendHead) != null) {
             boolean fin = (seg.flags & Tcp.FIN) != 0;
             int len = seg.length();
@@ -370,10 +385,12 @@ final class TcpOutput {
                 }
             }
             // Nagle (RFC 896) with Minshall's refinement, and TCP_CORK / MSG_MORE, as Linux tcp_nagle_test: only
-            // the last segment, never sent before, may be held (a retransmission never is)
+            // the last segment, never sent before, may be held (a retransmission never is), and none in urgent mode
             if (seg.next == null && seg.when == 0 && (nonagle & TCP_NAGLE_PUSH) == 0 && !fin) {
                 if ((nonagle & TCP_NAGLE_NOTLAST) != 0 && len < goal) break; // more of it comes: wait for a full segment
-                if (len < c.mss) {
+                if (c.sndUrg) {
+                    // tcp_nagle_test: urgent mode sends, whatever Nagle and the cork say
+                } else if (len < c.mss) {
                     if (nagleCheck(c, nonagle, inflight)) break;
                 } else if (len > c.mss && (nonagle & TCP_NAGLE_CORK) != 0 && len % c.mss != 0) {
                     // a segment of several MSS (GSO): send its full-sized part, hold the partial rest
@@ -418,7 +435,7 @@ final class TcpOutput {
         if (Tcp.seqGt(seg.seq + len, wndEnd)) return 0; // the peer's window: xmit splits and waits as it should
         long inflight = (c.sndNxt - c.sndUna) & 0xFFFFFFFFL;
         if (seg.next == null && len < c.mss && (c.nonagle & TCP_NAGLE_PUSH) == 0 && (seg.flags & Tcp.FIN) == 0
-                && nagleCheck(c, c.nonagle, inflight)) {
+                && !c.sndUrg && nagleCheck(c, c.nonagle, inflight)) {
             return 0;
         }
         transmitData(c, seg, false);
@@ -609,6 +626,7 @@ final class TcpOutput {
         byte[] b = f.array();
         int wnd = window >= 0 ? window : selectWindow(c);
         Tcp.writeHeader(b, off, c.localPort, c.remotePort, seq, ack, hl, flags, wnd);
+        if (c.sndUrg && Tcp.seqLt(seq, c.sndUp)) urgentPointer(c, b, off, seq);
         if (o != null) o.write(b, off + Tcp.MIN_HEADER_LENGTH);
         if (offload) {
             // loopback checksum offload (Linux: CHECKSUM_PARTIAL out, CHECKSUM_UNNECESSARY in)
@@ -627,6 +645,22 @@ final class TcpOutput {
         if (plen > c.mss && c.mss > 0) f.setGsoSize(c.mss); // several segments in one (sizeGoal): Linux's gso_size
         int err = c.tcp.ip.output(f, c.localAddr, c.remoteAddr, Ipv4.PROTO_TCP, 0, 0, true, c.dst);
         if (err < 0) c.softError = -err;
+    }
+
+    /**
+     * URG and the urgent pointer of a segment sent in urgent mode before the urgent data's end (Linux
+     * __tcp_transmit_skb): the distance from {@code seq} to {@link TcpConnection#sndUp}, which points one past the
+     * last urgent byte as BSD's (RFC 6093; net.ipv4.tcp_stdurg changes only how a received pointer is read). When
+     * that end lies 64 KiB or more ahead, 0xFFFF marks the segment urgent, provided 0xFFFF bytes from it reach
+     * beyond the highest byte sent; otherwise the segment goes without URG. Window probes and ACKs get it too, as any segment.
+     */
+    private static void urgentPointer(TcpConnection c, byte[] b, int off, int seq) {
+        int up = c.sndUp - seq;
+        if (Integer.compareUnsigned(up, 0x10000) < 0) {
+            Tcp.setUrgent(b, off, up);
+        } else if (Tcp.seqGt(seq + 0xFFFF, c.sndMax)) { // Linux's snd_nxt, never rewound: jnet's SND.MAX
+            Tcp.setUrgent(b, off, 0xFFFF);
+        }
     }
 
     /** After any segment carrying an ACK: no ACK is pending any more (tcp_event_ack_sent). */

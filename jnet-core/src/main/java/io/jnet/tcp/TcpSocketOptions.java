@@ -10,7 +10,7 @@ import java.time.Duration;
  * Socket options of TCP sockets and listeners, with Linux's semantics: SO_SNDBUF/SO_RCVBUF are
  * doubled (for bookkeeping overhead), capped by net.core.wmem_max/rmem_max, floored at 4608/2304
  * bytes, and stop autotuning; SO_LINGER with zero aborts on close; TCP_NODELAY and TCP_CORK set Linux's
- * tp->nonagle bits and push queued data as Linux does.
+ * tp->nonagle bits and push queued data as Linux does; SO_OOBINLINE keeps urgent data in the stream.
  */
 final class TcpSocketOptions {
     static final int SOCK_MIN_SNDBUF = 4608;
@@ -57,6 +57,8 @@ final class TcpSocketOptions {
             int us = (Integer) value;
             if (us < 0) throw new ErrnoException(Errno.EINVAL, "SO_BUSY_POLL " + us);
             c.busyPollUs = us;
+        } else if (option == SocketOption.SO_OOBINLINE) {
+            c.urgInline = (Boolean) value; // Linux sock_valbool_flag(SOCK_URGINLINE): taken into account from now on
         } else if (option == SocketOption.SO_KEEPALIVE) {
             boolean on = (Boolean) value;
             if (on && !c.keepalive && c.state.isSynchronized()) TcpTimers.armKeepalive(c);
@@ -81,6 +83,7 @@ final class TcpSocketOptions {
         else if (option == SocketOption.TCP_NODELAY) v = (c.nonagle & TcpOutput.TCP_NAGLE_OFF) != 0;
         else if (option == SocketOption.TCP_CORK) v = (c.nonagle & TcpOutput.TCP_NAGLE_CORK) != 0;
         else if (option == SocketOption.SO_KEEPALIVE) v = c.keepalive;
+        else if (option == SocketOption.SO_OOBINLINE) v = c.urgInline;
         else if (option == SocketOption.SO_BUSY_POLL) v = c.busyPollUs;
         else throw new ErrnoException(Errno.ENOPROTOOPT, "getsockopt " + option);
         return (T) v;

@@ -58,6 +58,15 @@ public final class Tcp {
         b[off + 19] = 0;
     }
 
+    /**
+     * Sets URG and the urgent pointer ({@code ptr}, 16 bits: the offset from the segment's sequence number) in
+     * the header at {@code off}; the checksum is filled afterwards.
+     */
+    public static void setUrgent(byte[] b, int off, int ptr) {
+        b[off + 13] |= (byte) URG;
+        Bytes.put16(b, off + 18, ptr);
+    }
+
     /** Computes and stores the checksum of a segment of {@code length} bytes (header + payload). */
     public static void fillChecksum(byte[] b, int off, int length, int srcIp, int dstIp) {
         b[off + 16] = 0;

@@ -46,6 +46,16 @@ class PacketBufferPayloadTest {
     }
 
     @Test
+    void byteAtReadsEitherPart() {
+        PacketBuffer b = buffer(500);
+        byte[] e = expected(500);
+        for (int i : new int[] {0, 3, 4, 5, 503}) assertThat(b.byteAt(i)).as("byte %d", i).isEqualTo(e[i] & 0xFF);
+        assertThatThrownBy(() -> b.byteAt(504)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> b.byteAt(-1)).isInstanceOf(IndexOutOfBoundsException.class);
+        b.release();
+    }
+
+    @Test
     void lengthCountsBothPartsAndReadsGoThroughTheReference() {
         PacketBuffer b = buffer(500);
         assertThat(b.length()).isEqualTo(504);

@@ -337,8 +337,11 @@ class JnetSocketImplTest {
         s.setSendBufferSize(65536);
         s.setSoTimeout(1234);
         assertThat(s.getSoTimeout()).isEqualTo(1234);
-        assertThat(s.getOOBInline()).as("jnet keeps urgent bytes inline").isTrue();
-        assertThatThrownBy(() -> s.setOOBInline(false)).isExactlyInstanceOf(SocketException.class);
+        assertThat(s.getOOBInline()).as("off by default, as Linux's SOCK_URGINLINE").isFalse();
+        s.setOOBInline(true);
+        assertThat(s.getOOBInline()).isTrue();
+        s.setOOBInline(false);
+        assertThat(s.getOOBInline()).isFalse();
         assertThatThrownBy(() -> s.setTrafficClass(0x10)).isExactlyInstanceOf(SocketException.class)
                 .hasMessageContaining("IP_TOS");
 
@@ -386,11 +389,34 @@ class JnetSocketImplTest {
         assertThatThrownBy(() -> s.sendUrgentData(1)).isExactlyInstanceOf(SocketException.class);
     }
 
+    /** Reads exactly {@code n} bytes from {@code s}. */
+    private static byte[] readExactly(Socket s, int n) throws IOException {
+        byte[] b = new byte[n];
+        int got = 0;
+        while (got < n) {
+            int r = s.getInputStream().read(b, got, n - got);
+            if (r < 0) throw new java.io.EOFException("after " + got + " bytes");
+            got += r;
+        }
+        return b;
+    }
+
     @Test
-    void urgentDataIsRefused() throws Exception {
-        Socket[] p = pair(listen());
-        assertThatThrownBy(() -> p[0].sendUrgentData(1)).isExactlyInstanceOf(SocketException.class)
-                .hasMessage("Urgent data not supported");
+    void urgentDataLeavesTheStreamUnlessOobInline() throws Exception {
+        ServerSocket server = listen();
+        Socket[] p = pair(server);
+        // as the JDK on Linux: sent with MSG_OOB, and a reader without SO_OOBINLINE never sees the urgent byte
+        p[0].getOutputStream().write("ab".getBytes(StandardCharsets.US_ASCII));
+        p[0].sendUrgentData('!');
+        p[0].getOutputStream().write("cd".getBytes(StandardCharsets.US_ASCII));
+        assertThat(new String(readExactly(p[1], 4), StandardCharsets.US_ASCII)).isEqualTo("abcd");
+
+        Socket[] q = pair(server);
+        q[1].setOOBInline(true);
+        q[0].getOutputStream().write("ab".getBytes(StandardCharsets.US_ASCII));
+        q[0].sendUrgentData(0x121); // the low 8 bits: '!'
+        q[0].getOutputStream().write("cd".getBytes(StandardCharsets.US_ASCII));
+        assertThat(new String(readExactly(q[1], 5), StandardCharsets.US_ASCII)).isEqualTo("ab!cd");
     }
 
     @Test

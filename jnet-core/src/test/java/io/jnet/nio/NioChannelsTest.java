@@ -74,6 +74,36 @@ class NioChannelsTest {
         return ssc;
     }
 
+    /** Reads {@code n} bytes from a blocking channel. */
+    private static String readExactly(SocketChannel s, int n) throws Exception {
+        ByteBuffer buf = ByteBuffer.allocate(n);
+        while (buf.hasRemaining()) assertThat(s.read(buf)).isNotNegative();
+        return new String(buf.array(), java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    @Test
+    void theAdaptorsOobInlineDecidesWhetherUrgentDataStaysInTheStream() throws Exception {
+        try (ServerSocketChannel ssc = listen(9)) {
+            for (boolean inline : new boolean[] {false, true}) {
+                io.jnet.socket.TcpSocket peer = io.jnet.socket.TcpSocket.open(a);
+                peer.connect(new InetSocketAddress(B, 9));
+                try (SocketChannel s = ssc.accept()) {
+                    assertThat(s.socket().getOOBInline()).isFalse();
+                    s.socket().setOOBInline(inline);
+                    assertThat(s.socket().getOOBInline()).isEqualTo(inline);
+                    peer.write(new byte[] {'a', 'b'}, 0, 2);
+                    peer.write(new byte[] {'!'}, 0, 1, io.jnet.socket.MsgFlags.MSG_OOB);
+                    peer.write(new byte[] {'c', 'd'}, 0, 2);
+                    // as the JDK's adaptor, which sets SO_OOBINLINE on the socket: in the stream, or skipped
+                    assertThat(readExactly(s, inline ? 5 : 4)).isEqualTo(inline ? "ab!cd" : "abcd");
+                    assertThatThrownBy(() -> s.socket().sendUrgentData(1)).isInstanceOf(SocketException.class);
+                } finally {
+                    peer.close();
+                }
+            }
+        }
+    }
+
     @Test
     void blockingEchoCarriesEveryByteBothWays() throws Exception {
         try (ServerSocketChannel ssc = listen(7)) {

@@ -23,6 +23,7 @@ class SysctlDefaultsTest {
         assertThat(s.busyRead.intValue()).isZero();
         assertThat(s.busyPoll.intValue()).isZero();
         assertThat(s.tcpFriends.intValue()).isZero();
+        assertThat(s.tcpStdurg.intValue()).as("BSD's urgent pointer").isZero();
         assertThat(s.get("net.ipv4.ip_forward")).isEqualTo("0");
         assertThat(s.get("net.ipv4.conf.all.forwarding")).isEqualTo("0");
         assertThat(s.get("net.ipv4.conf.all.rp_filter")).isEqualTo("0");

@@ -316,7 +316,7 @@ class TcpCorkTest {
         try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
             TcpConnection[] p = net.establish(srv);
             TcpConnection c = p[0];
-            for (int bad : new int[] {0x1 /* MSG_OOB */, 0x4 /* MSG_DONTROUTE */, 0x10000, MsgFlags.MSG_MORE | 0x2}) {
+            for (int bad : new int[] {0x100 /* MSG_WAITALL */, 0x4 /* MSG_DONTROUTE */, 0x10000, MsgFlags.MSG_MORE | 0x2}) {
                 assertThatThrownBy(() -> c.write(new byte[1], 0, 1, bad))
                         .isInstanceOf(ErrnoException.class)
                         .satisfies(e -> assertThat(((ErrnoException) e).errno()).isEqualTo(Errno.EINVAL));

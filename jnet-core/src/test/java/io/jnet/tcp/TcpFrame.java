@@ -12,9 +12,10 @@ import java.util.Arrays;
  *
  * @param atNanos clock time (ns) when the frame passed the device
  * @param outbound true when the wrapped namespace transmitted it, false when it received it
+ * @param urgentPointer the urgent pointer field (meaningful with URG)
  */
 record TcpFrame(long atNanos, boolean outbound, int srcAddr, int dstAddr, int srcPort, int dstPort, int seq, int ack,
-                int flags, int window, byte[] optionBytes, TcpOptions options, int payloadLength) {
+                int flags, int window, byte[] optionBytes, TcpOptions options, int payloadLength, int urgentPointer) {
 
     /** Parses {@code frame} (starting at the Ethernet header); null when it is not IPv4/TCP. */
     static TcpFrame parse(byte[] frame, int off, int len, long atNanos, boolean outbound) {
@@ -31,7 +32,7 @@ record TcpFrame(long atNanos, boolean outbound, int srcAddr, int dstAddr, int sr
         o.parse(opt, 0, opt.length);
         return new TcpFrame(atNanos, outbound, Ipv4.source(frame, ip), Ipv4.destination(frame, ip),
                 Tcp.sourcePort(frame, t), Tcp.destinationPort(frame, t), Tcp.seq(frame, t), Tcp.ack(frame, t),
-                Tcp.flags(frame, t), Tcp.window(frame, t), opt, o, total - ihl - hl);
+                Tcp.flags(frame, t), Tcp.window(frame, t), opt, o, total - ihl - hl, Tcp.urgentPointer(frame, t));
     }
 
     boolean has(int flag) { return (flags & flag) != 0; }

@@ -40,13 +40,13 @@ final class JnetSyscalls implements Syscalls {
     static final int AF_INET = 2, SOCK_STREAM = 1, SOCK_DGRAM = 2, SOCK_NONBLOCK = 0x800, SOCK_CLOEXEC = 0x80000;
     static final int IPPROTO_TCP = 6, IPPROTO_UDP = 17, SOL_SOCKET = 1;
     static final int SO_REUSEADDR = 2, SO_TYPE = 3, SO_ERROR = 4, SO_SNDBUF = 7, SO_RCVBUF = 8, SO_KEEPALIVE = 9,
-            SO_LINGER = 13, SO_RCVTIMEO = 20, SO_SNDTIMEO = 21, SO_BUSY_POLL = 46;
+            SO_OOBINLINE = 10, SO_LINGER = 13, SO_RCVTIMEO = 20, SO_SNDTIMEO = 21, SO_BUSY_POLL = 46;
     static final int TCP_NODELAY = 1, TCP_CORK = 3, TCP_INFO = 11;
     static final int O_RDWR = 2, O_NONBLOCK = 0x800, F_GETFL = 3, F_SETFL = 4, F_GETFD = 1, F_SETFD = 2;
-    static final long FIONREAD = 0x541B, SIOCOUTQ = 0x5411, SIOCOUTQNSD = 0x894B;
+    static final long FIONREAD = 0x541B, SIOCOUTQ = 0x5411, SIOCOUTQNSD = 0x894B, SIOCATMARK = 0x8905;
     static final int SHUT_RD = 0, SHUT_WR = 1, SHUT_RDWR = 2;
     static final int EPOLL_CTL_ADD = 1, EPOLL_CTL_DEL = 2, EPOLL_CTL_MOD = 3;
-    static final int MSG_PEEK = 0x2, MSG_DONTWAIT = 0x40, MSG_NOSIGNAL = 0x4000, MSG_MORE = 0x8000;
+    static final int MSG_OOB = 0x1, MSG_PEEK = 0x2, MSG_DONTWAIT = 0x40, MSG_NOSIGNAL = 0x4000, MSG_MORE = 0x8000;
     static final int EPOLLIN = 0x1, EPOLLPRI = 0x2, EPOLLOUT = 0x4, EPOLLERR = 0x8, EPOLLHUP = 0x10, EPOLLRDHUP = 0x2000,
             EPOLLET = 1 << 31;
 
@@ -260,19 +260,23 @@ final class JnetSyscalls implements Syscalls {
     public Received recvfrom(int fd, int len, int flags) throws SyscallException {
         return call(() -> {
             SocketFile s = sock(fd);
-            if ((flags & ~MSG_DONTWAIT) != 0) throw new SyscallException(EOPNOTSUPP); // MSG_PEEK, MSG_WAITALL ...
+            if ((flags & ~(MSG_DONTWAIT | MSG_OOB)) != 0) throw new SyscallException(EOPNOTSUPP); // MSG_PEEK, MSG_WAITALL ...
             if (s.udp != null) {
+                if ((flags & MSG_OOB) != 0) throw new SyscallException(EOPNOTSUPP); // jnet's UDP receive: MSG_DONTWAIT only
                 byte[] b = new byte[len];
                 UdpSocket.Datagram d = withMode(s, s.udp, (flags & MSG_DONTWAIT) != 0, () -> s.udp.receive(b, 0, len));
                 if (d == null) throw new SyscallException(EAGAIN);
                 return new Received(Arrays.copyOf(b, d.length()), d.sender(), 0);
             }
             TcpSocket c = s.connection;
-            if (c == null) throw new SyscallException(ENOTCONN);
+            if (c == null) {
+                // tcp_recvmsg_locked: ENOTCONN on a listener; a socket never connected has no urgent data
+                throw new SyscallException((flags & MSG_OOB) != 0 && s.listener == null ? EINVAL : ENOTCONN);
+            }
             byte[] b = new byte[len];
-            int n = withMode(s, c, (flags & MSG_DONTWAIT) != 0, () -> c.read(b, 0, len));
-            if (n == 0 && len > 0) throw new SyscallException(EAGAIN);
-            return new Received(n < 0 ? new byte[0] : Arrays.copyOf(b, n), null, 0);
+            int n = c.read(b, 0, len, flags); // MSG_DONTWAIT and MSG_OOB have jnet's values, Linux's
+            if (n == 0 && len > 0 && (flags & MSG_OOB) == 0) throw new SyscallException(EAGAIN);
+            return new Received(n < 0 ? new byte[0] : Arrays.copyOf(b, n), null, (flags & MSG_OOB) != 0 && n > 0 ? MSG_OOB : 0);
         });
     }
 
@@ -366,6 +370,7 @@ final class JnetSyscalls implements Syscalls {
             }
             if (request == SIOCOUTQ) return c == null ? 0 : c.outq();
             if (request == SIOCOUTQNSD) return c == null ? 0 : c.outqNotSent();
+            if (request == SIOCATMARK) return c != null && c.atMark() ? 1 : 0; // a listener: no urgent data, 0
             throw new SyscallException(ENOTTY);
         });
     }
@@ -506,6 +511,7 @@ final class JnetSyscalls implements Syscalls {
                 case SO_SNDBUF -> SocketOption.SO_SNDBUF;
                 case SO_RCVBUF -> SocketOption.SO_RCVBUF;
                 case SO_KEEPALIVE -> SocketOption.SO_KEEPALIVE;
+                case SO_OOBINLINE -> SocketOption.SO_OOBINLINE;
                 case SO_LINGER -> SocketOption.SO_LINGER;
                 case SO_RCVTIMEO -> SocketOption.SO_RCVTIMEO;
                 case SO_SNDTIMEO -> SocketOption.SO_SNDTIMEO;

@@ -220,8 +220,9 @@ public final class Player {
                     && (a.flags() & ~want.flags()) == 0
                     && SegmentMatcher.differences(piece(want, a.length(), a.flags()), a, o.packet(), flow).isEmpty()) {
                 SegmentMatcher.learnTimestamps(want, a, flow);
+                Integer urg = want.urgentPointer() == null ? null : want.urgentPointer() - a.length(); // from the next piece
                 want = new SegmentSpec(want.direction(), want.flags(), want.seq() + a.length(), want.length() - a.length(),
-                        want.ack(), want.window(), want.urgentPointer(), want.options(), want.ecn());
+                        want.ack(), want.window(), urg, want.options(), want.ecn());
                 continue;
             }
             throw new Failure(line, "expected " + p.render() + (when == null ? "" : " at " + secs(when[0]))

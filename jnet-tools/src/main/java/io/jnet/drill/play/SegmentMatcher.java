@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * Checks a packet the stack sent against an outbound script segment, as packetdrill does: addresses, ports,
- * flags, relative sequence and acknowledgment numbers, payload length, window and options when the line gives
- * them, the ECN field when the line says. The first SYN the stack sends teaches the runner the stack's initial
+ * flags, relative sequence and acknowledgment numbers, payload length, window, urgent pointer and options when the
+ * line gives them, the ECN field when the line says. The first SYN the stack sends teaches the runner the stack's initial
  * sequence number (and its port, when it connected); its first timestamp the offset between the two TS clocks.
  * TS val is not compared (the stack's clock is its own); TS ecr must echo the runner's TS val exactly.
  */

@@ -103,4 +103,28 @@ class JnetTargetTest {
         wire.inject("P.", 1, 10, 1L, 65535, -1);
         assertThat(read.get(5, TimeUnit.SECONDS)).hasSize(10);
     }
+    @Test
+    void urgentDataMapsMsgOobSoOobinlineAndSiocatmark() throws Exception {
+        Wire wire = new Wire(target, 5_000_000);
+        int l = sys.socket(AF_INET, SOCK_STREAM, 0);
+        sys.bind(l, new InetSocketAddress("0.0.0.0", 8080));
+        sys.listen(l, 1);
+        wire.ports(8080, 40000);
+        wire.inject("S", 0, 0, null, 65535, 1000);
+        assertThat(wire.describe(target.nextOutbound(target.nowMicros() + 1000).packet())).startsWith("S. 0:0(0) ack 1 ");
+        wire.inject(".", 1, 0, 1L, 65535, -1);
+        int fd = sys.accept(l, 0).fd();
+        final int MSG_OOB = 1, SOL_SOCKET = 1, SO_OOBINLINE = 10;
+        final long SIOCATMARK = 0x8905;
+        assertThat(sys.ioctlInt(fd, SIOCATMARK)).isZero();
+        assertThat(sys.ioctlInt(l, SIOCATMARK)).as("a listener has no urgent data").isZero();
+        assertThatThrownBy(() -> sys.recvfrom(fd, 1, MSG_OOB)).hasMessageContaining("EINVAL");
+        // send(MSG_OOB): URG and the pointer one past the urgent byte
+        assertThat(sys.sendto(fd, new byte[5], MSG_OOB, null)).isEqualTo(5);
+        Target.Outbound data = target.nextOutbound(target.nowMicros() + 1000);
+        assertThat(wire.describe(data.packet())).startsWith("P.U 1:6(5) ack 1 ").contains(" urg 5 ");
+        assertThat(sys.getsockopt(fd, SOL_SOCKET, SO_OOBINLINE, 4)).containsExactly(0, 0, 0, 0);
+        sys.setsockopt(fd, SOL_SOCKET, SO_OOBINLINE, new byte[] {1, 0, 0, 0});
+        assertThat(sys.getsockopt(fd, SOL_SOCKET, SO_OOBINLINE, 4)).containsExactly(1, 0, 0, 0);
+    }
 }
