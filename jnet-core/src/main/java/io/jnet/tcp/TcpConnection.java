@@ -351,7 +351,13 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
             switch (state) {
                 case SYN_SENT -> throw new ErrnoException(Errno.EALREADY, "connect");
                 case CLOSED -> { }
-                default -> throw new ErrnoException(Errno.EISCONN, "connect");
+                default -> {
+                    // __inet_stream_connect: a non-blocking connect that completed since is reported once, with
+                    // 0 (SS_CONNECTING becomes SS_CONNECTED); later calls fail with EISCONN
+                    if (connectReported || accepted) throw new ErrnoException(Errno.EISCONN, "connect");
+                    connectReported = true;
+                    return;
+                }
             }
             if (connectReported) throw new ErrnoException(Errno.EISCONN, "connect");
             if (rport == 0) throw new ErrnoException(Errno.ECONNREFUSED, "connect");

@@ -426,6 +426,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         else if (option == SocketOption.SO_KEEPALIVE) v = keepalive;
         else if (option == SocketOption.SO_LINGER) v = lingerNs < 0 ? null : Duration.ofNanos(lingerNs);
         else if (option == SocketOption.SO_SNDTIMEO) v = Duration.ZERO;
+        else if (option == SocketOption.SO_ERROR) v = 0; // a listener has no pending error
         else throw new ErrnoException(Errno.ENOPROTOOPT, "getsockopt " + option);
         return (T) v;
     }

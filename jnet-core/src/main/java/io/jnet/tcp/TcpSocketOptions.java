@@ -82,8 +82,21 @@ final class TcpSocketOptions {
         else if (option == SocketOption.TCP_CORK) v = (c.nonagle & TcpOutput.TCP_NAGLE_CORK) != 0;
         else if (option == SocketOption.SO_KEEPALIVE) v = c.keepalive;
         else if (option == SocketOption.SO_BUSY_POLL) v = c.busyPollUs;
+        else if (option == SocketOption.SO_ERROR) v = takeError(c);
         else throw new ErrnoException(Errno.ENOPROTOOPT, "getsockopt " + option);
         return (T) v;
+    }
+
+    /**
+     * SO_ERROR (Linux sock_error): the pending error, cleared as it is read. A failed connection attempt counts
+     * as reported then, as when connect() or finishConnect() reported it.
+     */
+    private static int takeError(TcpConnection c) {
+        int err = c.soError;
+        if (err == 0) return 0;
+        c.soError = 0;
+        if (c.state == TcpState.CLOSED && !c.accepted) c.connectReported = true;
+        return err;
     }
 
     /**

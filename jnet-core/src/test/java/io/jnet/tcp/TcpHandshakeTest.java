@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.jnet.socket.Errno;
 import io.jnet.socket.ErrnoException;
+import io.jnet.socket.SocketOption;
 import io.jnet.socket.TcpServerSocket;
 import io.jnet.socket.TcpSocket;
 import io.jnet.stack.MibCounter;
@@ -202,6 +203,35 @@ class TcpHandshakeTest {
             ErrnoException e = catchThrowableOfType(ErrnoException.class, c::finishConnect);
             assertThat(e.errno()).isEqualTo(Errno.ECONNREFUSED);
             assertThat(net.b.mib().get(MibCounter.TcpOutRsts)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void soErrorReportsARefusedConnectOnceAndClearsIt() throws Exception {
+        try (VirtualNet net = new VirtualNet()) {
+            TcpConnection c = net.connect(9); // nothing listens: RST+ACK
+            // Linux sock_error: SO_ERROR reads the pending error and clears it
+            assertThat(c.getOption(SocketOption.SO_ERROR)).isEqualTo(Errno.ECONNREFUSED.number());
+            assertThat(c.getOption(SocketOption.SO_ERROR)).isZero();
+            ErrnoException e = catchThrowableOfType(ErrnoException.class, () -> c.setOption(SocketOption.SO_ERROR, 1));
+            assertThat(e.errno()).isEqualTo(Errno.ENOPROTOOPT);
+        }
+    }
+
+    @Test
+    void connectAgainIsEalreadyWhileInProgressThenZeroOnceThenEisconn() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            net.filter.dropOutbound(TcpFrame::isSyn);
+            TcpConnection c = net.connect(VirtualNet.PORT);
+            ErrnoException e = catchThrowableOfType(ErrnoException.class, () -> c.connect(VirtualNet.server(VirtualNet.PORT)));
+            assertThat(e.errno()).isEqualTo(Errno.EALREADY);
+            net.filter.dropOutbound(f -> false);
+            net.advanceMillis(1000); // the retransmitted SYN completes the handshake
+            assertThat(c.state()).isEqualTo("ESTAB");
+            // __inet_stream_connect: SS_CONNECTING becomes SS_CONNECTED, with 0; then EISCONN
+            c.connect(VirtualNet.server(VirtualNet.PORT));
+            e = catchThrowableOfType(ErrnoException.class, () -> c.connect(VirtualNet.server(VirtualNet.PORT)));
+            assertThat(e.errno()).isEqualTo(Errno.EISCONN);
         }
     }
 

@@ -301,6 +301,7 @@ final class JnetSyscalls implements Syscalls {
         run(() -> {
             SocketFile s = sock(fd);
             SocketOption<?> option = option(level, name);
+            if (option == SocketOption.SO_ERROR) throw new SyscallException(ENOPROTOOPT); // read-only, as Linux
             Object v = decode(option, value);
             PollableSocket p = s.socket();
             if (p == null) s.pendingOptions.put(option, v);
@@ -313,7 +314,6 @@ final class JnetSyscalls implements Syscalls {
         return call(() -> {
             SocketFile s = sock(fd);
             if (level == SOL_SOCKET && name == SO_TYPE) return intBytes(s.stream ? SOCK_STREAM : SOCK_DGRAM, len);
-            if (level == SOL_SOCKET && name == SO_ERROR) return intBytes(soError(s), len);
             if (level == IPPROTO_TCP && name == TCP_INFO) {
                 if (!s.stream) throw new SyscallException(EOPNOTSUPP);
                 PollableSocket p = s.socket();
@@ -487,18 +487,6 @@ final class JnetSyscalls implements Syscalls {
         return f instanceof SocketFile s ? s.socket() : null;
     }
 
-    /** SO_ERROR: the pending error of a connect, read and cleared as Linux's sock_error does. */
-    private static int soError(SocketFile s) throws IOException {
-        TcpSocket c = s.connection;
-        if (c == null) return 0;
-        try {
-            c.finishConnect();
-            return 0;
-        } catch (ErrnoException e) {
-            return e.errno().number();
-        }
-    }
-
     private static SocketOption<?> option(int level, int name) throws SyscallException {
         if (level == SOL_SOCKET) {
             return switch (name) {
@@ -510,6 +498,7 @@ final class JnetSyscalls implements Syscalls {
                 case SO_RCVTIMEO -> SocketOption.SO_RCVTIMEO;
                 case SO_SNDTIMEO -> SocketOption.SO_SNDTIMEO;
                 case SO_BUSY_POLL -> SocketOption.SO_BUSY_POLL;
+                case SO_ERROR -> SocketOption.SO_ERROR;
                 default -> throw new SyscallException(ENOPROTOOPT);
             };
         }
