@@ -84,6 +84,7 @@ public final class Sysctls {
     public final Sysctl tcpWindowScaling = reg("net.ipv4.tcp_window_scaling", "boolean", "RFC 7323 window scaling", 0, 1, 1);
     public final Sysctl tcpFinTimeout = reg("net.ipv4.tcp_fin_timeout", "seconds", "FIN-WAIT-2 lifetime of orphaned sockets", 1, 86400, 60);
     public final Sysctl tcpSynRetries = reg("net.ipv4.tcp_syn_retries", "count", "SYN retransmissions before connect fails with ETIMEDOUT", 1, 127, 6);
+    public final Sysctl tcpSynLinearTimeouts = reg("net.ipv4.tcp_syn_linear_timeouts", "count", "the first this many SYN retransmissions of a connect keep the initial RTO (1 s) instead of doubling it (Linux 6.x); they count on top of tcp_syn_retries", 0, 127, 4);
     public final Sysctl tcpSynackRetries = reg("net.ipv4.tcp_synack_retries", "count", "SYN-ACK retransmissions before a pending connection is dropped", 1, 255, 5);
     public final Sysctl tcpRetries2 = reg("net.ipv4.tcp_retries2", "count", "RTO retransmissions before an established connection fails with ETIMEDOUT", 1, 255, 15);
     public final Sysctl tcpOrphanRetries = reg("net.ipv4.tcp_orphan_retries", "count", "retries for orphaned sockets (0 means 8)", 0, 255, 0);

@@ -188,6 +188,12 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     int reordering;
     final RttEstimator rtt = new RttEstimator();
     int retransmits;
+    /**
+     * Linux retrans_stamp, as clock time (ns): when the first of the segments being retransmitted now was sent
+     * (the first SYN of a connect); meaningful while {@link #retransmits} is not 0. The retransmission timeout
+     * gives up by the time since then (retransmits_timed_out).
+     */
+    long retransStampNs;
     /** Unanswered window probes (Linux icsk_probes_out). */
     int probesOut;
     /** Persist timer backoff shift, cleared when the window opens (Linux icsk_backoff). */

@@ -102,6 +102,7 @@ final class TcpOutput {
         c.state = TcpState.SYN_SENT;
         c.retransmits = 0;
         sendSyn(c, false);
+        c.retransStampNs = c.lastSynSentNs;
         c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
     }
 

@@ -32,13 +32,19 @@ final class TcpTimers {
         switch (c.state) {
             case CLOSED, LISTEN -> { return; }
             case SYN_SENT -> {
-                if (++c.retransmits > tcp.sysctl.tcpSynRetries.intValue()) {
+                // tcp_write_timeout: tcp_syn_retries plus tcp_syn_linear_timeouts retransmissions at most, and no
+                // longer than tcp_syn_retries would take with doubling from the initial RTO (retransmits_timed_out)
+                int retries = tcp.sysctl.tcpSynRetries.intValue();
+                int linear = tcp.sysctl.tcpSynLinearTimeouts.intValue();
+                if (c.retransmits >= retries + linear
+                        || retransmitsTimedOut(c, retries, RttEstimator.INITIAL_RTO_US)) {
                     int err = c.softError != 0 ? c.softError : Errno.ETIMEDOUT.number();
                     tcp.mib.inc(MibCounter.TcpExtTCPAbortOnTimeout);
                     TcpOutput.abort(c, err, false);
                     return;
                 }
-                c.rtt.backoff++;
+                // tcp_retransmit_timer: the first tcp_syn_linear_timeouts retransmissions keep the RTO, later ones double it
+                if (++c.retransmits > linear) c.rtt.backoff++;
                 tcp.mib.inc(MibCounter.TcpRetransSegs);
                 c.totalRetrans++;
                 TcpOutput.sendSyn(c, false);
@@ -98,6 +104,24 @@ final class TcpTimers {
             c.sndNxt = head.endSeq;
         }
         c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
+    }
+
+    /**
+     * Linux retransmits_timed_out: true once the time since the first retransmitted segment was sent
+     * ({@link TcpConnection#retransStampNs}) reaches what {@code boundary} retransmissions take when the RTO
+     * starts at {@code rtoBaseUs} and doubles up to 120 s (tcp_model_timeout). False before the first retransmission.
+     */
+    static boolean retransmitsTimedOut(TcpConnection c, int boundary, long rtoBaseUs) {
+        if (c.retransmits == 0) return false;
+        long elapsedNs = c.tcp.ns.clock().nanoTime() - c.retransStampNs;
+        return elapsedNs >= modelTimeoutUs(boundary, rtoBaseUs) * 1000;
+    }
+
+    /** Linux tcp_model_timeout: how long {@code boundary} timeouts take, doubling from {@code rtoBaseUs}, capped at 120 s. */
+    static long modelTimeoutUs(int boundary, long rtoBaseUs) {
+        int thresh = 63 - Long.numberOfLeadingZeros(RttEstimator.MAX_RTO_US / rtoBaseUs); // ilog2
+        if (boundary <= thresh) return ((2L << boundary) - 1) * rtoBaseUs;
+        return ((2L << thresh) - 1) * rtoBaseUs + (long) (boundary - thresh) * RttEstimator.MAX_RTO_US;
     }
 
     /**

@@ -156,6 +156,7 @@ class TcpHandshakeTest {
     void lostSynIsRetransmittedWithExponentialBackoffThenConnectTimesOut() throws Exception {
         try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
             net.a.sysctl().set("net.ipv4.tcp_syn_retries", "2");
+            net.a.sysctl().set("net.ipv4.tcp_syn_linear_timeouts", "0"); // doubling from the first retry
             net.filter.dropOutbound(TcpFrame::isSyn);
             long t0 = net.clock.nanoTime();
             TcpConnection c = net.connect(VirtualNet.PORT);
@@ -174,6 +175,41 @@ class TcpHandshakeTest {
             assertThat(net.clock.nanoTime() - t0).isGreaterThanOrEqualTo(7_000_000_000L);
             assertThat(net.a.mib().get(MibCounter.TcpAttemptFails)).isEqualTo(1);
             assertThat(net.a.mib().get(MibCounter.TcpExtTCPAbortOnTimeout)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void synLinearTimeoutsKeepTheFirstRetriesOneSecondApartAndTheTimeLimitStillHolds() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            net.a.sysctl().set("net.ipv4.tcp_syn_retries", "2"); // tcp_syn_linear_timeouts is 4 by default, as Linux 6.x
+            net.filter.dropOutbound(TcpFrame::isSyn);
+            long t0 = net.clock.nanoTime();
+            TcpConnection c = net.connect(VirtualNet.PORT);
+            for (int i = 0; i < 10 && c.state().equals("SYN-SENT"); i++) net.advanceMillis(1000);
+            List<TcpFrame> syns = net.filter.frames(true).stream().filter(TcpFrame::isSyn).toList();
+            // 4 linear retries 1 s apart, then doubling; given up after 2 doublings' worth (1+2+4 = 7 s): tcp_write_timeout
+            assertThat(syns.stream().map(s -> (s.atNanos() - t0) / 1_000_000L)).containsExactly(0L, 1000L, 2000L, 3000L, 4000L, 5000L);
+            assertThat(c.state()).isEqualTo("UNCONN");
+            assertThat(net.clock.nanoTime() - t0).isEqualTo(7_000_000_000L);
+            assertThat(c.getOption(SocketOption.SO_ERROR)).isEqualTo(Errno.ETIMEDOUT.number());
+        }
+    }
+
+    @Test
+    void synLinearTimeoutsCountOnTopOfSynRetries() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            net.a.sysctl().set("net.ipv4.tcp_syn_retries", "1");
+            net.a.sysctl().set("net.ipv4.tcp_syn_linear_timeouts", "1");
+            net.filter.dropOutbound(TcpFrame::isSyn);
+            long t0 = net.clock.nanoTime();
+            TcpConnection c = net.connect(VirtualNet.PORT);
+            for (int i = 0; i < 10 && c.state().equals("SYN-SENT"); i++) net.advanceMillis(1000);
+            List<TcpFrame> syns = net.filter.frames(true).stream().filter(TcpFrame::isSyn).toList();
+            // one linear retry at 1 s, the next at 2 s (the 3 s time limit not yet reached) doubles the RTO; at 4 s
+            // the 1 + 1 retransmissions allowed are spent (verified on Linux 6.18)
+            assertThat(syns.stream().map(s -> (s.atNanos() - t0) / 1_000_000L)).containsExactly(0L, 1000L, 2000L);
+            assertThat(net.clock.nanoTime() - t0).isEqualTo(4_000_000_000L);
+            assertThat(c.state()).isEqualTo("UNCONN");
         }
     }
 
