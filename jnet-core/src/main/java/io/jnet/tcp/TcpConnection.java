@@ -212,6 +212,11 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     /** When a duplicate ACK last answered an out-of-window segment (Linux last_oow_ack_time). */
     long lastOowAckNs;
     int keepaliveProbes;
+    /**
+     * TCP_KEEPIDLE and TCP_KEEPINTVL in seconds, TCP_KEEPCNT (Linux tp->keepalive_time, keepalive_intvl,
+     * keepalive_probes); 0 until set: the net.ipv4.tcp_keepalive_* sysctls apply (keepalive_time_when ...).
+     */
+    int keepIdleS, keepIntvlS, keepCnt;
     /** When the SYN was last sent (ns), for the first RTT sample. */
     long lastSynSentNs;
     /** Set by input processing: ACK this segment at once (out-of-order data, FIN). */

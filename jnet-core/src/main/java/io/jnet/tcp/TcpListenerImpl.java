@@ -57,6 +57,8 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
     private boolean cork;
     private boolean keepalive;
     private long lingerNs = -1;
+    /** TCP_KEEPIDLE, TCP_KEEPINTVL (seconds), TCP_KEEPCNT for children; 0 = the sysctl. */
+    private int keepIdleS, keepIntvlS, keepCnt;
 
     TcpListenerImpl(TcpProtocol tcp) {
         this.tcp = tcp;
@@ -256,6 +258,9 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         if (rcvbuf > 0) { c.rcvbuf = rcvbuf; c.rcvbufLocked = true; }
         c.nonagle = (nodelay ? TcpOutput.TCP_NAGLE_OFF : 0) | (cork ? TcpOutput.TCP_NAGLE_CORK : 0);
         c.keepalive = keepalive;
+        c.keepIdleS = keepIdleS;
+        c.keepIntvlS = keepIntvlS;
+        c.keepCnt = keepCnt;
         c.lingerNs = lingerNs;
         Route r = tcp.ip.route(src, c.dst);
         if (r == null) return null;
@@ -404,6 +409,9 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
             else if (option == SocketOption.TCP_NODELAY) nodelay = (Boolean) value;
             else if (option == SocketOption.TCP_CORK) cork = (Boolean) value;
             else if (option == SocketOption.SO_KEEPALIVE) keepalive = (Boolean) value;
+            else if (option == SocketOption.TCP_KEEPIDLE) keepIdleS = TcpSocketOptions.checked(option, (Integer) value);
+            else if (option == SocketOption.TCP_KEEPINTVL) keepIntvlS = TcpSocketOptions.checked(option, (Integer) value);
+            else if (option == SocketOption.TCP_KEEPCNT) keepCnt = TcpSocketOptions.checked(option, (Integer) value);
             else if (option == SocketOption.SO_LINGER) {
                 Duration d = (Duration) value;
                 lingerNs = d == null || d.isNegative() ? -1 : d.toNanos();
@@ -424,6 +432,9 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         else if (option == SocketOption.TCP_NODELAY) v = nodelay;
         else if (option == SocketOption.TCP_CORK) v = cork;
         else if (option == SocketOption.SO_KEEPALIVE) v = keepalive;
+        else if (option == SocketOption.TCP_KEEPIDLE) v = keepIdleS != 0 ? keepIdleS : tcp.sysctl.tcpKeepaliveTime.intValue();
+        else if (option == SocketOption.TCP_KEEPINTVL) v = keepIntvlS != 0 ? keepIntvlS : tcp.sysctl.tcpKeepaliveIntvl.intValue();
+        else if (option == SocketOption.TCP_KEEPCNT) v = keepCnt != 0 ? keepCnt : tcp.sysctl.tcpKeepaliveProbes.intValue();
         else if (option == SocketOption.SO_LINGER) v = lingerNs < 0 ? null : Duration.ofNanos(lingerNs);
         else if (option == SocketOption.SO_SNDTIMEO) v = Duration.ZERO;
         else if (option == SocketOption.SO_ERROR) v = 0; // a listener has no pending error

@@ -62,9 +62,35 @@ final class TcpSocketOptions {
             if (on && !c.keepalive && c.state.isSynchronized()) TcpTimers.armKeepalive(c);
             if (!on) c.keepaliveTimer.cancel();
             c.keepalive = on;
+        } else if (option == SocketOption.TCP_KEEPIDLE) {
+            c.keepIdleS = checked(option, (Integer) value);
+            // tcp_sock_set_keepidle_locked: a running keepalive timer is re-armed for the idle time left, now if none
+            if (c.keepalive && c.state != TcpState.CLOSED && c.state != TcpState.LISTEN) {
+                long left = TcpTimers.keepaliveTimeNs(c) - TcpTimers.keepaliveIdleNs(c);
+                c.keepaliveTimer.schedule(Math.max(left, 0));
+            }
+        } else if (option == SocketOption.TCP_KEEPINTVL) {
+            c.keepIntvlS = checked(option, (Integer) value);
+        } else if (option == SocketOption.TCP_KEEPCNT) {
+            c.keepCnt = checked(option, (Integer) value);
         } else {
             throw new ErrnoException(Errno.ENOPROTOOPT, "setsockopt " + option);
         }
+    }
+
+    /**
+     * The value of an integer TCP option within Linux's bounds (do_tcp_setsockopt): TCP_KEEPIDLE and TCP_KEEPINTVL
+     * 1..32767 s (MAX_TCP_KEEPIDLE, MAX_TCP_KEEPINTVL), TCP_KEEPCNT 1..127 (MAX_TCP_KEEPCNT).
+     *
+     * @throws ErrnoException EINVAL when out of bounds
+     */
+    static int checked(SocketOption<?> option, int v) throws ErrnoException {
+        int min = 1, max;
+        if (option == SocketOption.TCP_KEEPIDLE || option == SocketOption.TCP_KEEPINTVL) max = 32767;
+        else if (option == SocketOption.TCP_KEEPCNT) max = 127;
+        else throw new IllegalArgumentException(option.name());
+        if (v < min || v > max) throw new ErrnoException(Errno.EINVAL, "setsockopt " + option + " " + v);
+        return v;
     }
 
 
@@ -83,6 +109,9 @@ final class TcpSocketOptions {
         else if (option == SocketOption.SO_KEEPALIVE) v = c.keepalive;
         else if (option == SocketOption.SO_BUSY_POLL) v = c.busyPollUs;
         else if (option == SocketOption.SO_ERROR) v = takeError(c);
+        else if (option == SocketOption.TCP_KEEPIDLE) v = (int) (TcpTimers.keepaliveTimeNs(c) / 1_000_000_000L);
+        else if (option == SocketOption.TCP_KEEPINTVL) v = (int) (TcpTimers.keepaliveIntvlNs(c) / 1_000_000_000L);
+        else if (option == SocketOption.TCP_KEEPCNT) v = TcpTimers.keepaliveProbes(c);
         else throw new ErrnoException(Errno.ENOPROTOOPT, "getsockopt " + option);
         return (T) v;
     }

@@ -191,31 +191,59 @@ final class TcpTimers {
     }
 
     static void armKeepalive(TcpConnection c) {
-        c.keepaliveTimer.schedule(c.tcp.sysctl.tcpKeepaliveTime.intValue() * 1_000_000_000L);
+        c.keepaliveTimer.schedule(keepaliveTimeNs(c));
         c.keepaliveProbes = 0;
     }
 
+    /** Linux keepalive_time_when: TCP_KEEPIDLE, else net.ipv4.tcp_keepalive_time, in ns. */
+    static long keepaliveTimeNs(TcpConnection c) {
+        return (c.keepIdleS != 0 ? c.keepIdleS : c.tcp.sysctl.tcpKeepaliveTime.intValue()) * 1_000_000_000L;
+    }
+
+    /** Linux keepalive_intvl_when: TCP_KEEPINTVL, else net.ipv4.tcp_keepalive_intvl, in ns. */
+    static long keepaliveIntvlNs(TcpConnection c) {
+        return (c.keepIntvlS != 0 ? c.keepIntvlS : c.tcp.sysctl.tcpKeepaliveIntvl.intValue()) * 1_000_000_000L;
+    }
+
+    /** Linux keepalive_probes: TCP_KEEPCNT, else net.ipv4.tcp_keepalive_probes. */
+    static int keepaliveProbes(TcpConnection c) {
+        return c.keepCnt != 0 ? c.keepCnt : c.tcp.sysctl.tcpKeepaliveProbes.intValue();
+    }
+
+    /** Linux keepalive_time_elapsed: ns since the last segment was received (friends traffic counts too). */
+    static long keepaliveIdleNs(TcpConnection c) {
+        long lastRecv = Math.max(c.lastRecvNs, c.dataPath.lastDataNs(c));
+        return c.tcp.ns.clock().nanoTime() - Math.max(lastRecv, 1);
+    }
+
+    /**
+     * Linux tcp_keepalive_timer: while data is outstanding the connection is alive without probes; after
+     * keepalive_time_when idle a probe goes every keepalive_intvl_when, and when keepalive_probes went
+     * unanswered the connection is reset (tcp_send_active_reset) and fails with ETIMEDOUT (tcp_write_err).
+     */
     private static void keepaliveTimer(TcpConnection c) {
         if (!c.keepalive || !(c.state == TcpState.ESTABLISHED || c.state == TcpState.CLOSE_WAIT
                 || c.state == TcpState.FIN_WAIT_2)) return;
         TcpProtocol tcp = c.tcp;
-        // a friends connection moves its bytes without segments: that traffic counts as received too
-        long lastRecv = Math.max(c.lastRecvNs, c.dataPath.lastDataNs(c));
-        long idle = tcp.ns.clock().nanoTime() - Math.max(lastRecv, 1);
-        long keepTime = tcp.sysctl.tcpKeepaliveTime.intValue() * 1_000_000_000L;
-        long intvl = tcp.sysctl.tcpKeepaliveIntvl.intValue() * 1_000_000_000L;
-        if (lastRecv != 0 && idle < keepTime && c.keepaliveProbes == 0) {
+        long keepTime = keepaliveTimeNs(c);
+        if (c.sndUna != c.sndMax || c.writeQueue.peek() != null) {
+            c.keepaliveTimer.schedule(keepTime);
+            return;
+        }
+        long idle = keepaliveIdleNs(c);
+        if (idle < keepTime) {
             c.keepaliveTimer.schedule(keepTime - idle);
             return;
         }
-        if (c.keepaliveProbes >= tcp.sysctl.tcpKeepaliveProbes.intValue()) {
-            TcpOutput.abort(c, Errno.ETIMEDOUT.number(), false);
+        if (c.keepaliveProbes >= keepaliveProbes(c)) {
+            tcp.mib.inc(MibCounter.TcpExtTCPAbortOnTimeout);
+            TcpOutput.abort(c, c.softError != 0 ? c.softError : Errno.ETIMEDOUT.number(), true);
             return;
         }
         c.keepaliveProbes++;
         tcp.mib.inc(MibCounter.TcpExtTCPKeepAlive);
         TcpOutput.sendProbe(c);
-        c.keepaliveTimer.schedule(intvl);
+        c.keepaliveTimer.schedule(keepaliveIntvlNs(c));
     }
 
     private static void finWait2Timer(TcpConnection c) {

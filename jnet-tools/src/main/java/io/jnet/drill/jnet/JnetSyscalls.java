@@ -41,7 +41,8 @@ final class JnetSyscalls implements Syscalls {
     static final int IPPROTO_TCP = 6, IPPROTO_UDP = 17, SOL_SOCKET = 1;
     static final int SO_REUSEADDR = 2, SO_TYPE = 3, SO_ERROR = 4, SO_SNDBUF = 7, SO_RCVBUF = 8, SO_KEEPALIVE = 9,
             SO_LINGER = 13, SO_RCVTIMEO = 20, SO_SNDTIMEO = 21, SO_BUSY_POLL = 46;
-    static final int TCP_NODELAY = 1, TCP_CORK = 3, TCP_INFO = 11;
+    static final int TCP_NODELAY = 1, TCP_MAXSEG = 2, TCP_CORK = 3, TCP_KEEPIDLE = 4, TCP_KEEPINTVL = 5, TCP_KEEPCNT = 6,
+            TCP_INFO = 11, TCP_USER_TIMEOUT = 18;
     static final int O_RDWR = 2, O_NONBLOCK = 0x800, F_GETFL = 3, F_SETFL = 4, F_GETFD = 1, F_SETFD = 2;
     static final long FIONREAD = 0x541B, SIOCOUTQ = 0x5411, SIOCOUTQNSD = 0x894B;
     static final int SHUT_RD = 0, SHUT_WR = 1, SHUT_RDWR = 2;
@@ -304,8 +305,12 @@ final class JnetSyscalls implements Syscalls {
             if (option == SocketOption.SO_ERROR) throw new SyscallException(ENOPROTOOPT); // read-only, as Linux
             Object v = decode(option, value);
             PollableSocket p = s.socket();
-            if (p == null) s.pendingOptions.put(option, v);
-            else setOption(p, option, v);
+            if (p == null) {
+                checkPending(option, v);
+                s.pendingOptions.put(option, v);
+            } else {
+                setOption(p, option, v);
+            }
         });
     }
 
@@ -506,6 +511,9 @@ final class JnetSyscalls implements Syscalls {
             return switch (name) {
                 case TCP_NODELAY -> SocketOption.TCP_NODELAY;
                 case TCP_CORK -> SocketOption.TCP_CORK;
+                case TCP_KEEPIDLE -> SocketOption.TCP_KEEPIDLE;
+                case TCP_KEEPINTVL -> SocketOption.TCP_KEEPINTVL;
+                case TCP_KEEPCNT -> SocketOption.TCP_KEEPCNT;
                 default -> throw new SyscallException(ENOPROTOOPT);
             };
         }
@@ -548,7 +556,19 @@ final class JnetSyscalls implements Syscalls {
         return b.array();
     }
 
-    private static Object defaultOf(SocketOption<?> option) {
+    /** EINVAL for a value jnet would refuse once the socket exists (Linux checks at once, do_tcp_setsockopt). */
+    private static void checkPending(SocketOption<?> option, Object v) throws SyscallException {
+        int max = option == SocketOption.TCP_KEEPIDLE || option == SocketOption.TCP_KEEPINTVL ? 32767
+                : option == SocketOption.TCP_KEEPCNT ? 127 : 0;
+        if (max != 0 && ((Integer) v < 1 || (Integer) v > max)) throw new SyscallException(EINVAL);
+    }
+
+    /** The value a new socket reports: the sysctl an option starts from, or false, 0, none. */
+    private Object defaultOf(SocketOption<?> option) {
+        var sysctl = ns.sysctl();
+        if (option == SocketOption.TCP_KEEPIDLE) return sysctl.tcpKeepaliveTime.intValue();
+        if (option == SocketOption.TCP_KEEPINTVL) return sysctl.tcpKeepaliveIntvl.intValue();
+        if (option == SocketOption.TCP_KEEPCNT) return sysctl.tcpKeepaliveProbes.intValue();
         if (option.type() == Boolean.class) return false;
         if (option.type() == Integer.class) return 0;
         return null;
