@@ -62,6 +62,13 @@ public final class SocketOption<T> {
      */
     public static final SocketOption<Integer> TCP_KEEPCNT = new SocketOption<>("TCP_KEEPCNT", Integer.class);
     /**
+     * TCP_MAXSEG in bytes: set (0, none, or 88..32767, else EINVAL) before connect or listen, it caps the MSS
+     * advertised in the SYN or SYN-ACK and the peer's MSS taken (Linux rx_opt.user_mss); it has no effect on an
+     * established connection. Read: the MSS in use, payload bytes per segment after TCP options (Linux
+     * mss_cache); before a connection, the value set, else 536.
+     */
+    public static final SocketOption<Integer> TCP_MAXSEG = new SocketOption<>("TCP_MAXSEG", Integer.class);
+    /**
      * RDS sockets only (SOL_RDS RDS_CONG_MONITOR): report, as a congestion update from
      * {@link RdsSocket#receive}, when a destination port this socket got ENOBUFS from is uncongested again.
      */

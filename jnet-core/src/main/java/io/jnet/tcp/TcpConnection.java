@@ -76,6 +76,11 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     int peerMss = 536;
     /** Our advertised MSS. */
     int advMss = 536;
+    /**
+     * TCP_MAXSEG as set (Linux rx_opt.user_mss), 0 when not: caps the MSS advertised and the peer's MSS taken
+     * (tcp_mss_clamp, tcp_parse_options).
+     */
+    int userMss;
 
     // --- receive sequence space
     int irs;

@@ -59,6 +59,8 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
     private long lingerNs = -1;
     /** TCP_KEEPIDLE, TCP_KEEPINTVL (seconds), TCP_KEEPCNT for children; 0 = the sysctl. */
     private int keepIdleS, keepIntvlS, keepCnt;
+    /** TCP_MAXSEG for children (Linux rx_opt.user_mss), 0 = none. */
+    private int userMss;
 
     TcpListenerImpl(TcpProtocol tcp) {
         this.tcp = tcp;
@@ -262,9 +264,10 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         c.keepIntvlS = keepIntvlS;
         c.keepCnt = keepCnt;
         c.lingerNs = lingerNs;
+        c.userMss = userMss;
         Route r = tcp.ip.route(src, c.dst);
         if (r == null) return null;
-        c.advMss = TcpOutput.mssForMtu(r.itf().device().mtu());
+        c.advMss = TcpOutput.advMss(c, r.itf().device().mtu());
         int ws = TcpOutput.chooseWscale(c);
         c.wscaleEnabled = ws >= 0;
         c.rcvWscale = Math.max(ws, 0);
@@ -412,6 +415,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
             else if (option == SocketOption.TCP_KEEPIDLE) keepIdleS = TcpSocketOptions.checked(option, (Integer) value);
             else if (option == SocketOption.TCP_KEEPINTVL) keepIntvlS = TcpSocketOptions.checked(option, (Integer) value);
             else if (option == SocketOption.TCP_KEEPCNT) keepCnt = TcpSocketOptions.checked(option, (Integer) value);
+            else if (option == SocketOption.TCP_MAXSEG) userMss = TcpSocketOptions.checked(option, (Integer) value);
             else if (option == SocketOption.SO_LINGER) {
                 Duration d = (Duration) value;
                 lingerNs = d == null || d.isNegative() ? -1 : d.toNanos();
@@ -435,6 +439,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         else if (option == SocketOption.TCP_KEEPIDLE) v = keepIdleS != 0 ? keepIdleS : tcp.sysctl.tcpKeepaliveTime.intValue();
         else if (option == SocketOption.TCP_KEEPINTVL) v = keepIntvlS != 0 ? keepIntvlS : tcp.sysctl.tcpKeepaliveIntvl.intValue();
         else if (option == SocketOption.TCP_KEEPCNT) v = keepCnt != 0 ? keepCnt : tcp.sysctl.tcpKeepaliveProbes.intValue();
+        else if (option == SocketOption.TCP_MAXSEG) v = userMss != 0 ? userMss : TcpSocketOptions.TCP_MSS_DEFAULT;
         else if (option == SocketOption.SO_LINGER) v = lingerNs < 0 ? null : Duration.ofNanos(lingerNs);
         else if (option == SocketOption.SO_SNDTIMEO) v = Duration.ZERO;
         else if (option == SocketOption.SO_ERROR) v = 0; // a listener has no pending error

@@ -55,6 +55,12 @@ final class TcpOutput {
 
     static int mssForMtu(int mtu) { return Math.min(mtu, 65535) - Ipv4.MIN_HEADER_LENGTH - Tcp.MIN_HEADER_LENGTH; }
 
+    /** The MSS to advertise on a device of this MTU: capped by TCP_MAXSEG when set (Linux tcp_mss_clamp). */
+    static int advMss(TcpConnection c, int mtu) {
+        int m = mssForMtu(mtu);
+        return c.userMss > 0 ? Math.min(m, c.userMss) : m;
+    }
+
     /** Window scale to offer: enough for the largest receive buffer we may grow to (tcp_select_initial_window). */
     static int chooseWscale(TcpConnection c) {
         return chooseWscale(c.tcp, c.rcvbufLocked, c.rcvbuf);
@@ -85,7 +91,7 @@ final class TcpOutput {
 
     static void startConnect(TcpConnection c, Route r) {
         TcpProtocol tcp = c.tcp;
-        c.advMss = mssForMtu(r.itf().device().mtu());
+        c.advMss = advMss(c, r.itf().device().mtu());
         int ws = chooseWscale(c);
         c.wscaleEnabled = ws >= 0;
         c.rcvWscale = Math.max(ws, 0);

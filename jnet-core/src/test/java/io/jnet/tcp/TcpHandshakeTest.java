@@ -214,6 +214,40 @@ class TcpHandshakeTest {
     }
 
     @Test
+    void tcpMaxsegOnAListenerCapsTheSynAckMssAndBothDirections() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            net.a.sysctl().set("net.ipv4.tcp_timestamps", "0");
+            srv.setOption(SocketOption.TCP_MAXSEG, 400);
+            assertThat(srv.getOption(SocketOption.TCP_MAXSEG)).isEqualTo(400);
+            TcpConnection[] p = net.establish(srv);
+            TcpFrame synAck = net.filter.frames(false).stream().filter(TcpFrame::isSynAck).findFirst().orElseThrow();
+            // tcp_make_synack: tcp_mss_clamp(user_mss, advmss); tcp_parse_options: user_mss clamps the peer's 1460
+            assertThat(synAck.options().mss).isEqualTo(400);
+            assertThat(p[1].getOption(SocketOption.TCP_MAXSEG)).isEqualTo(400);
+            assertThat(p[0].getOption(SocketOption.TCP_MAXSEG)).isEqualTo(400);
+        }
+    }
+
+    @Test
+    void tcpMaxsegBeforeConnectIsAdvertisedAndReadBackUntilTheHandshakeSetsTheMss() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection c = (TcpConnection) TcpSocket.open(net.a);
+            assertThat(c.getOption(SocketOption.TCP_MAXSEG)).as("TCP_MSS_DEFAULT").isEqualTo(536);
+            for (int bad : new int[] {-1, 87, 32768}) {
+                ErrnoException e = catchThrowableOfType(ErrnoException.class, () -> c.setOption(SocketOption.TCP_MAXSEG, bad));
+                assertThat(e.errno()).as("%d", bad).isEqualTo(Errno.EINVAL);
+            }
+            c.setOption(SocketOption.TCP_MAXSEG, 300);
+            assertThat(c.getOption(SocketOption.TCP_MAXSEG)).isEqualTo(300);
+            VirtualNet.startConnect(c, VirtualNet.server(VirtualNet.PORT));
+            assertThat(net.filter.frames(true).get(0).options().mss).isEqualTo(300);
+            assertThat(c.finishConnect()).isTrue();
+            // established: the MSS in use, the 300 less the timestamp option's 12 bytes (tcp_getsockopt: mss_cache)
+            assertThat(c.getOption(SocketOption.TCP_MAXSEG)).isEqualTo(288);
+        }
+    }
+
+    @Test
     void oneLostSynStillConnectsAfterOneSecond() throws Exception {
         try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
             int[] dropped = {0};

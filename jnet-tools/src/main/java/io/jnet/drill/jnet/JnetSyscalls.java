@@ -514,6 +514,7 @@ final class JnetSyscalls implements Syscalls {
                 case TCP_KEEPIDLE -> SocketOption.TCP_KEEPIDLE;
                 case TCP_KEEPINTVL -> SocketOption.TCP_KEEPINTVL;
                 case TCP_KEEPCNT -> SocketOption.TCP_KEEPCNT;
+                case TCP_MAXSEG -> SocketOption.TCP_MAXSEG;
                 default -> throw new SyscallException(ENOPROTOOPT);
             };
         }
@@ -561,6 +562,8 @@ final class JnetSyscalls implements Syscalls {
         int max = option == SocketOption.TCP_KEEPIDLE || option == SocketOption.TCP_KEEPINTVL ? 32767
                 : option == SocketOption.TCP_KEEPCNT ? 127 : 0;
         if (max != 0 && ((Integer) v < 1 || (Integer) v > max)) throw new SyscallException(EINVAL);
+        if (option == SocketOption.TCP_MAXSEG && (Integer) v != 0 && ((Integer) v < 88 || (Integer) v > 32767))
+            throw new SyscallException(EINVAL);
     }
 
     /** The value a new socket reports: the sysctl an option starts from, or false, 0, none. */
@@ -569,6 +572,7 @@ final class JnetSyscalls implements Syscalls {
         if (option == SocketOption.TCP_KEEPIDLE) return sysctl.tcpKeepaliveTime.intValue();
         if (option == SocketOption.TCP_KEEPINTVL) return sysctl.tcpKeepaliveIntvl.intValue();
         if (option == SocketOption.TCP_KEEPCNT) return sysctl.tcpKeepaliveProbes.intValue();
+        if (option == SocketOption.TCP_MAXSEG) return 536; // TCP_MSS_DEFAULT
         if (option.type() == Boolean.class) return false;
         if (option.type() == Integer.class) return 0;
         return null;
