@@ -62,6 +62,15 @@ public final class SocketOption<T> {
      */
     public static final SocketOption<Integer> TCP_KEEPCNT = new SocketOption<>("TCP_KEEPCNT", Integer.class);
     /**
+     * TCP_USER_TIMEOUT in ms (RFC 5482; Linux icsk_user_timeout), 0 (the default) off, negative: EINVAL. When set,
+     * the connection fails with ETIMEDOUT once data went unacknowledged that long after its first retransmission
+     * (instead of after net.ipv4.tcp_retries2 retransmissions; the RTO is cut to the time left), once zero-window
+     * probes went on that long, answered or not, and under keepalive once the peer was silent that long with a
+     * probe out (instead of after TCP_KEEPCNT probes). A connect's SYNs give up after it too. Inherited by
+     * accepted connections.
+     */
+    public static final SocketOption<Integer> TCP_USER_TIMEOUT = new SocketOption<>("TCP_USER_TIMEOUT", Integer.class);
+    /**
      * TCP_MAXSEG in bytes: set (0, none, or 88..32767, else EINVAL) before connect or listen, it caps the MSS
      * advertised in the SYN or SYN-ACK and the peer's MSS taken (Linux rx_opt.user_mss); it has no effect on an
      * established connection. Read: the MSS in use, payload bytes per segment after TCP options (Linux

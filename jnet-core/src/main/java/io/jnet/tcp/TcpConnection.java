@@ -203,6 +203,13 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     int probesOut;
     /** Persist timer backoff shift, cleared when the window opens (Linux icsk_backoff). */
     int persistBackoff;
+    /** When the first zero-window probe of this closed window went, ns; 0 when none (Linux icsk_probes_tstamp). */
+    long probesTstampNs;
+    /**
+     * TCP_USER_TIMEOUT in ms (Linux icsk_user_timeout), 0 when not set: how long sent data may stay
+     * unacknowledged, or the peer silent under keepalive or window probes, before the connection fails.
+     */
+    int userTimeoutMs;
     /** Sequence and send time of the segment being timed when timestamps are off (Karn's algorithm). */
     int rttSeq;
     long rttTimeNs;

@@ -61,6 +61,8 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
     private int keepIdleS, keepIntvlS, keepCnt;
     /** TCP_MAXSEG for children (Linux rx_opt.user_mss), 0 = none. */
     private int userMss;
+    /** TCP_USER_TIMEOUT for children (ms), 0 = none. */
+    private int userTimeoutMs;
 
     TcpListenerImpl(TcpProtocol tcp) {
         this.tcp = tcp;
@@ -265,6 +267,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         c.keepCnt = keepCnt;
         c.lingerNs = lingerNs;
         c.userMss = userMss;
+        c.userTimeoutMs = userTimeoutMs;
         Route r = tcp.ip.route(src, c.dst);
         if (r == null) return null;
         c.advMss = TcpOutput.advMss(c, r.itf().device().mtu());
@@ -415,7 +418,10 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
             else if (option == SocketOption.TCP_KEEPIDLE) keepIdleS = TcpSocketOptions.checked(option, (Integer) value);
             else if (option == SocketOption.TCP_KEEPINTVL) keepIntvlS = TcpSocketOptions.checked(option, (Integer) value);
             else if (option == SocketOption.TCP_KEEPCNT) keepCnt = TcpSocketOptions.checked(option, (Integer) value);
-            else if (option == SocketOption.TCP_MAXSEG) userMss = TcpSocketOptions.checked(option, (Integer) value);
+            else if (option == SocketOption.TCP_USER_TIMEOUT) {
+                if ((Integer) value < 0) throw new ErrnoException(Errno.EINVAL, "TCP_USER_TIMEOUT " + value);
+                userTimeoutMs = (Integer) value;
+            } else if (option == SocketOption.TCP_MAXSEG) userMss = TcpSocketOptions.checked(option, (Integer) value);
             else if (option == SocketOption.SO_LINGER) {
                 Duration d = (Duration) value;
                 lingerNs = d == null || d.isNegative() ? -1 : d.toNanos();
@@ -439,6 +445,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         else if (option == SocketOption.TCP_KEEPIDLE) v = keepIdleS != 0 ? keepIdleS : tcp.sysctl.tcpKeepaliveTime.intValue();
         else if (option == SocketOption.TCP_KEEPINTVL) v = keepIntvlS != 0 ? keepIntvlS : tcp.sysctl.tcpKeepaliveIntvl.intValue();
         else if (option == SocketOption.TCP_KEEPCNT) v = keepCnt != 0 ? keepCnt : tcp.sysctl.tcpKeepaliveProbes.intValue();
+        else if (option == SocketOption.TCP_USER_TIMEOUT) v = userTimeoutMs;
         else if (option == SocketOption.TCP_MAXSEG) v = userMss != 0 ? userMss : TcpSocketOptions.TCP_MSS_DEFAULT;
         else if (option == SocketOption.SO_LINGER) v = lingerNs < 0 ? null : Duration.ofNanos(lingerNs);
         else if (option == SocketOption.SO_SNDTIMEO) v = Duration.ZERO;

@@ -71,6 +71,10 @@ final class TcpSocketOptions {
                 long left = TcpTimers.keepaliveTimeNs(c) - TcpTimers.keepaliveIdleNs(c);
                 c.keepaliveTimer.schedule(Math.max(left, 0));
             }
+        } else if (option == SocketOption.TCP_USER_TIMEOUT) {
+            int ms = (Integer) value;
+            if (ms < 0) throw new ErrnoException(Errno.EINVAL, "TCP_USER_TIMEOUT " + ms); // tcp_sock_set_user_timeout
+            c.userTimeoutMs = ms;
         } else if (option == SocketOption.TCP_MAXSEG) {
             c.userMss = checked(option, (Integer) value); // used by the next handshake (tcp_connect_init)
         } else if (option == SocketOption.TCP_KEEPINTVL) {
@@ -121,6 +125,7 @@ final class TcpSocketOptions {
         else if (option == SocketOption.TCP_KEEPIDLE) v = (int) (TcpTimers.keepaliveTimeNs(c) / 1_000_000_000L);
         else if (option == SocketOption.TCP_KEEPINTVL) v = (int) (TcpTimers.keepaliveIntvlNs(c) / 1_000_000_000L);
         else if (option == SocketOption.TCP_KEEPCNT) v = TcpTimers.keepaliveProbes(c);
+        else if (option == SocketOption.TCP_USER_TIMEOUT) v = c.userTimeoutMs;
         else if (option == SocketOption.TCP_MAXSEG) v = c.userMss != 0 && c.state == TcpState.CLOSED ? c.userMss : c.mss;
         else throw new ErrnoException(Errno.ENOPROTOOPT, "getsockopt " + option);
         return (T) v;

@@ -48,7 +48,7 @@ final class TcpTimers {
                 tcp.mib.inc(MibCounter.TcpRetransSegs);
                 c.totalRetrans++;
                 TcpOutput.sendSyn(c, false);
-                c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
+                c.rtoTimer.schedule(rtoClampedNs(c));
                 return;
             }
             case SYN_RECEIVED -> {
@@ -74,12 +74,15 @@ final class TcpTimers {
             int orphan = tcp.sysctl.tcpOrphanRetries.intValue();
             limit = orphan == 0 ? 8 : orphan;
         }
-        if (++c.retransmits > limit) {
+        // tcp_write_timeout: with TCP_USER_TIMEOUT the time since the first retransmission decides, not the count
+        boolean expired = c.userTimeoutMs > 0 && !c.userClosed ? retransmitsTimedOut(c, limit, 0) : c.retransmits >= limit;
+        if (expired) {
             tcp.mib.inc(MibCounter.TcpExtTCPAbortOnTimeout);
             int err = c.softError != 0 ? c.softError : Errno.ETIMEDOUT.number();
             TcpOutput.abort(c, err, false); // Linux tcp_write_err: no RST
             return;
         }
+        if (c.retransmits++ == 0) c.retransStampNs = tcp.ns.clock().nanoTime(); // tcp_retransmit_skb: retrans_stamp
         tcp.mib.inc(MibCounter.TcpExtTCPTimeouts);
         if (c.recovery.inRecovery() || c.retransmits == 1) tcp.mib.inc(MibCounter.TcpExtTCPSlowStartRetrans);
         // before the loss window: prior_cwnd, prior_ssthresh, and whether this window's cut is still to be made
@@ -90,7 +93,7 @@ final class TcpTimers {
         markLost(c);
         c.rtt.backoff++;
         if (c.recovery.resendAfterRto(c)) {
-            c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
+            c.rtoTimer.schedule(rtoClampedNs(c));
             return;
         }
         // go back N: resend from SND.UNA within the (now one-segment) congestion window
@@ -103,18 +106,31 @@ final class TcpTimers {
             c.sendHead = head.next;
             c.sndNxt = head.endSeq;
         }
-        c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
+        c.rtoTimer.schedule(rtoClampedNs(c));
     }
 
     /**
      * Linux retransmits_timed_out: true once the time since the first retransmitted segment was sent
-     * ({@link TcpConnection#retransStampNs}) reaches what {@code boundary} retransmissions take when the RTO
-     * starts at {@code rtoBaseUs} and doubles up to 120 s (tcp_model_timeout). False before the first retransmission.
+     * ({@link TcpConnection#retransStampNs}) reaches TCP_USER_TIMEOUT when set, else what {@code boundary}
+     * retransmissions take when the RTO starts at {@code rtoBaseUs} and doubles up to 120 s (tcp_model_timeout).
+     * False before the first retransmission.
      */
     static boolean retransmitsTimedOut(TcpConnection c, int boundary, long rtoBaseUs) {
         if (c.retransmits == 0) return false;
         long elapsedNs = c.tcp.ns.clock().nanoTime() - c.retransStampNs;
-        return elapsedNs >= modelTimeoutUs(boundary, rtoBaseUs) * 1000;
+        long timeoutNs = c.userTimeoutMs > 0 ? c.userTimeoutMs * 1_000_000L : modelTimeoutUs(boundary, rtoBaseUs) * 1000;
+        return elapsedNs >= timeoutNs;
+    }
+
+    /**
+     * The backed-off RTO, not beyond what is left of TCP_USER_TIMEOUT since the first retransmission; 1 ns when
+     * none is left (Linux tcp_clamp_rto_to_user_timeout).
+     */
+    static long rtoClampedNs(TcpConnection c) {
+        long rto = c.rtt.currentRtoUs() * 1000;
+        if (c.userTimeoutMs == 0) return rto;
+        long remaining = c.userTimeoutMs * 1_000_000L - (c.tcp.ns.clock().nanoTime() - c.retransStampNs);
+        return remaining <= 0 ? 1 : Math.min(rto, remaining);
     }
 
     /** Linux tcp_model_timeout: how long {@code boundary} timeouts take, doubling from {@code rtoBaseUs}, capped at 120 s. */
@@ -153,6 +169,7 @@ final class TcpTimers {
     private static void persistTimer(TcpConnection c) {
         if (c.state == TcpState.CLOSED || c.sendHead == null || c.sndNxt != c.sndUna) {
             c.probesOut = 0;
+            c.probesTstampNs = 0;
             return;
         }
         TcpProtocol tcp = c.tcp;
@@ -161,7 +178,12 @@ final class TcpTimers {
             int orphan = tcp.sysctl.tcpOrphanRetries.intValue();
             limit = orphan == 0 ? 8 : orphan;
         }
-        if (c.probesOut > limit) {
+        // tcp_probe_timer: TCP_USER_TIMEOUT bounds probing from the first probe, answered or not
+        long now = tcp.ns.clock().nanoTime();
+        boolean userTimedOut = false;
+        if (c.probesTstampNs == 0) c.probesTstampNs = now;
+        else userTimedOut = c.userTimeoutMs > 0 && now - c.probesTstampNs >= c.userTimeoutMs * 1_000_000L;
+        if (userTimedOut || c.probesOut > limit) {
             tcp.mib.inc(MibCounter.TcpExtTCPAbortOnTimeout);
             TcpOutput.abort(c, Errno.ETIMEDOUT.number(), false);
             return;
@@ -235,7 +257,9 @@ final class TcpTimers {
             c.keepaliveTimer.schedule(keepTime - idle);
             return;
         }
-        if (c.keepaliveProbes >= keepaliveProbes(c)) {
+        // with TCP_USER_TIMEOUT: silent that long and a probe out, else keepalive_probes unanswered
+        if (c.userTimeoutMs > 0 ? idle >= c.userTimeoutMs * 1_000_000L && c.keepaliveProbes > 0
+                : c.keepaliveProbes >= keepaliveProbes(c)) {
             tcp.mib.inc(MibCounter.TcpExtTCPAbortOnTimeout);
             TcpOutput.abort(c, c.softError != 0 ? c.softError : Errno.ETIMEDOUT.number(), true);
             return;

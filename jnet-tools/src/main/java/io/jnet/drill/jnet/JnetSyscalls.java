@@ -515,6 +515,7 @@ final class JnetSyscalls implements Syscalls {
                 case TCP_KEEPINTVL -> SocketOption.TCP_KEEPINTVL;
                 case TCP_KEEPCNT -> SocketOption.TCP_KEEPCNT;
                 case TCP_MAXSEG -> SocketOption.TCP_MAXSEG;
+                case TCP_USER_TIMEOUT -> SocketOption.TCP_USER_TIMEOUT;
                 default -> throw new SyscallException(ENOPROTOOPT);
             };
         }
@@ -562,6 +563,7 @@ final class JnetSyscalls implements Syscalls {
         int max = option == SocketOption.TCP_KEEPIDLE || option == SocketOption.TCP_KEEPINTVL ? 32767
                 : option == SocketOption.TCP_KEEPCNT ? 127 : 0;
         if (max != 0 && ((Integer) v < 1 || (Integer) v > max)) throw new SyscallException(EINVAL);
+        if (option == SocketOption.TCP_USER_TIMEOUT && (Integer) v < 0) throw new SyscallException(EINVAL);
         if (option == SocketOption.TCP_MAXSEG && (Integer) v != 0 && ((Integer) v < 88 || (Integer) v > 32767))
             throw new SyscallException(EINVAL);
     }
