@@ -3,6 +3,7 @@ package io.jnet.nio;
 import io.jnet.socket.ErrnoException;
 import io.jnet.socket.SocketOption;
 import java.io.IOException;
+import jdk.net.ExtendedSocketOptions;
 import java.net.SocketOptions;
 import java.net.StandardSocketOptions;
 import java.time.Duration;
@@ -20,7 +21,8 @@ final class NioOptions {
     /** What a TCP socket channel supports. */
     static final Set<java.net.SocketOption<?>> TCP = Set.of(StandardSocketOptions.SO_SNDBUF,
             StandardSocketOptions.SO_RCVBUF, StandardSocketOptions.SO_KEEPALIVE, StandardSocketOptions.SO_REUSEADDR,
-            StandardSocketOptions.SO_LINGER, StandardSocketOptions.TCP_NODELAY);
+            StandardSocketOptions.SO_LINGER, StandardSocketOptions.TCP_NODELAY, ExtendedSocketOptions.TCP_KEEPIDLE,
+            ExtendedSocketOptions.TCP_KEEPINTERVAL, ExtendedSocketOptions.TCP_KEEPCOUNT);
     /** What a local (UNIX) stream socket channel supports, as the JDK's UNIX channels. */
     static final Set<java.net.SocketOption<?>> LOCAL = Set.of(StandardSocketOptions.SO_SNDBUF,
             StandardSocketOptions.SO_RCVBUF, StandardSocketOptions.SO_LINGER);
@@ -73,6 +75,10 @@ final class NioOptions {
         if (name == StandardSocketOptions.SO_REUSEADDR) return SocketOption.SO_REUSEADDR;
         if (name == StandardSocketOptions.SO_LINGER) return SocketOption.SO_LINGER;
         if (name == StandardSocketOptions.TCP_NODELAY) return SocketOption.TCP_NODELAY;
+        // seconds, seconds, a count: the same units and bounds as Linux's TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT
+        if (name == ExtendedSocketOptions.TCP_KEEPIDLE) return SocketOption.TCP_KEEPIDLE;
+        if (name == ExtendedSocketOptions.TCP_KEEPINTERVAL) return SocketOption.TCP_KEEPINTVL;
+        if (name == ExtendedSocketOptions.TCP_KEEPCOUNT) return SocketOption.TCP_KEEPCNT;
         return null;
     }
 

@@ -48,6 +48,43 @@ public final class SocketOption<T> {
     /** Keepalive probes on an idle connection (SO_KEEPALIVE). */
     public static final SocketOption<Boolean> SO_KEEPALIVE = new SocketOption<>("SO_KEEPALIVE", Boolean.class);
     /**
+     * The pending error, read-only (SO_ERROR): the errno number of an error not yet reported (a failed
+     * non-blocking connect, a reset, a timeout), 0 when none; reading it clears it, as Linux's sock_error does.
+     * Setting it fails with ENOPROTOOPT.
+     */
+    public static final SocketOption<Integer> SO_ERROR = new SocketOption<>("SO_ERROR", Integer.class);
+    /**
+     * Idle time in seconds before the first keepalive probe (TCP_KEEPIDLE, 1..32767; Linux keepalive_time_when),
+     * net.ipv4.tcp_keepalive_time until set. Out of range: EINVAL.
+     */
+    public static final SocketOption<Integer> TCP_KEEPIDLE = new SocketOption<>("TCP_KEEPIDLE", Integer.class);
+    /**
+     * Seconds between keepalive probes (TCP_KEEPINTVL, 1..32767; Linux keepalive_intvl_when),
+     * net.ipv4.tcp_keepalive_intvl until set. Out of range: EINVAL.
+     */
+    public static final SocketOption<Integer> TCP_KEEPINTVL = new SocketOption<>("TCP_KEEPINTVL", Integer.class);
+    /**
+     * Unanswered keepalive probes before the connection is reset and fails with ETIMEDOUT (TCP_KEEPCNT, 1..127;
+     * Linux keepalive_probes), net.ipv4.tcp_keepalive_probes until set. Out of range: EINVAL.
+     */
+    public static final SocketOption<Integer> TCP_KEEPCNT = new SocketOption<>("TCP_KEEPCNT", Integer.class);
+    /**
+     * TCP_USER_TIMEOUT in ms (RFC 5482; Linux icsk_user_timeout), 0 (the default) off, negative: EINVAL. When set,
+     * the connection fails with ETIMEDOUT once data went unacknowledged that long after its first retransmission
+     * (instead of after net.ipv4.tcp_retries2 retransmissions; the RTO is cut to the time left), once zero-window
+     * probes went on that long, answered or not, and under keepalive once the peer was silent that long with a
+     * probe out (instead of after TCP_KEEPCNT probes). A connect's SYNs give up after it too. Inherited by
+     * accepted connections.
+     */
+    public static final SocketOption<Integer> TCP_USER_TIMEOUT = new SocketOption<>("TCP_USER_TIMEOUT", Integer.class);
+    /**
+     * TCP_MAXSEG in bytes: set (0, none, or 88..32767, else EINVAL) before connect or listen, it caps the MSS
+     * advertised in the SYN or SYN-ACK and the peer's MSS taken (Linux rx_opt.user_mss); it has no effect on an
+     * established connection. Read: the MSS in use, payload bytes per segment after TCP options (Linux
+     * mss_cache); before a connection, the value set, else 536.
+     */
+    public static final SocketOption<Integer> TCP_MAXSEG = new SocketOption<>("TCP_MAXSEG", Integer.class);
+    /**
      * RDS sockets only (SOL_RDS RDS_CONG_MONITOR): report, as a congestion update from
      * {@link RdsSocket#receive}, when a destination port this socket got ENOBUFS from is uncongested again.
      */

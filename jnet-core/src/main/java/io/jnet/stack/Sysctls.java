@@ -84,11 +84,13 @@ public final class Sysctls {
     public final Sysctl tcpWindowScaling = reg("net.ipv4.tcp_window_scaling", "boolean", "RFC 7323 window scaling", 0, 1, 1);
     public final Sysctl tcpFinTimeout = reg("net.ipv4.tcp_fin_timeout", "seconds", "FIN-WAIT-2 lifetime of orphaned sockets", 1, 86400, 60);
     public final Sysctl tcpSynRetries = reg("net.ipv4.tcp_syn_retries", "count", "SYN retransmissions before connect fails with ETIMEDOUT", 1, 127, 6);
+    public final Sysctl tcpSynLinearTimeouts = reg("net.ipv4.tcp_syn_linear_timeouts", "count", "the first this many SYN retransmissions of a connect keep the initial RTO (1 s) instead of doubling it (Linux 6.x); they count on top of tcp_syn_retries", 0, 127, 4);
     public final Sysctl tcpSynackRetries = reg("net.ipv4.tcp_synack_retries", "count", "SYN-ACK retransmissions before a pending connection is dropped", 1, 255, 5);
     public final Sysctl tcpRetries2 = reg("net.ipv4.tcp_retries2", "count", "RTO retransmissions before an established connection fails with ETIMEDOUT", 1, 255, 15);
     public final Sysctl tcpOrphanRetries = reg("net.ipv4.tcp_orphan_retries", "count", "retries for orphaned sockets (0 means 8)", 0, 255, 0);
     public final Sysctl tcpTwReuse = reg("net.ipv4.tcp_tw_reuse", "enum", "reuse TIME-WAIT ports for new outgoing connections when timestamps prove safety: 0 off, 1 on, 2 loopback only", 0, 2, 2);
     public final Sysctl tcpTwReuseDelay = reg("net.ipv4.tcp_tw_reuse_delay", "ms", "how long a TIME-WAIT tuple must be idle (since its last timestamp) before tcp_tw_reuse may take it", 1, 600000, 1000);
+    public final Sysctl tcpRfc1337 = reg("net.ipv4.tcp_rfc1337", "boolean", "TIME-WAIT ignores an in-window RST (RFC 1337 fix TW1); 0 lets it end TIME-WAIT early (TIME-WAIT assassination), as Linux by default", 0, 1, 0);
     public final Sysctl tcpMaxTwBuckets = reg("net.ipv4.tcp_max_tw_buckets", "count", "TIME-WAIT sockets kept at most", 0, Integer.MAX_VALUE, 262144);
     public final Sysctl tcpMaxSynBacklog = reg("net.ipv4.tcp_max_syn_backlog", "count", "pending (SYN-RECEIVED) connections per listener at most", 1, 1 << 24, 4096);
     public final Sysctl tcpSyncookies = reg("net.ipv4.tcp_syncookies", "enum", "answer SYNs with SYN cookies when the SYN queue is full (1), never (0)", 0, 1, 1);

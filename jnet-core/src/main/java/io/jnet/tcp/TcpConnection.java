@@ -77,6 +77,11 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     int peerMss = 536;
     /** Our advertised MSS. */
     int advMss = 536;
+    /**
+     * TCP_MAXSEG as set (Linux rx_opt.user_mss), 0 when not: caps the MSS advertised and the peer's MSS taken
+     * (tcp_mss_clamp, tcp_parse_options).
+     */
+    int userMss;
 
     // --- receive sequence space
     int irs;
@@ -219,10 +224,23 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     int reordering;
     final RttEstimator rtt = new RttEstimator();
     int retransmits;
+    /**
+     * Linux retrans_stamp, as clock time (ns): when the first of the segments being retransmitted now was sent
+     * (the first SYN of a connect); meaningful while {@link #retransmits} is not 0. The retransmission timeout
+     * gives up by the time since then (retransmits_timed_out).
+     */
+    long retransStampNs;
     /** Unanswered window probes (Linux icsk_probes_out). */
     int probesOut;
     /** Persist timer backoff shift, cleared when the window opens (Linux icsk_backoff). */
     int persistBackoff;
+    /** When the first zero-window probe of this closed window went, ns; 0 when none (Linux icsk_probes_tstamp). */
+    long probesTstampNs;
+    /**
+     * TCP_USER_TIMEOUT in ms (Linux icsk_user_timeout), 0 when not set: how long sent data may stay
+     * unacknowledged, or the peer silent under keepalive or window probes, before the connection fails.
+     */
+    int userTimeoutMs;
     /** Sequence and send time of the segment being timed when timestamps are off (Karn's algorithm). */
     int rttSeq;
     long rttTimeNs;
@@ -237,6 +255,11 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     /** When a duplicate ACK last answered an out-of-window segment (Linux last_oow_ack_time). */
     long lastOowAckNs;
     int keepaliveProbes;
+    /**
+     * TCP_KEEPIDLE and TCP_KEEPINTVL in seconds, TCP_KEEPCNT (Linux tp->keepalive_time, keepalive_intvl,
+     * keepalive_probes); 0 until set: the net.ipv4.tcp_keepalive_* sysctls apply (keepalive_time_when ...).
+     */
+    int keepIdleS, keepIntvlS, keepCnt;
     /** When the SYN was last sent (ns), for the first RTT sample. */
     long lastSynSentNs;
     /** Set by input processing: ACK this segment at once (out-of-order data, FIN). */
@@ -382,7 +405,13 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
             switch (state) {
                 case SYN_SENT -> throw new ErrnoException(Errno.EALREADY, "connect");
                 case CLOSED -> { }
-                default -> throw new ErrnoException(Errno.EISCONN, "connect");
+                default -> {
+                    // __inet_stream_connect: a non-blocking connect that completed since is reported once, with
+                    // 0 (SS_CONNECTING becomes SS_CONNECTED); later calls fail with EISCONN
+                    if (connectReported || accepted) throw new ErrnoException(Errno.EISCONN, "connect");
+                    connectReported = true;
+                    return;
+                }
             }
             if (connectReported) throw new ErrnoException(Errno.EISCONN, "connect");
             if (rport == 0) throw new ErrnoException(Errno.ECONNREFUSED, "connect");

@@ -325,6 +325,7 @@ final class TcpInput {
      */
     static void negotiate(TcpConnection c, TcpOptions opts, boolean active) {
         int peerMss = opts.mss >= 0 ? opts.mss : 536;
+        if (c.userMss > 0 && c.userMss < peerMss) peerMss = c.userMss; // tcp_parse_options: user_mss clamps mss_clamp
         peerMss = Math.max(peerMss, c.tcp.sysctl.tcpMinSndMss.intValue());
         c.peerMss = peerMss;
         if (c.wscaleEnabled && opts.windowScale >= 0) {

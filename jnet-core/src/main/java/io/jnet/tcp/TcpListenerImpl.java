@@ -59,6 +59,12 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
     /** SO_OOBINLINE for accepted connections (Linux's sk_clone_lock copies SOCK_URGINLINE). */
     private boolean oobInline;
     private long lingerNs = -1;
+    /** TCP_KEEPIDLE, TCP_KEEPINTVL (seconds), TCP_KEEPCNT for children; 0 = the sysctl. */
+    private int keepIdleS, keepIntvlS, keepCnt;
+    /** TCP_MAXSEG for children (Linux rx_opt.user_mss), 0 = none. */
+    private int userMss;
+    /** TCP_USER_TIMEOUT for children (ms), 0 = none. */
+    private int userTimeoutMs;
 
     TcpListenerImpl(TcpProtocol tcp) {
         this.tcp = tcp;
@@ -259,10 +265,15 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         c.nonagle = (nodelay ? TcpOutput.TCP_NAGLE_OFF : 0) | (cork ? TcpOutput.TCP_NAGLE_CORK : 0);
         c.keepalive = keepalive;
         c.urgInline = oobInline;
+        c.keepIdleS = keepIdleS;
+        c.keepIntvlS = keepIntvlS;
+        c.keepCnt = keepCnt;
         c.lingerNs = lingerNs;
+        c.userMss = userMss;
+        c.userTimeoutMs = userTimeoutMs;
         Route r = tcp.ip.route(src, c.dst);
         if (r == null) return null;
-        c.advMss = TcpOutput.mssForMtu(r.itf().device().mtu());
+        c.advMss = TcpOutput.advMss(c, r.itf().device().mtu());
         int ws = TcpOutput.chooseWscale(c);
         c.wscaleEnabled = ws >= 0;
         c.rcvWscale = Math.max(ws, 0);
@@ -408,6 +419,13 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
             else if (option == SocketOption.TCP_CORK) cork = (Boolean) value;
             else if (option == SocketOption.SO_KEEPALIVE) keepalive = (Boolean) value;
             else if (option == SocketOption.SO_OOBINLINE) oobInline = (Boolean) value;
+            else if (option == SocketOption.TCP_KEEPIDLE) keepIdleS = TcpSocketOptions.checked(option, (Integer) value);
+            else if (option == SocketOption.TCP_KEEPINTVL) keepIntvlS = TcpSocketOptions.checked(option, (Integer) value);
+            else if (option == SocketOption.TCP_KEEPCNT) keepCnt = TcpSocketOptions.checked(option, (Integer) value);
+            else if (option == SocketOption.TCP_USER_TIMEOUT) {
+                if ((Integer) value < 0) throw new ErrnoException(Errno.EINVAL, "TCP_USER_TIMEOUT " + value);
+                userTimeoutMs = (Integer) value;
+            } else if (option == SocketOption.TCP_MAXSEG) userMss = TcpSocketOptions.checked(option, (Integer) value);
             else if (option == SocketOption.SO_LINGER) {
                 Duration d = (Duration) value;
                 lingerNs = d == null || d.isNegative() ? -1 : d.toNanos();
@@ -429,8 +447,14 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         else if (option == SocketOption.TCP_CORK) v = cork;
         else if (option == SocketOption.SO_KEEPALIVE) v = keepalive;
         else if (option == SocketOption.SO_OOBINLINE) v = oobInline;
+        else if (option == SocketOption.TCP_KEEPIDLE) v = keepIdleS != 0 ? keepIdleS : tcp.sysctl.tcpKeepaliveTime.intValue();
+        else if (option == SocketOption.TCP_KEEPINTVL) v = keepIntvlS != 0 ? keepIntvlS : tcp.sysctl.tcpKeepaliveIntvl.intValue();
+        else if (option == SocketOption.TCP_KEEPCNT) v = keepCnt != 0 ? keepCnt : tcp.sysctl.tcpKeepaliveProbes.intValue();
+        else if (option == SocketOption.TCP_USER_TIMEOUT) v = userTimeoutMs;
+        else if (option == SocketOption.TCP_MAXSEG) v = userMss != 0 ? userMss : TcpSocketOptions.TCP_MSS_DEFAULT;
         else if (option == SocketOption.SO_LINGER) v = lingerNs < 0 ? null : Duration.ofNanos(lingerNs);
         else if (option == SocketOption.SO_SNDTIMEO) v = Duration.ZERO;
+        else if (option == SocketOption.SO_ERROR) v = 0; // a listener has no pending error
         else throw new ErrnoException(Errno.ENOPROTOOPT, "getsockopt " + option);
         return (T) v;
     }

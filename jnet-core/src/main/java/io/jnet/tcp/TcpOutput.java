@@ -56,6 +56,12 @@ final class TcpOutput {
 
     static int mssForMtu(int mtu) { return Math.min(mtu, 65535) - Ipv4.MIN_HEADER_LENGTH - Tcp.MIN_HEADER_LENGTH; }
 
+    /** The MSS to advertise on a device of this MTU: capped by TCP_MAXSEG when set (Linux tcp_mss_clamp). */
+    static int advMss(TcpConnection c, int mtu) {
+        int m = mssForMtu(mtu);
+        return c.userMss > 0 ? Math.min(m, c.userMss) : m;
+    }
+
     /** Window scale to offer: enough for the largest receive buffer we may grow to (tcp_select_initial_window). */
     static int chooseWscale(TcpConnection c) {
         return chooseWscale(c.tcp, c.rcvbufLocked, c.rcvbuf);
@@ -86,7 +92,7 @@ final class TcpOutput {
 
     static void startConnect(TcpConnection c, Route r) {
         TcpProtocol tcp = c.tcp;
-        c.advMss = mssForMtu(r.itf().device().mtu());
+        c.advMss = advMss(c, r.itf().device().mtu());
         int ws = chooseWscale(c);
         c.wscaleEnabled = ws >= 0;
         c.rcvWscale = Math.max(ws, 0);
@@ -103,6 +109,7 @@ final class TcpOutput {
         c.state = TcpState.SYN_SENT;
         c.retransmits = 0;
         sendSyn(c, false);
+        c.retransStampNs = c.lastSynSentNs;
         c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
     }
 
@@ -411,8 +418,9 @@ final class TcpOutput {
         if (rwndLimited) c.chrono.start(TcpChrono.RWND_LIMITED, now);
         else c.chrono.stop(TcpChrono.RWND_LIMITED, c.writeQueue.isEmpty(), now);
         if (sent && c.persistTimer.isPending()) {
-            c.persistTimer.cancel(); // the window opened: probing is over (Linux clears icsk_backoff)
+            c.persistTimer.cancel(); // the window opened: probing is over (Linux clears icsk_backoff, icsk_probes_tstamp)
             c.persistBackoff = 0;
+            c.probesTstampNs = 0;
         }
         if (c.sendHead != null && c.sndNxt == c.sndUna && !c.rtoTimer.isPending() && !c.persistTimer.isPending()) {
             c.persistTimer.schedule(persistTimeoutNs(c));
@@ -465,9 +473,17 @@ final class TcpOutput {
         return Tcp.seqGt(c.sndSml, c.sndUna) && Tcp.seqLeq(c.sndSml, c.sndNxt);
     }
 
+    /**
+     * The persist timer's next timeout: the RTO backed off, not beyond what is left of TCP_USER_TIMEOUT since the
+     * first probe, at least 2 ms (Linux tcp_probe0_when, tcp_clamp_probe0_to_user_timeout).
+     */
     static long persistTimeoutNs(TcpConnection c) {
         long rto = Math.max(c.rtt.rtoUs, c.tcp.sysctl.tcpRtoMinUs.intValue());
-        return Math.min(RttEstimator.MAX_RTO_US, rto << Math.min(c.persistBackoff, 20)) * 1000;
+        long ns = Math.min(RttEstimator.MAX_RTO_US, rto << Math.min(c.persistBackoff, 20)) * 1000;
+        if (c.userTimeoutMs == 0 || c.probesTstampNs == 0) return ns;
+        long elapsed = Math.max(0, c.tcp.ns.clock().nanoTime() - c.probesTstampNs);
+        long remaining = Math.max(c.userTimeoutMs * 1_000_000L - elapsed, 2_000_000L); // TCP_TIMEOUT_MIN
+        return Math.min(remaining, ns);
     }
 
     /**

@@ -15,6 +15,8 @@ import java.time.Duration;
 final class TcpSocketOptions {
     static final int SOCK_MIN_SNDBUF = 4608;
     static final int SOCK_MIN_RCVBUF = 2304;
+    /** The MSS before a handshake sets it (Linux TCP_MSS_DEFAULT), what TCP_MAXSEG reads on a new socket. */
+    static final int TCP_MSS_DEFAULT = 536;
 
     private TcpSocketOptions() {}
 
@@ -64,9 +66,46 @@ final class TcpSocketOptions {
             if (on && !c.keepalive && c.state.isSynchronized()) TcpTimers.armKeepalive(c);
             if (!on) c.keepaliveTimer.cancel();
             c.keepalive = on;
+        } else if (option == SocketOption.TCP_KEEPIDLE) {
+            c.keepIdleS = checked(option, (Integer) value);
+            // tcp_sock_set_keepidle_locked: a running keepalive timer is re-armed for the idle time left, now if none
+            if (c.keepalive && c.state != TcpState.CLOSED && c.state != TcpState.LISTEN) {
+                long left = TcpTimers.keepaliveTimeNs(c) - TcpTimers.keepaliveIdleNs(c);
+                c.keepaliveTimer.schedule(Math.max(left, 0));
+            }
+        } else if (option == SocketOption.TCP_USER_TIMEOUT) {
+            int ms = (Integer) value;
+            if (ms < 0) throw new ErrnoException(Errno.EINVAL, "TCP_USER_TIMEOUT " + ms); // tcp_sock_set_user_timeout
+            c.userTimeoutMs = ms;
+        } else if (option == SocketOption.TCP_MAXSEG) {
+            c.userMss = checked(option, (Integer) value); // used by the next handshake (tcp_connect_init)
+        } else if (option == SocketOption.TCP_KEEPINTVL) {
+            c.keepIntvlS = checked(option, (Integer) value);
+        } else if (option == SocketOption.TCP_KEEPCNT) {
+            c.keepCnt = checked(option, (Integer) value);
         } else {
             throw new ErrnoException(Errno.ENOPROTOOPT, "setsockopt " + option);
         }
+    }
+
+    /**
+     * The value of an integer TCP option within Linux's bounds (do_tcp_setsockopt): TCP_KEEPIDLE and TCP_KEEPINTVL
+     * 1..32767 s (MAX_TCP_KEEPIDLE, MAX_TCP_KEEPINTVL), TCP_KEEPCNT 1..127 (MAX_TCP_KEEPCNT), TCP_MAXSEG 0 (none)
+     * or 88..32767 bytes (TCP_MIN_MSS, MAX_TCP_WINDOW).
+     *
+     * @throws ErrnoException EINVAL when out of bounds
+     */
+    static int checked(SocketOption<?> option, int v) throws ErrnoException {
+        int min = 1, max;
+        if (option == SocketOption.TCP_MAXSEG) {
+            if (v == 0) return 0;
+            min = 88;
+            max = 32767;
+        } else if (option == SocketOption.TCP_KEEPIDLE || option == SocketOption.TCP_KEEPINTVL) max = 32767;
+        else if (option == SocketOption.TCP_KEEPCNT) max = 127;
+        else throw new IllegalArgumentException(option.name());
+        if (v < min || v > max) throw new ErrnoException(Errno.EINVAL, "setsockopt " + option + " " + v);
+        return v;
     }
 
 
@@ -85,8 +124,26 @@ final class TcpSocketOptions {
         else if (option == SocketOption.SO_KEEPALIVE) v = c.keepalive;
         else if (option == SocketOption.SO_OOBINLINE) v = c.urgInline;
         else if (option == SocketOption.SO_BUSY_POLL) v = c.busyPollUs;
+        else if (option == SocketOption.SO_ERROR) v = takeError(c);
+        else if (option == SocketOption.TCP_KEEPIDLE) v = (int) (TcpTimers.keepaliveTimeNs(c) / 1_000_000_000L);
+        else if (option == SocketOption.TCP_KEEPINTVL) v = (int) (TcpTimers.keepaliveIntvlNs(c) / 1_000_000_000L);
+        else if (option == SocketOption.TCP_KEEPCNT) v = TcpTimers.keepaliveProbes(c);
+        else if (option == SocketOption.TCP_USER_TIMEOUT) v = c.userTimeoutMs;
+        else if (option == SocketOption.TCP_MAXSEG) v = c.userMss != 0 && c.state == TcpState.CLOSED ? c.userMss : c.mss;
         else throw new ErrnoException(Errno.ENOPROTOOPT, "getsockopt " + option);
         return (T) v;
+    }
+
+    /**
+     * SO_ERROR (Linux sock_error): the pending error, cleared as it is read. A failed connection attempt counts
+     * as reported then, as when connect() or finishConnect() reported it.
+     */
+    private static int takeError(TcpConnection c) {
+        int err = c.soError;
+        if (err == 0) return 0;
+        c.soError = 0;
+        if (c.state == TcpState.CLOSED && !c.accepted) c.connectReported = true;
+        return err;
     }
 
     /**

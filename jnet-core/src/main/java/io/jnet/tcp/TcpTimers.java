@@ -32,17 +32,23 @@ final class TcpTimers {
         switch (c.state) {
             case CLOSED, LISTEN -> { return; }
             case SYN_SENT -> {
-                if (++c.retransmits > tcp.sysctl.tcpSynRetries.intValue()) {
+                // tcp_write_timeout: tcp_syn_retries plus tcp_syn_linear_timeouts retransmissions at most, and no
+                // longer than tcp_syn_retries would take with doubling from the initial RTO (retransmits_timed_out)
+                int retries = tcp.sysctl.tcpSynRetries.intValue();
+                int linear = tcp.sysctl.tcpSynLinearTimeouts.intValue();
+                if (c.retransmits >= retries + linear
+                        || retransmitsTimedOut(c, retries, RttEstimator.INITIAL_RTO_US)) {
                     int err = c.softError != 0 ? c.softError : Errno.ETIMEDOUT.number();
                     tcp.mib.inc(MibCounter.TcpExtTCPAbortOnTimeout);
                     TcpOutput.abort(c, err, false);
                     return;
                 }
-                c.rtt.backoff++;
+                // tcp_retransmit_timer: the first tcp_syn_linear_timeouts retransmissions keep the RTO, later ones double it
+                if (++c.retransmits > linear) c.rtt.backoff++;
                 tcp.mib.inc(MibCounter.TcpRetransSegs);
                 c.totalRetrans++;
                 TcpOutput.sendSyn(c, false);
-                c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
+                c.rtoTimer.schedule(rtoClampedNs(c));
                 return;
             }
             case SYN_RECEIVED -> {
@@ -68,12 +74,15 @@ final class TcpTimers {
             int orphan = tcp.sysctl.tcpOrphanRetries.intValue();
             limit = orphan == 0 ? 8 : orphan;
         }
-        if (++c.retransmits > limit) {
+        // tcp_write_timeout: with TCP_USER_TIMEOUT the time since the first retransmission decides, not the count
+        boolean expired = c.userTimeoutMs > 0 && !c.userClosed ? retransmitsTimedOut(c, limit, 0) : c.retransmits >= limit;
+        if (expired) {
             tcp.mib.inc(MibCounter.TcpExtTCPAbortOnTimeout);
             int err = c.softError != 0 ? c.softError : Errno.ETIMEDOUT.number();
             TcpOutput.abort(c, err, false); // Linux tcp_write_err: no RST
             return;
         }
+        if (c.retransmits++ == 0) c.retransStampNs = tcp.ns.clock().nanoTime(); // tcp_retransmit_skb: retrans_stamp
         tcp.mib.inc(MibCounter.TcpExtTCPTimeouts);
         if (c.recovery.inRecovery() || c.retransmits == 1) tcp.mib.inc(MibCounter.TcpExtTCPSlowStartRetrans);
         // before the loss window: prior_cwnd, prior_ssthresh, and whether this window's cut is still to be made
@@ -84,7 +93,7 @@ final class TcpTimers {
         markLost(c);
         c.rtt.backoff++;
         if (c.recovery.resendAfterRto(c)) {
-            c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
+            c.rtoTimer.schedule(rtoClampedNs(c));
             return;
         }
         // go back N: resend from SND.UNA within the (now one-segment) congestion window
@@ -97,7 +106,38 @@ final class TcpTimers {
             c.sendHead = head.next;
             c.sndNxt = head.endSeq;
         }
-        c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
+        c.rtoTimer.schedule(rtoClampedNs(c));
+    }
+
+    /**
+     * Linux retransmits_timed_out: true once the time since the first retransmitted segment was sent
+     * ({@link TcpConnection#retransStampNs}) reaches TCP_USER_TIMEOUT when set, else what {@code boundary}
+     * retransmissions take when the RTO starts at {@code rtoBaseUs} and doubles up to 120 s (tcp_model_timeout).
+     * False before the first retransmission.
+     */
+    static boolean retransmitsTimedOut(TcpConnection c, int boundary, long rtoBaseUs) {
+        if (c.retransmits == 0) return false;
+        long elapsedNs = c.tcp.ns.clock().nanoTime() - c.retransStampNs;
+        long timeoutNs = c.userTimeoutMs > 0 ? c.userTimeoutMs * 1_000_000L : modelTimeoutUs(boundary, rtoBaseUs) * 1000;
+        return elapsedNs >= timeoutNs;
+    }
+
+    /**
+     * The backed-off RTO, not beyond what is left of TCP_USER_TIMEOUT since the first retransmission; 1 ns when
+     * none is left (Linux tcp_clamp_rto_to_user_timeout).
+     */
+    static long rtoClampedNs(TcpConnection c) {
+        long rto = c.rtt.currentRtoUs() * 1000;
+        if (c.userTimeoutMs == 0) return rto;
+        long remaining = c.userTimeoutMs * 1_000_000L - (c.tcp.ns.clock().nanoTime() - c.retransStampNs);
+        return remaining <= 0 ? 1 : Math.min(rto, remaining);
+    }
+
+    /** Linux tcp_model_timeout: how long {@code boundary} timeouts take, doubling from {@code rtoBaseUs}, capped at 120 s. */
+    static long modelTimeoutUs(int boundary, long rtoBaseUs) {
+        int thresh = 63 - Long.numberOfLeadingZeros(RttEstimator.MAX_RTO_US / rtoBaseUs); // ilog2
+        if (boundary <= thresh) return ((2L << boundary) - 1) * rtoBaseUs;
+        return ((2L << thresh) - 1) * rtoBaseUs + (long) (boundary - thresh) * RttEstimator.MAX_RTO_US;
     }
 
     /**
@@ -129,6 +169,7 @@ final class TcpTimers {
     private static void persistTimer(TcpConnection c) {
         if (c.state == TcpState.CLOSED || c.sendHead == null || c.sndNxt != c.sndUna) {
             c.probesOut = 0;
+            c.probesTstampNs = 0;
             return;
         }
         TcpProtocol tcp = c.tcp;
@@ -137,7 +178,12 @@ final class TcpTimers {
             int orphan = tcp.sysctl.tcpOrphanRetries.intValue();
             limit = orphan == 0 ? 8 : orphan;
         }
-        if (c.probesOut > limit) {
+        // tcp_probe_timer: TCP_USER_TIMEOUT bounds probing from the first probe, answered or not
+        long now = tcp.ns.clock().nanoTime();
+        boolean userTimedOut = false;
+        if (c.probesTstampNs == 0) c.probesTstampNs = now;
+        else userTimedOut = c.userTimeoutMs > 0 && now - c.probesTstampNs >= c.userTimeoutMs * 1_000_000L;
+        if (userTimedOut || c.probesOut > limit) {
             tcp.mib.inc(MibCounter.TcpExtTCPAbortOnTimeout);
             TcpOutput.abort(c, Errno.ETIMEDOUT.number(), false);
             return;
@@ -167,31 +213,61 @@ final class TcpTimers {
     }
 
     static void armKeepalive(TcpConnection c) {
-        c.keepaliveTimer.schedule(c.tcp.sysctl.tcpKeepaliveTime.intValue() * 1_000_000_000L);
+        c.keepaliveTimer.schedule(keepaliveTimeNs(c));
         c.keepaliveProbes = 0;
     }
 
+    /** Linux keepalive_time_when: TCP_KEEPIDLE, else net.ipv4.tcp_keepalive_time, in ns. */
+    static long keepaliveTimeNs(TcpConnection c) {
+        return (c.keepIdleS != 0 ? c.keepIdleS : c.tcp.sysctl.tcpKeepaliveTime.intValue()) * 1_000_000_000L;
+    }
+
+    /** Linux keepalive_intvl_when: TCP_KEEPINTVL, else net.ipv4.tcp_keepalive_intvl, in ns. */
+    static long keepaliveIntvlNs(TcpConnection c) {
+        return (c.keepIntvlS != 0 ? c.keepIntvlS : c.tcp.sysctl.tcpKeepaliveIntvl.intValue()) * 1_000_000_000L;
+    }
+
+    /** Linux keepalive_probes: TCP_KEEPCNT, else net.ipv4.tcp_keepalive_probes. */
+    static int keepaliveProbes(TcpConnection c) {
+        return c.keepCnt != 0 ? c.keepCnt : c.tcp.sysctl.tcpKeepaliveProbes.intValue();
+    }
+
+    /** Linux keepalive_time_elapsed: ns since the last segment was received (friends traffic counts too). */
+    static long keepaliveIdleNs(TcpConnection c) {
+        long lastRecv = Math.max(c.lastRecvNs, c.dataPath.lastDataNs(c));
+        return c.tcp.ns.clock().nanoTime() - Math.max(lastRecv, 1);
+    }
+
+    /**
+     * Linux tcp_keepalive_timer: while data is outstanding the connection is alive without probes; after
+     * keepalive_time_when idle a probe goes every keepalive_intvl_when, and when keepalive_probes went
+     * unanswered the connection is reset (tcp_send_active_reset) and fails with ETIMEDOUT (tcp_write_err).
+     */
     private static void keepaliveTimer(TcpConnection c) {
         if (!c.keepalive || !(c.state == TcpState.ESTABLISHED || c.state == TcpState.CLOSE_WAIT
                 || c.state == TcpState.FIN_WAIT_2)) return;
         TcpProtocol tcp = c.tcp;
-        // a friends connection moves its bytes without segments: that traffic counts as received too
-        long lastRecv = Math.max(c.lastRecvNs, c.dataPath.lastDataNs(c));
-        long idle = tcp.ns.clock().nanoTime() - Math.max(lastRecv, 1);
-        long keepTime = tcp.sysctl.tcpKeepaliveTime.intValue() * 1_000_000_000L;
-        long intvl = tcp.sysctl.tcpKeepaliveIntvl.intValue() * 1_000_000_000L;
-        if (lastRecv != 0 && idle < keepTime && c.keepaliveProbes == 0) {
+        long keepTime = keepaliveTimeNs(c);
+        if (c.sndUna != c.sndMax || c.writeQueue.peek() != null) {
+            c.keepaliveTimer.schedule(keepTime);
+            return;
+        }
+        long idle = keepaliveIdleNs(c);
+        if (idle < keepTime) {
             c.keepaliveTimer.schedule(keepTime - idle);
             return;
         }
-        if (c.keepaliveProbes >= tcp.sysctl.tcpKeepaliveProbes.intValue()) {
-            TcpOutput.abort(c, Errno.ETIMEDOUT.number(), false);
+        // with TCP_USER_TIMEOUT: silent that long and a probe out, else keepalive_probes unanswered
+        if (c.userTimeoutMs > 0 ? idle >= c.userTimeoutMs * 1_000_000L && c.keepaliveProbes > 0
+                : c.keepaliveProbes >= keepaliveProbes(c)) {
+            tcp.mib.inc(MibCounter.TcpExtTCPAbortOnTimeout);
+            TcpOutput.abort(c, c.softError != 0 ? c.softError : Errno.ETIMEDOUT.number(), true);
             return;
         }
         c.keepaliveProbes++;
         tcp.mib.inc(MibCounter.TcpExtTCPKeepAlive);
         TcpOutput.sendProbe(c);
-        c.keepaliveTimer.schedule(intvl);
+        c.keepaliveTimer.schedule(keepaliveIntvlNs(c));
     }
 
     private static void finWait2Timer(TcpConnection c) {

@@ -84,8 +84,8 @@ final class TimeWaitSock extends TcpEndpoint implements TcpProtocol.Binder {
                 return false;
             }
             if ((flags & Tcp.RST) != 0) {
-                // Linux default (tcp_rfc1337 = 0): a RST kills TIME-WAIT
-                if (pkt.seq == rcvNxt) kill();
+                // an in-window RST kills TIME-WAIT (assassination), unless net.ipv4.tcp_rfc1337 (RFC 1337 fix TW1)
+                if (pkt.seq == rcvNxt && !tcp.sysctl.tcpRfc1337.enabled()) kill();
                 pkt.release();
                 return false;
             }

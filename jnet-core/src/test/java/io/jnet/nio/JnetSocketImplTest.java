@@ -356,11 +356,18 @@ class JnetSocketImplTest {
         s.setOption(StandardSocketOptions.SO_SNDBUF, 65536);
         assertThat(s.supportedOptions()).containsExactlyInAnyOrder(StandardSocketOptions.SO_RCVBUF,
                 StandardSocketOptions.SO_SNDBUF, StandardSocketOptions.SO_REUSEADDR, StandardSocketOptions.SO_KEEPALIVE,
-                StandardSocketOptions.SO_LINGER, StandardSocketOptions.TCP_NODELAY);
+                StandardSocketOptions.SO_LINGER, StandardSocketOptions.TCP_NODELAY, ExtendedSocketOptions.TCP_KEEPIDLE,
+                ExtendedSocketOptions.TCP_KEEPINTERVAL, ExtendedSocketOptions.TCP_KEEPCOUNT);
         assertThatThrownBy(() -> s.setOption(StandardSocketOptions.IP_TOS, 0x10))
                 .isExactlyInstanceOf(UnsupportedOperationException.class);
-        assertThatThrownBy(() -> s.setOption(ExtendedSocketOptions.TCP_KEEPIDLE, 10))
-                .isExactlyInstanceOf(UnsupportedOperationException.class);
+        // the extended keepalive options, as Linux's TCP_KEEPIDLE, TCP_KEEPINTVL (seconds) and TCP_KEEPCNT
+        assertThat(s.getOption(ExtendedSocketOptions.TCP_KEEPIDLE)).isEqualTo(7200);
+        s.setOption(ExtendedSocketOptions.TCP_KEEPIDLE, 10);
+        s.setOption(ExtendedSocketOptions.TCP_KEEPINTERVAL, 3);
+        s.setOption(ExtendedSocketOptions.TCP_KEEPCOUNT, 4);
+        assertThat(s.getOption(ExtendedSocketOptions.TCP_KEEPIDLE)).isEqualTo(10);
+        assertThat(s.getOption(ExtendedSocketOptions.TCP_KEEPINTERVAL)).isEqualTo(3);
+        assertThat(s.getOption(ExtendedSocketOptions.TCP_KEEPCOUNT)).isEqualTo(4);
         assertThatThrownBy(() -> s.getOption(ExtendedSocketOptions.TCP_QUICKACK))
                 .isExactlyInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> s.setOption(StandardSocketOptions.SO_RCVBUF, -1))

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.jnet.socket.Errno;
 import io.jnet.socket.ErrnoException;
+import io.jnet.socket.SocketOption;
 import io.jnet.socket.TcpServerSocket;
 import io.jnet.socket.TcpSocket;
 import io.jnet.stack.MibCounter;
@@ -155,6 +156,7 @@ class TcpHandshakeTest {
     void lostSynIsRetransmittedWithExponentialBackoffThenConnectTimesOut() throws Exception {
         try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
             net.a.sysctl().set("net.ipv4.tcp_syn_retries", "2");
+            net.a.sysctl().set("net.ipv4.tcp_syn_linear_timeouts", "0"); // doubling from the first retry
             net.filter.dropOutbound(TcpFrame::isSyn);
             long t0 = net.clock.nanoTime();
             TcpConnection c = net.connect(VirtualNet.PORT);
@@ -173,6 +175,75 @@ class TcpHandshakeTest {
             assertThat(net.clock.nanoTime() - t0).isGreaterThanOrEqualTo(7_000_000_000L);
             assertThat(net.a.mib().get(MibCounter.TcpAttemptFails)).isEqualTo(1);
             assertThat(net.a.mib().get(MibCounter.TcpExtTCPAbortOnTimeout)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void synLinearTimeoutsKeepTheFirstRetriesOneSecondApartAndTheTimeLimitStillHolds() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            net.a.sysctl().set("net.ipv4.tcp_syn_retries", "2"); // tcp_syn_linear_timeouts is 4 by default, as Linux 6.x
+            net.filter.dropOutbound(TcpFrame::isSyn);
+            long t0 = net.clock.nanoTime();
+            TcpConnection c = net.connect(VirtualNet.PORT);
+            for (int i = 0; i < 10 && c.state().equals("SYN-SENT"); i++) net.advanceMillis(1000);
+            List<TcpFrame> syns = net.filter.frames(true).stream().filter(TcpFrame::isSyn).toList();
+            // 4 linear retries 1 s apart, then doubling; given up after 2 doublings' worth (1+2+4 = 7 s): tcp_write_timeout
+            assertThat(syns.stream().map(s -> (s.atNanos() - t0) / 1_000_000L)).containsExactly(0L, 1000L, 2000L, 3000L, 4000L, 5000L);
+            assertThat(c.state()).isEqualTo("UNCONN");
+            assertThat(net.clock.nanoTime() - t0).isEqualTo(7_000_000_000L);
+            assertThat(c.getOption(SocketOption.SO_ERROR)).isEqualTo(Errno.ETIMEDOUT.number());
+        }
+    }
+
+    @Test
+    void synLinearTimeoutsCountOnTopOfSynRetries() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            net.a.sysctl().set("net.ipv4.tcp_syn_retries", "1");
+            net.a.sysctl().set("net.ipv4.tcp_syn_linear_timeouts", "1");
+            net.filter.dropOutbound(TcpFrame::isSyn);
+            long t0 = net.clock.nanoTime();
+            TcpConnection c = net.connect(VirtualNet.PORT);
+            for (int i = 0; i < 10 && c.state().equals("SYN-SENT"); i++) net.advanceMillis(1000);
+            List<TcpFrame> syns = net.filter.frames(true).stream().filter(TcpFrame::isSyn).toList();
+            // one linear retry at 1 s, the next at 2 s (the 3 s time limit not yet reached) doubles the RTO; at 4 s
+            // the 1 + 1 retransmissions allowed are spent (verified on Linux 6.18)
+            assertThat(syns.stream().map(s -> (s.atNanos() - t0) / 1_000_000L)).containsExactly(0L, 1000L, 2000L);
+            assertThat(net.clock.nanoTime() - t0).isEqualTo(4_000_000_000L);
+            assertThat(c.state()).isEqualTo("UNCONN");
+        }
+    }
+
+    @Test
+    void tcpMaxsegOnAListenerCapsTheSynAckMssAndBothDirections() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            net.a.sysctl().set("net.ipv4.tcp_timestamps", "0");
+            srv.setOption(SocketOption.TCP_MAXSEG, 400);
+            assertThat(srv.getOption(SocketOption.TCP_MAXSEG)).isEqualTo(400);
+            TcpConnection[] p = net.establish(srv);
+            TcpFrame synAck = net.filter.frames(false).stream().filter(TcpFrame::isSynAck).findFirst().orElseThrow();
+            // tcp_make_synack: tcp_mss_clamp(user_mss, advmss); tcp_parse_options: user_mss clamps the peer's 1460
+            assertThat(synAck.options().mss).isEqualTo(400);
+            assertThat(p[1].getOption(SocketOption.TCP_MAXSEG)).isEqualTo(400);
+            assertThat(p[0].getOption(SocketOption.TCP_MAXSEG)).isEqualTo(400);
+        }
+    }
+
+    @Test
+    void tcpMaxsegBeforeConnectIsAdvertisedAndReadBackUntilTheHandshakeSetsTheMss() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection c = (TcpConnection) TcpSocket.open(net.a);
+            assertThat(c.getOption(SocketOption.TCP_MAXSEG)).as("TCP_MSS_DEFAULT").isEqualTo(536);
+            for (int bad : new int[] {-1, 87, 32768}) {
+                ErrnoException e = catchThrowableOfType(ErrnoException.class, () -> c.setOption(SocketOption.TCP_MAXSEG, bad));
+                assertThat(e.errno()).as("%d", bad).isEqualTo(Errno.EINVAL);
+            }
+            c.setOption(SocketOption.TCP_MAXSEG, 300);
+            assertThat(c.getOption(SocketOption.TCP_MAXSEG)).isEqualTo(300);
+            VirtualNet.startConnect(c, VirtualNet.server(VirtualNet.PORT));
+            assertThat(net.filter.frames(true).get(0).options().mss).isEqualTo(300);
+            assertThat(c.finishConnect()).isTrue();
+            // established: the MSS in use, the 300 less the timestamp option's 12 bytes (tcp_getsockopt: mss_cache)
+            assertThat(c.getOption(SocketOption.TCP_MAXSEG)).isEqualTo(288);
         }
     }
 
@@ -202,6 +273,35 @@ class TcpHandshakeTest {
             ErrnoException e = catchThrowableOfType(ErrnoException.class, c::finishConnect);
             assertThat(e.errno()).isEqualTo(Errno.ECONNREFUSED);
             assertThat(net.b.mib().get(MibCounter.TcpOutRsts)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void soErrorReportsARefusedConnectOnceAndClearsIt() throws Exception {
+        try (VirtualNet net = new VirtualNet()) {
+            TcpConnection c = net.connect(9); // nothing listens: RST+ACK
+            // Linux sock_error: SO_ERROR reads the pending error and clears it
+            assertThat(c.getOption(SocketOption.SO_ERROR)).isEqualTo(Errno.ECONNREFUSED.number());
+            assertThat(c.getOption(SocketOption.SO_ERROR)).isZero();
+            ErrnoException e = catchThrowableOfType(ErrnoException.class, () -> c.setOption(SocketOption.SO_ERROR, 1));
+            assertThat(e.errno()).isEqualTo(Errno.ENOPROTOOPT);
+        }
+    }
+
+    @Test
+    void connectAgainIsEalreadyWhileInProgressThenZeroOnceThenEisconn() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            net.filter.dropOutbound(TcpFrame::isSyn);
+            TcpConnection c = net.connect(VirtualNet.PORT);
+            ErrnoException e = catchThrowableOfType(ErrnoException.class, () -> c.connect(VirtualNet.server(VirtualNet.PORT)));
+            assertThat(e.errno()).isEqualTo(Errno.EALREADY);
+            net.filter.dropOutbound(f -> false);
+            net.advanceMillis(1000); // the retransmitted SYN completes the handshake
+            assertThat(c.state()).isEqualTo("ESTAB");
+            // __inet_stream_connect: SS_CONNECTING becomes SS_CONNECTED, with 0; then EISCONN
+            c.connect(VirtualNet.server(VirtualNet.PORT));
+            e = catchThrowableOfType(ErrnoException.class, () -> c.connect(VirtualNet.server(VirtualNet.PORT)));
+            assertThat(e.errno()).isEqualTo(Errno.EISCONN);
         }
     }
 

@@ -100,9 +100,10 @@ class TcpInfoTest {
             assertThat(i.state()).isEqualTo(TcpInfo.TCP_SYN_SENT);
             assertThat(i.unacked()).as("the SYN").isEqualTo(1);
             assertThat(i.retransmits()).isEqualTo(1);
-            assertThat(i.backoff()).isEqualTo(1);
+            // net.ipv4.tcp_syn_linear_timeouts (4): the first retries neither back off nor double the RTO (Linux 6.18)
+            assertThat(i.backoff()).isZero();
             assertThat(i.totalRetrans()).isEqualTo(1);
-            assertThat(i.rto()).isEqualTo(2_000_000);
+            assertThat(i.rto()).isEqualTo(1_000_000);
             assertThat(i.segsOut()).isEqualTo(2);
             assertThat(i.lastDataSent()).as("not established").isZero();
             assertThat(c.inq()).isZero();

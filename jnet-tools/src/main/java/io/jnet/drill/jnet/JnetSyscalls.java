@@ -41,7 +41,8 @@ final class JnetSyscalls implements Syscalls {
     static final int IPPROTO_TCP = 6, IPPROTO_UDP = 17, SOL_SOCKET = 1;
     static final int SO_REUSEADDR = 2, SO_TYPE = 3, SO_ERROR = 4, SO_SNDBUF = 7, SO_RCVBUF = 8, SO_KEEPALIVE = 9,
             SO_OOBINLINE = 10, SO_LINGER = 13, SO_RCVTIMEO = 20, SO_SNDTIMEO = 21, SO_BUSY_POLL = 46;
-    static final int TCP_NODELAY = 1, TCP_CORK = 3, TCP_INFO = 11;
+    static final int TCP_NODELAY = 1, TCP_MAXSEG = 2, TCP_CORK = 3, TCP_KEEPIDLE = 4, TCP_KEEPINTVL = 5, TCP_KEEPCNT = 6,
+            TCP_INFO = 11, TCP_USER_TIMEOUT = 18;
     static final int O_RDWR = 2, O_NONBLOCK = 0x800, F_GETFL = 3, F_SETFL = 4, F_GETFD = 1, F_SETFD = 2;
     static final long FIONREAD = 0x541B, SIOCOUTQ = 0x5411, SIOCOUTQNSD = 0x894B, SIOCATMARK = 0x8905;
     static final int SHUT_RD = 0, SHUT_WR = 1, SHUT_RDWR = 2;
@@ -305,10 +306,15 @@ final class JnetSyscalls implements Syscalls {
         run(() -> {
             SocketFile s = sock(fd);
             SocketOption<?> option = option(level, name);
+            if (option == SocketOption.SO_ERROR) throw new SyscallException(ENOPROTOOPT); // read-only, as Linux
             Object v = decode(option, value);
             PollableSocket p = s.socket();
-            if (p == null) s.pendingOptions.put(option, v);
-            else setOption(p, option, v);
+            if (p == null) {
+                checkPending(option, v);
+                s.pendingOptions.put(option, v);
+            } else {
+                setOption(p, option, v);
+            }
         });
     }
 
@@ -317,7 +323,6 @@ final class JnetSyscalls implements Syscalls {
         return call(() -> {
             SocketFile s = sock(fd);
             if (level == SOL_SOCKET && name == SO_TYPE) return intBytes(s.stream ? SOCK_STREAM : SOCK_DGRAM, len);
-            if (level == SOL_SOCKET && name == SO_ERROR) return intBytes(soError(s), len);
             if (level == IPPROTO_TCP && name == TCP_INFO) {
                 if (!s.stream) throw new SyscallException(EOPNOTSUPP);
                 PollableSocket p = s.socket();
@@ -492,18 +497,6 @@ final class JnetSyscalls implements Syscalls {
         return f instanceof SocketFile s ? s.socket() : null;
     }
 
-    /** SO_ERROR: the pending error of a connect, read and cleared as Linux's sock_error does. */
-    private static int soError(SocketFile s) throws IOException {
-        TcpSocket c = s.connection;
-        if (c == null) return 0;
-        try {
-            c.finishConnect();
-            return 0;
-        } catch (ErrnoException e) {
-            return e.errno().number();
-        }
-    }
-
     private static SocketOption<?> option(int level, int name) throws SyscallException {
         if (level == SOL_SOCKET) {
             return switch (name) {
@@ -516,6 +509,7 @@ final class JnetSyscalls implements Syscalls {
                 case SO_RCVTIMEO -> SocketOption.SO_RCVTIMEO;
                 case SO_SNDTIMEO -> SocketOption.SO_SNDTIMEO;
                 case SO_BUSY_POLL -> SocketOption.SO_BUSY_POLL;
+                case SO_ERROR -> SocketOption.SO_ERROR;
                 default -> throw new SyscallException(ENOPROTOOPT);
             };
         }
@@ -523,6 +517,11 @@ final class JnetSyscalls implements Syscalls {
             return switch (name) {
                 case TCP_NODELAY -> SocketOption.TCP_NODELAY;
                 case TCP_CORK -> SocketOption.TCP_CORK;
+                case TCP_KEEPIDLE -> SocketOption.TCP_KEEPIDLE;
+                case TCP_KEEPINTVL -> SocketOption.TCP_KEEPINTVL;
+                case TCP_KEEPCNT -> SocketOption.TCP_KEEPCNT;
+                case TCP_MAXSEG -> SocketOption.TCP_MAXSEG;
+                case TCP_USER_TIMEOUT -> SocketOption.TCP_USER_TIMEOUT;
                 default -> throw new SyscallException(ENOPROTOOPT);
             };
         }
@@ -565,7 +564,23 @@ final class JnetSyscalls implements Syscalls {
         return b.array();
     }
 
-    private static Object defaultOf(SocketOption<?> option) {
+    /** EINVAL for a value jnet would refuse once the socket exists (Linux checks at once, do_tcp_setsockopt). */
+    private static void checkPending(SocketOption<?> option, Object v) throws SyscallException {
+        int max = option == SocketOption.TCP_KEEPIDLE || option == SocketOption.TCP_KEEPINTVL ? 32767
+                : option == SocketOption.TCP_KEEPCNT ? 127 : 0;
+        if (max != 0 && ((Integer) v < 1 || (Integer) v > max)) throw new SyscallException(EINVAL);
+        if (option == SocketOption.TCP_USER_TIMEOUT && (Integer) v < 0) throw new SyscallException(EINVAL);
+        if (option == SocketOption.TCP_MAXSEG && (Integer) v != 0 && ((Integer) v < 88 || (Integer) v > 32767))
+            throw new SyscallException(EINVAL);
+    }
+
+    /** The value a new socket reports: the sysctl an option starts from, or false, 0, none. */
+    private Object defaultOf(SocketOption<?> option) {
+        var sysctl = ns.sysctl();
+        if (option == SocketOption.TCP_KEEPIDLE) return sysctl.tcpKeepaliveTime.intValue();
+        if (option == SocketOption.TCP_KEEPINTVL) return sysctl.tcpKeepaliveIntvl.intValue();
+        if (option == SocketOption.TCP_KEEPCNT) return sysctl.tcpKeepaliveProbes.intValue();
+        if (option == SocketOption.TCP_MAXSEG) return 536; // TCP_MSS_DEFAULT
         if (option.type() == Boolean.class) return false;
         if (option.type() == Integer.class) return 0;
         return null;

@@ -46,6 +46,20 @@ class JnetTargetTest {
     }
 
     @Test
+    void tcpOptionsOfANewSocketReadAsLinuxAndBadValuesAreRefusedAtOnce() throws Exception {
+        int fd = sys.socket(AF_INET, SOCK_STREAM, 0);
+        int solTcp = 6, tcpMaxseg = 2, tcpKeepidle = 4, tcpKeepcnt = 6, tcpUserTimeout = 18;
+        assertThat(sys.getsockopt(fd, solTcp, tcpKeepidle, 4)).containsExactly(0x20, 0x1C, 0, 0); // 7200 s
+        assertThat(sys.getsockopt(fd, solTcp, tcpMaxseg, 4)).containsExactly(0x18, 0x02, 0, 0); // 536, TCP_MSS_DEFAULT
+        assertThat(sys.getsockopt(fd, solTcp, tcpUserTimeout, 4)).containsExactly(0, 0, 0, 0);
+        assertThatThrownBy(() -> sys.setsockopt(fd, solTcp, tcpKeepcnt, new byte[] {0, 0, 0, 0})).hasMessageContaining("EINVAL");
+        assertThatThrownBy(() -> sys.setsockopt(fd, solTcp, tcpMaxseg, new byte[] {87, 0, 0, 0})).hasMessageContaining("EINVAL");
+        assertThatThrownBy(() -> sys.setsockopt(fd, 1, 4, new byte[] {0, 0, 0, 0})).hasMessageContaining("ENOPROTOOPT"); // SO_ERROR
+        sys.setsockopt(fd, solTcp, tcpKeepidle, new byte[] {60, 0, 0, 0});
+        assertThat(sys.getsockopt(fd, solTcp, tcpKeepidle, 4)).containsExactly(60, 0, 0, 0);
+    }
+
+    @Test
     void bindToAnAddressNotOnTheStackIsRefused() throws Exception {
         int fd = sys.socket(AF_INET, SOCK_STREAM, 0);
         assertThatThrownBy(() -> sys.bind(fd, new InetSocketAddress("10.1.2.3", 80)))
