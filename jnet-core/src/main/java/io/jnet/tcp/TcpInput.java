@@ -665,23 +665,28 @@ final class TcpInput {
         return true;
     }
 
+    /**
+     * The peer's FIN is in order (Linux tcp_fin): the ACK is scheduled (inet_csk_schedule_ack), not forced.
+     * Moving to CLOSE_WAIT enters pingpong mode (inet_csk_enter_pingpong_mode): the application is expected
+     * to answer with its own FIN, so the FIN's ACK waits for the delayed-ACK timer to ride on it.
+     */
     private static void finReceived(TcpConnection c) {
         c.rcvNxt++;
         c.bytesReceived++; // as Linux, which advances rcv_nxt to the FIN's end_seq
         c.finReceived = true;
-        c.forceAck = true;
+        c.ackPending = true;
         c.oooQueue.purge(); // nothing may follow the FIN (Linux tcp_fin drops it)
         c.rcvSacks.reset();
         switch (c.state) {
-            case SYN_RECEIVED, ESTABLISHED -> setState(c, TcpState.CLOSE_WAIT);
+            case SYN_RECEIVED, ESTABLISHED -> {
+                setState(c, TcpState.CLOSE_WAIT);
+                c.pingpong = 1;
+            }
             case FIN_WAIT_1 -> {
                 boolean finAcked = c.finQueued && c.sndUna == c.writeSeq;
-                if (finAcked) {
-                    TcpOutput.sendAck(c);
-                    TcpOutput.enterTimeWait(c);
-                } else {
-                    setState(c, TcpState.CLOSING);
-                }
+                TcpOutput.sendAck(c);
+                if (finAcked) TcpOutput.enterTimeWait(c);
+                else setState(c, TcpState.CLOSING);
             }
             case FIN_WAIT_2 -> {
                 TcpOutput.sendAck(c);

@@ -124,6 +124,7 @@ class TcpTransitionTest {
             try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
                 TcpConnection c = net.establish(srv)[0];
                 c.shutdownOutput();
+                net.advanceMillis(40); // the peer's ACK of our FIN is delayed (it entered pingpong mode: tcp_fin)
                 assertThat(c.state()).isEqualTo("FIN-WAIT-2");
                 net.filter.dropOutbound(f -> true);
                 assertChallengeAck(net, c);
@@ -482,6 +483,7 @@ class TcpTransitionTest {
             assertThat(fins).hasSize(2);
             assertThat(fins.get(1).seq()).isEqualTo(fins.get(0).seq());
             assertThat(fins.get(1).atNanos() - t0).isEqualTo(rtoC);
+            net.advanceMillis(40); // the peer's ACK of our FIN is delayed (it entered pingpong mode: tcp_fin)
             assertThat(c.state()).isEqualTo("FIN-WAIT-2");
             assertThat(s.state()).isEqualTo("CLOSE-WAIT");
             assertThat(mib(net.a, MibCounter.TcpRetransSegs)).isEqualTo(1);
@@ -518,6 +520,7 @@ class TcpTransitionTest {
             TcpConnection c = p[0];
             TcpConnection s = p[1];
             c.close();
+            net.advanceMillis(40); // the peer's ACK of our FIN is delayed (it entered pingpong mode: tcp_fin)
             assertThat(c.state()).isEqualTo("FIN-WAIT-2");
             assertThat(s.read(new byte[1], 0, 1)).isEqualTo(-1);
             int[] n = {0};
