@@ -217,9 +217,15 @@ final class TcpInput {
 
     // ---- SYN-SENT ----------------------------------------------------------------------------------
 
+    /**
+     * A segment in SYN-SENT (tcp_rcv_synsent_state_process). An ACK that is not for our SYN is answered with
+     * a RST (none to a RST) and, while the SYN was not retransmitted, the SYN timer is re-armed to
+     * TCP_TIMEOUT_MIN: the peer may have ignored an earlier FIN|ACK or RST|ACK, and the SYN goes again at once.
+     */
     private static void synSent(TcpConnection c, PacketBuffer pkt, int flags, int seq, int ack, int wnd, TcpOptions opts) {
         boolean hasAck = (flags & Tcp.ACK) != 0;
         if (hasAck && (Tcp.seqLeq(ack, c.iss) || Tcp.seqGt(ack, c.sndMax))) {
+            if (c.retransmits == 0) c.rtoTimer.schedule(RackLossDetection.TIMEOUT_MIN_NS);
             if ((flags & Tcp.RST) == 0) {
                 c.tcp.reset().send(c.localAddr, c.localPort, c.remoteAddr, c.remotePort, ack, 0, Tcp.RST, 0, null);
             }
