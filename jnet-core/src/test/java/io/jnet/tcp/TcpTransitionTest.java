@@ -364,6 +364,8 @@ class TcpTransitionTest {
             assertThat(f.get(0).options().tsVal - tw[2]).as("newer timestamp").isPositive();
             assertThat(f.get(1).isSynAck()).as("the listener answers, not TIME-WAIT").isTrue();
             assertThat(f.get(1).ack()).isEqualTo(f.get(0).seq() + 1);
+            assertThat(f.get(1).seq()).as("ISN: TIME-WAIT's SND.NXT + 65535 + 2 (tcp_timewait_state_process)")
+                    .isEqualTo(tw[1] + 65537);
             assertThat(tcp(net.b).timeWaitCount()).isZero();
             assertThat(mib(net.b, MibCounter.TcpExtTWRecycled)).isEqualTo(1);
             TcpSocket s2 = srv.accept();
