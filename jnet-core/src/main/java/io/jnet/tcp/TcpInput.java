@@ -202,7 +202,7 @@ final class TcpInput {
         boolean hasData = pkt.length() > 0;
         if (hasData || (flags & Tcp.FIN) != 0) {
             switch (c.state) {
-                case ESTABLISHED, FIN_WAIT_1, FIN_WAIT_2, SYN_RECEIVED -> kept = dataQueue(c, pkt, flags);
+                case ESTABLISHED, FIN_WAIT_1, FIN_WAIT_2, SYN_RECEIVED -> kept = dataQueue(c, pkt, flags, ack);
                 default -> {
                     // CLOSE_WAIT, CLOSING, LAST_ACK: the peer already sent FIN; ignore text
                     if (hasData) TcpOutput.sendAck(c);
@@ -563,8 +563,13 @@ final class TcpInput {
 
     // ---- data --------------------------------------------------------------------------------------
 
-    /** Queues the segment's text and FIN (tcp_data_queue). Returns true when {@code pkt} was kept. */
-    private static boolean dataQueue(TcpConnection c, PacketBuffer pkt, int flags) {
+    /**
+     * Queues the segment's text and FIN (tcp_data_queue). Returns true when {@code pkt} was kept. New text
+     * for a socket the application closed ends the connection (tcp_rcv_state_process: TCPAbortOnData,
+     * tcp_reset) and is answered as for a closed connection (tcp_v4_send_reset): RST with seq = SEG.ACK
+     * and no ACK flag (RFC 9293 3.10.7.1).
+     */
+    private static boolean dataQueue(TcpConnection c, PacketBuffer pkt, int flags, int ack) {
         TcpProtocol tcp = c.tcp;
         int seq = pkt.seq;
         // trim what we already have
@@ -584,7 +589,8 @@ final class TcpInput {
         if (c.rcvShutdown && c.userClosed && pkt.length() > 0) {
             // data for a socket the application closed: reset (Linux TCPAbortOnData)
             tcp.mib.inc(MibCounter.TcpExtTCPAbortOnData);
-            TcpOutput.abort(c, 0, true);
+            TcpOutput.abort(c, 0, false);
+            tcp.reset().send(c.localAddr, c.localPort, c.remoteAddr, c.remotePort, ack, 0, Tcp.RST, 0, null);
             return false;
         }
         int len = pkt.length();

@@ -135,4 +135,29 @@ class TcpCloseTest {
             assertThat(net.filter.frames(false)).singleElement().matches(TcpFrame::isPureAck);
         }
     }
+
+    /** New data after close() resets as for a closed connection: RST seq = SEG.ACK, no ACK (tcp_v4_send_reset). */
+    @Test
+    void dataAfterCloseIsAnsweredWithARstAtTheSegmentsAck() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection[] p = net.establish(srv);
+            p[0].close();
+            net.advanceMillis(1);
+            assertThat(p[0].state()).isEqualTo("FIN-WAIT-2");
+            TcpFrame ack = net.filter.frames(false).getLast();
+            net.filter.clearRecording();
+            net.filter.dropInbound(f -> false);
+            net.filter.dropOutbound(f -> true); // keep the server out of it
+            net.filter.injectInbound(net.craftToClient(VirtualNet.PORT, ack.dstPort(), ack.seq(), ack.ack(),
+                    Tcp.PSH | Tcp.ACK, ack.window(), null, new byte[100]));
+            List<TcpFrame> out = net.filter.droppedFrames();
+            assertThat(out).singleElement().matches(TcpFrame::isRst);
+            assertThat(out.get(0).has(Tcp.ACK)).isFalse();
+            assertThat(out.get(0).seq()).isEqualTo(ack.ack());
+            assertThat(out.get(0).window()).isZero();
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPAbortOnData)).isEqualTo(1);
+            assertThat(tcp(net.a).connectionCount()).isZero();
+            assertThat(tcp(net.a).timeWaitCount()).isZero();
+        }
+    }
 }
