@@ -759,9 +759,13 @@ final class TcpInput {
         }
     }
 
+    /**
+     * Quick-ACK mode (tcp_enter_quickack_mode, tcp_incr_quickack): ACK the next rcv_wnd / (2 * rcv_mss)
+     * segments at once, 2 when that is 0, at most 16. A window below two segments gives one quick ACK.
+     */
     static void enterQuickAck(TcpConnection c) {
         int q = c.rcvWnd / Math.max(1, 2 * c.rcvMss);
-        c.quickAcks = Math.max(c.quickAcks, Math.min(16, Math.max(2, q)));
+        c.quickAcks = Math.max(c.quickAcks, Math.min(16, q == 0 ? 2 : q));
         c.pingpong = 0;
         c.atoNs = c.tcp.sysctl.tcpDelackMinMs.intValue() * 1_000_000L;
     }
