@@ -87,8 +87,8 @@ final class TimeWaitSock extends TcpEndpoint implements TcpProtocol.Binder {
                 return false;
             }
             if ((flags & Tcp.RST) != 0) {
-                // Linux default (tcp_rfc1337 = 0): a RST kills TIME-WAIT
-                if (pkt.seq == rcvNxt) kill();
+                // an in-window RST kills TIME-WAIT unless tcp_rfc1337 (tcp_timewait_state_process: TIME-WAIT assassination)
+                if (pkt.seq == rcvNxt && !tcp.sysctl.tcpRfc1337.enabled()) kill();
                 pkt.release();
                 return false;
             }

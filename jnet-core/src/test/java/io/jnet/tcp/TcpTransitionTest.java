@@ -203,6 +203,28 @@ class TcpTransitionTest {
         }
 
         @Test
+        void timeWait_withTcpRfc1337AnExactResetIsIgnored() throws Exception {
+            try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+                net.a.sysctl().set("net.ipv4.tcp_rfc1337", "1");
+                TcpConnection[] p = net.establish(srv);
+                TcpConnection c = p[0];
+                c.close();
+                assertThat(p[1].read(new byte[1], 0, 1)).isEqualTo(-1);
+                p[1].close();
+                TcpProtocol t = tcp(net.a);
+                assertThat(t.timeWaitCount()).isEqualTo(1);
+                net.filter.dropOutbound(f -> true);
+                int n = net.filter.frames(true).size();
+                net.filter.injectInbound(rstToClient(net, c, c.rcvNxt));
+                assertThat(outSince(net, n)).isEmpty();
+                assertThat(t.timeWaitCount()).as("RFC 1337 TW1: TIME-WAIT stays").isEqualTo(1);
+                net.advanceMillis(60_000);
+                assertThat(t.timeWaitCount()).isZero();
+                assertThat(mib(net.a, MibCounter.TcpExtTW)).as("expired").isEqualTo(1);
+            }
+        }
+
+        @Test
         void timeWait_exactResetKillsTheRemnantAnInexactOneIsIgnored() throws Exception {
             try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
                 TcpConnection[] p = net.establish(srv);
