@@ -119,6 +119,8 @@ public final class PacketBuffer {
     public int seq;
     public int endSeq;
     public int flags;
+    /** TCP: the ISN for the connection a received SYN opens after it ended TIME-WAIT (Linux tcp_tw_isn), 0 = none. */
+    public int twIsn;
     /** Clock time in ns (TCP: when the segment was last sent; 0 = never). */
     public long when;
     /**
@@ -191,7 +193,7 @@ public final class PacketBuffer {
         regionOffset = regionLength = 0;
         released = false;
         DATA_REFS.setRelease(this, 1);
-        seq = endSeq = flags = 0;
+        seq = endSeq = flags = twIsn = 0;
         when = 0;
         txDelivered = txDeliveredNs = txFirstTxNs = 0;
         next = null;

@@ -89,8 +89,8 @@ public final class Sysctls {
     public final Sysctl tcpRetries2 = reg("net.ipv4.tcp_retries2", "count", "RTO retransmissions before an established connection fails with ETIMEDOUT", 1, 255, 15);
     public final Sysctl tcpOrphanRetries = reg("net.ipv4.tcp_orphan_retries", "count", "retries for orphaned sockets (0 means 8)", 0, 255, 0);
     public final Sysctl tcpTwReuse = reg("net.ipv4.tcp_tw_reuse", "enum", "reuse TIME-WAIT ports for new outgoing connections when timestamps prove safety: 0 off, 1 on, 2 loopback only", 0, 2, 2);
+    public final Sysctl tcpRfc1337 = reg("net.ipv4.tcp_rfc1337", "boolean", "TIME-WAIT ignores RSTs (RFC 1337 fix TW1) instead of ending early (0, Linux default)", 0, 1, 0);
     public final Sysctl tcpTwReuseDelay = reg("net.ipv4.tcp_tw_reuse_delay", "ms", "how long a TIME-WAIT tuple must be idle (since its last timestamp) before tcp_tw_reuse may take it", 1, 600000, 1000);
-    public final Sysctl tcpRfc1337 = reg("net.ipv4.tcp_rfc1337", "boolean", "TIME-WAIT ignores an in-window RST (RFC 1337 fix TW1); 0 lets it end TIME-WAIT early (TIME-WAIT assassination), as Linux by default", 0, 1, 0);
     public final Sysctl tcpMaxTwBuckets = reg("net.ipv4.tcp_max_tw_buckets", "count", "TIME-WAIT sockets kept at most", 0, Integer.MAX_VALUE, 262144);
     public final Sysctl tcpMaxSynBacklog = reg("net.ipv4.tcp_max_syn_backlog", "count", "pending (SYN-RECEIVED) connections per listener at most", 1, 1 << 24, 4096);
     public final Sysctl tcpSyncookies = reg("net.ipv4.tcp_syncookies", "enum", "answer SYNs with SYN cookies when the SYN queue is full (1), never (0)", 0, 1, 1);

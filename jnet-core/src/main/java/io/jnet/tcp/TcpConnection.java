@@ -298,6 +298,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     boolean ackPushed2;
     int quickAcks;
     int pingpong;
+    /** The delayed-ACK timeout (icsk_ack.ato): 0 until the first data (tcp_event_data_recv) or quick-ACK mode. */
     long atoNs;
     long lrcvtimeNs;
 
@@ -367,7 +368,6 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
         sndbuf = Math.max(TcpSocketOptions.SOCK_MIN_SNDBUF, tcp.sysctl.tcpWmem.intValue(1));
         rcvbuf = Math.max(TcpSocketOptions.SOCK_MIN_RCVBUF, tcp.sysctl.tcpRmem.intValue(1));
         busyPollUs = tcp.sysctl.busyRead.intValue();
-        atoNs = tcp.sysctl.tcpDelackMinMs.intValue() * 1_000_000L;
     }
 
     public TcpState tcpState() { return state; }

@@ -206,7 +206,7 @@ final class TcpInput {
         boolean hasData = pkt.length() > 0;
         if (hasData || (flags & Tcp.FIN) != 0) {
             switch (c.state) {
-                case ESTABLISHED, FIN_WAIT_1, FIN_WAIT_2, SYN_RECEIVED -> kept = dataQueue(c, pkt, flags);
+                case ESTABLISHED, FIN_WAIT_1, FIN_WAIT_2, SYN_RECEIVED -> kept = dataQueue(c, pkt, flags, ack);
                 default -> {
                     // CLOSE_WAIT, CLOSING, LAST_ACK: the peer already sent FIN; ignore text
                     if (hasData) TcpOutput.sendAck(c);
@@ -221,10 +221,16 @@ final class TcpInput {
 
     // ---- SYN-SENT ----------------------------------------------------------------------------------
 
+    /**
+     * A segment in SYN-SENT (tcp_rcv_synsent_state_process). An ACK that is not for our SYN is answered with
+     * a RST (none to a RST) and, while the SYN was not retransmitted, the SYN timer is re-armed to
+     * TCP_TIMEOUT_MIN: the peer may have ignored an earlier FIN|ACK or RST|ACK, and the SYN goes again at once.
+     */
     private static void synSent(TcpConnection c, PacketBuffer pkt, int flags, int seq, int ack, int wnd, TcpOptions opts,
                                 int urgPtr) {
         boolean hasAck = (flags & Tcp.ACK) != 0;
         if (hasAck && (Tcp.seqLeq(ack, c.iss) || Tcp.seqGt(ack, c.sndMax))) {
+            if (c.retransmits == 0) c.rtoTimer.schedule(RackLossDetection.TIMEOUT_MIN_NS);
             if ((flags & Tcp.RST) == 0) {
                 c.tcp.reset().send(c.localAddr, c.localPort, c.remoteAddr, c.remotePort, ack, 0, Tcp.RST, 0, null);
             }
@@ -630,8 +636,13 @@ final class TcpInput {
 
     // ---- data --------------------------------------------------------------------------------------
 
-    /** Queues the segment's text and FIN (tcp_data_queue). Returns true when {@code pkt} was kept. */
-    private static boolean dataQueue(TcpConnection c, PacketBuffer pkt, int flags) {
+    /**
+     * Queues the segment's text and FIN (tcp_data_queue). Returns true when {@code pkt} was kept. New text
+     * for a socket the application closed ends the connection (tcp_rcv_state_process: TCPAbortOnData,
+     * tcp_reset) and is answered as for a closed connection (tcp_v4_send_reset): RST with seq = SEG.ACK
+     * and no ACK flag (RFC 9293 3.10.7.1).
+     */
+    private static boolean dataQueue(TcpConnection c, PacketBuffer pkt, int flags, int ack) {
         TcpProtocol tcp = c.tcp;
         int seq = pkt.seq;
         // trim what we already have
@@ -651,7 +662,8 @@ final class TcpInput {
         if (c.rcvShutdown && c.userClosed && pkt.length() > 0) {
             // data for a socket the application closed: reset (Linux TCPAbortOnData)
             tcp.mib.inc(MibCounter.TcpExtTCPAbortOnData);
-            TcpOutput.abort(c, 0, true);
+            TcpOutput.abort(c, 0, false);
+            tcp.reset().send(c.localAddr, c.localPort, c.remoteAddr, c.remotePort, ack, 0, Tcp.RST, 0, null);
             return false;
         }
         int len = pkt.length();
@@ -738,23 +750,28 @@ final class TcpInput {
         return true;
     }
 
+    /**
+     * The peer's FIN is in order (Linux tcp_fin): the ACK is scheduled (inet_csk_schedule_ack), not forced.
+     * Moving to CLOSE_WAIT enters pingpong mode (inet_csk_enter_pingpong_mode): the application is expected
+     * to answer with its own FIN, so the FIN's ACK waits for the delayed-ACK timer to ride on it.
+     */
     private static void finReceived(TcpConnection c) {
         c.rcvNxt++;
         c.bytesReceived++; // as Linux, which advances rcv_nxt to the FIN's end_seq
         c.finReceived = true;
-        c.forceAck = true;
+        c.ackPending = true;
         c.oooQueue.purge(); // nothing may follow the FIN (Linux tcp_fin drops it)
         c.rcvSacks.reset();
         switch (c.state) {
-            case SYN_RECEIVED, ESTABLISHED -> setState(c, TcpState.CLOSE_WAIT);
+            case SYN_RECEIVED, ESTABLISHED -> {
+                setState(c, TcpState.CLOSE_WAIT);
+                c.pingpong = 1;
+            }
             case FIN_WAIT_1 -> {
                 boolean finAcked = c.finQueued && c.sndUna == c.writeSeq;
-                if (finAcked) {
-                    TcpOutput.sendAck(c);
-                    TcpOutput.enterTimeWait(c);
-                } else {
-                    setState(c, TcpState.CLOSING);
-                }
+                TcpOutput.sendAck(c);
+                if (finAcked) TcpOutput.enterTimeWait(c);
+                else setState(c, TcpState.CLOSING);
             }
             case FIN_WAIT_2 -> {
                 TcpOutput.sendAck(c);
@@ -815,9 +832,13 @@ final class TcpInput {
         }
     }
 
+    /**
+     * Quick-ACK mode (tcp_enter_quickack_mode, tcp_incr_quickack): ACK the next rcv_wnd / (2 * rcv_mss)
+     * segments at once, 2 when that is 0, at most 16. A window below two segments gives one quick ACK.
+     */
     static void enterQuickAck(TcpConnection c) {
         int q = c.rcvWnd / Math.max(1, 2 * c.rcvMss);
-        c.quickAcks = Math.max(c.quickAcks, Math.min(16, Math.max(2, q)));
+        c.quickAcks = Math.max(c.quickAcks, Math.min(16, q == 0 ? 2 : q));
         c.pingpong = 0;
         c.atoNs = c.tcp.sysctl.tcpDelackMinMs.intValue() * 1_000_000L;
     }

@@ -215,7 +215,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         c.rcvNxt = pkt.seq + 1;
         c.rcvWup = c.rcvNxt;
         c.lastAckSent = c.rcvNxt;
-        c.iss = tcp.initialSequence(dst, localPort, src, c.remotePort);
+        c.iss = pkt.twIsn != 0 ? pkt.twIsn : tcp.initialSequence(dst, localPort, src, c.remotePort); // tcp_conn_request
         c.tsOffset = tcp.timestampOffset(dst, localPort, src, c.remotePort);
         c.sndUna = c.iss;
         c.sndNxt = c.iss + 1;

@@ -766,13 +766,16 @@ final class TcpOutput {
         ackSent(c);
     }
 
-    /** Schedules a delayed ACK (tcp_send_delayed_ack) within [tcp_delack_min_ms, tcp_delack_max_ms]. */
+    /**
+     * Schedules a delayed ACK (tcp_send_delayed_ack) after the ato, at most tcp_delack_max_ms. The ato is
+     * not raised to tcp_delack_min_ms: before any data it is 0 (a FIN acknowledged in pingpong mode on a
+     * connection that received nothing yet is acknowledged at the next tick).
+     */
     static void scheduleDelayedAck(TcpConnection c) {
         c.ackPending = true;
         if (c.delackTimer.isPending()) return;
-        long min = c.tcp.sysctl.tcpDelackMinMs.intValue() * 1_000_000L;
         long max = c.tcp.sysctl.tcpDelackMaxMs.intValue() * 1_000_000L;
-        long ato = Math.max(min, Math.min(max, c.atoNs));
+        long ato = Math.min(max, c.atoNs);
         c.delackTimer.schedule(ato);
     }
 

@@ -56,7 +56,8 @@ final class TimeWaitSock extends TcpEndpoint implements TcpProtocol.Binder {
 
     /**
      * Processes a segment for this tuple (Linux's tcp_timewait_state_process). Returns true when a new
-     * SYN may open a new connection (the remnant is gone and the caller passes the SYN to a listener);
+     * SYN may open a new connection (the remnant is gone and the caller passes the SYN to a listener,
+     * with the new connection's ISN, this SND.NXT + 65535 + 2, in {@link PacketBuffer#twIsn});
      * false when the segment was consumed.
      */
     boolean process(PacketBuffer pkt, int src, int dst) {
@@ -73,6 +74,8 @@ final class TimeWaitSock extends TcpEndpoint implements TcpProtocol.Binder {
                 // RFC 6191: a new SYN with a higher sequence number or newer timestamp reopens the tuple
                 boolean newer = hasTimestamps && opts.hasTimestamp ? opts.tsVal - tsRecent > 0 : Tcp.seqGt(pkt.seq, rcvNxt);
                 if (newer && kill()) {
+                    int isn = sndNxt + 65535 + 2;
+                    pkt.twIsn = isn == 0 ? 1 : isn;
                     tcp.mib.inc(MibCounter.TcpExtTWRecycled);
                     return true;
                 }

@@ -204,8 +204,14 @@ class FriendsDifferentialTest {
         }
     }
 
-    /** The TCP_INFO fields both paths must agree on. */
-    private static String info(TcpSocket s) throws IOException {
+    /**
+     * The TCP_INFO fields both paths must agree on. Taken once a FIN the peer has read is acknowledged:
+     * the peer delays that ACK (tcp_fin enters pingpong mode), and whether a window update of the peer's
+     * reads carried it earlier depends on the path.
+     */
+    private static String info(TcpSocket s) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
+        while (s.state().equals("FIN-WAIT-1") && System.nanoTime() < deadline) Thread.sleep(1);
         TcpInfo i = s.info();
         return "state=" + s.state() + " tcpi_state=" + i.state() + " bytes_acked=" + i.bytesAcked()
                 + " bytes_received=" + i.bytesReceived() + " unacked=" + i.unacked() + " notsent=" + i.notsentBytes()

@@ -284,4 +284,20 @@ class TcpAckAndWindowTest {
             net.filter.releaseHeld();
         }
     }
+
+    /** tcp_incr_quickack: rcv_wnd / (2 * rcv_mss) quick ACKs, 2 only when that is 0, at most 16. */
+    @Test
+    void quickAckCountFollowsTheWindowInSegments() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection s = net.establish(srv)[1];
+            int[][] cases = {{2920, 1000, 1}, {1999, 1000, 2}, {6000, 1000, 3}, {200_000, 1000, 16}};
+            for (int[] k : cases) {
+                s.rcvWnd = k[0];
+                s.rcvMss = k[1];
+                s.quickAcks = 0;
+                TcpInput.enterQuickAck(s);
+                assertThat(s.quickAcks).as("rcv_wnd %d, rcv_mss %d", k[0], k[1]).isEqualTo(k[2]);
+            }
+        }
+    }
 }

@@ -48,6 +48,7 @@ class TcpCloseTest {
         try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
             TcpConnection[] p = net.establish(srv);
             p[0].close(); // active close: the client ends in TIME-WAIT
+            net.advanceMillis(40); // the peer's ACK of our FIN is delayed (it entered pingpong mode: tcp_fin)
             assertThat(p[0].state()).isEqualTo("FIN-WAIT-2");
             assertThat(p[1].read(new byte[1], 0, 1)).isEqualTo(-1);
             p[1].close();
@@ -87,12 +88,76 @@ class TcpCloseTest {
             net.a.sysctl().set("net.ipv4.tcp_fin_timeout", "5");
             TcpConnection[] p = net.establish(srv);
             p[0].close(); // the server never closes: the client waits in FIN-WAIT-2
+            // the peer delays the ACK of our FIN (tcp_fin: pingpong) by its ato, 0 before any data: it goes at
+            // the next tick, at time 0, and the FIN-WAIT-2 timer runs from then
+            net.advanceMillis(1);
             assertThat(p[0].state()).isEqualTo("FIN-WAIT-2");
-            net.advanceMillis(4_999);
+            net.advanceMillis(4_998);
             assertThat(p[0].state()).isEqualTo("FIN-WAIT-2");
             net.advanceMillis(1);
             assertThat(p[0].state()).isEqualTo("UNCONN");
             assertThat(tcp(net.a).connectionCount()).isZero();
+        }
+    }
+
+    /** tcp_fin enters pingpong mode on the move to CLOSE_WAIT: the FIN's ACK waits for the delayed-ACK timer. */
+    @Test
+    void peerFinIsAckedByTheDelayedAckTimer() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection[] p = net.establish(srv);
+            net.filter.clearRecording();
+            p[1].shutdownOutput();
+            assertThat(p[0].state()).isEqualTo("CLOSE-WAIT");
+            assertThat(net.filter.frames(true)).as("no ACK at once").isEmpty();
+            net.advanceMillis(39);
+            assertThat(net.filter.frames(true)).isEmpty();
+            net.advanceMillis(1);
+            assertThat(net.filter.frames(true)).singleElement().matches(TcpFrame::isPureAck);
+            assertThat(net.a.mib().get(MibCounter.TcpExtDelayedACKs)).isEqualTo(1);
+
+            // a FIN sent before the timer carries the ACK: no ACK of its own
+            TcpConnection[] q = net.establish(srv);
+            net.filter.clearRecording();
+            q[1].shutdownOutput();
+            net.advanceMillis(10);
+            q[0].shutdownOutput();
+            net.advanceMillis(100);
+            List<TcpFrame> out = net.filter.frames(true);
+            assertThat(out).singleElement().matches(TcpFrame::isFin);
+            assertThat(out.get(0).atMillis()).isEqualTo(net.clock.nanoTime() / 1_000_000L - 100);
+
+            // a passive opener that received no data has no ato yet (0): the ACK goes at the next tick
+            TcpConnection[] r = net.establish(srv);
+            net.filter.clearRecording();
+            r[0].shutdownOutput();
+            assertThat(net.filter.frames(false)).as("no ACK at once").isEmpty();
+            net.advanceMillis(1);
+            assertThat(net.filter.frames(false)).singleElement().matches(TcpFrame::isPureAck);
+        }
+    }
+
+    /** New data after close() resets as for a closed connection: RST seq = SEG.ACK, no ACK (tcp_v4_send_reset). */
+    @Test
+    void dataAfterCloseIsAnsweredWithARstAtTheSegmentsAck() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection[] p = net.establish(srv);
+            p[0].close();
+            net.advanceMillis(1);
+            assertThat(p[0].state()).isEqualTo("FIN-WAIT-2");
+            TcpFrame ack = net.filter.frames(false).getLast();
+            net.filter.clearRecording();
+            net.filter.dropInbound(f -> false);
+            net.filter.dropOutbound(f -> true); // keep the server out of it
+            net.filter.injectInbound(net.craftToClient(VirtualNet.PORT, ack.dstPort(), ack.seq(), ack.ack(),
+                    Tcp.PSH | Tcp.ACK, ack.window(), null, new byte[100]));
+            List<TcpFrame> out = net.filter.droppedFrames();
+            assertThat(out).singleElement().matches(TcpFrame::isRst);
+            assertThat(out.get(0).has(Tcp.ACK)).isFalse();
+            assertThat(out.get(0).seq()).isEqualTo(ack.ack());
+            assertThat(out.get(0).window()).isZero();
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPAbortOnData)).isEqualTo(1);
+            assertThat(tcp(net.a).connectionCount()).isZero();
+            assertThat(tcp(net.a).timeWaitCount()).isZero();
         }
     }
 }

@@ -29,7 +29,7 @@ class TcpClosedTimersTest {
                 net.advanceMillis(1);
                 assertThat(peer.read(new byte[1], 0, 1)).isEqualTo(1);
                 c.close(); // an orphan in FIN-WAIT-2 arms its tcp_fin_timeout timer (60 s)
-                net.advanceMillis(1);
+                net.advanceMillis(40); // once the peer's delayed ACK of the FIN arrives (tcp_fin: pingpong)
                 assertThat(c.finWait2Timer.isPending()).as("FIN-WAIT-2 timer armed").isTrue();
                 peer.close();
                 net.advanceMillis(1);

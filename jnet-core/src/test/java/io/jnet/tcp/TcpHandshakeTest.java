@@ -324,4 +324,35 @@ class TcpHandshakeTest {
             assertThat(e.errno()).isEqualTo(Errno.ECONNREFUSED);
         }
     }
+
+    /** A bad ACK in SYN-SENT re-arms the SYN timer to TCP_TIMEOUT_MIN (tcp_rcv_synsent_state_process). */
+    @Test
+    void aBadAckInSynSentSendsTheSynAgainAtOnce() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            net.filter.dropOutbound(TcpFrame::isSyn);
+            long t0 = net.clock.nanoTime();
+            TcpConnection c = net.connect(VirtualNet.PORT);
+            TcpFrame syn = net.filter.frames(true).get(0);
+            net.advanceMillis(50);
+            net.filter.injectInbound(net.craftToClient(VirtualNet.PORT, syn.srcPort(), 0, syn.seq() + 1000,
+                    Tcp.SYN | Tcp.ACK, 65535, null, new byte[0]));
+            TcpFrame rst = net.filter.frames(true).getLast();
+            assertThat(rst.isRst()).isTrue();
+            assertThat(rst.has(Tcp.ACK)).isFalse();
+            assertThat(rst.seq()).isEqualTo(syn.seq() + 1000);
+            net.advanceMillis(2);
+            net.filter.dropOutbound(f -> false);
+            List<TcpFrame> syns = net.filter.frames(true).stream().filter(TcpFrame::isSyn).toList();
+            assertThat(syns.stream().map(f -> (f.atNanos() - t0) / 1_000_000L)).containsExactly(0L, 52L);
+            assertThat(c.state()).isEqualTo("SYN-SENT");
+
+            // once the SYN was retransmitted, a RST|ACK with a bad ACK leaves the backed-off timer alone
+            net.filter.injectInbound(net.craftToClient(VirtualNet.PORT, syn.srcPort(), 0, syn.seq() + 1000,
+                    Tcp.RST | Tcp.ACK, 0, null, new byte[0]));
+            net.advanceMillis(1_999);
+            assertThat(net.filter.frames(true).stream().filter(TcpFrame::isSyn)).hasSize(2);
+            net.advanceMillis(1);
+            assertThat(c.finishConnect()).as("the SYN at 2.052 s connects").isTrue();
+        }
+    }
 }

@@ -124,6 +124,7 @@ class TcpTransitionTest {
             try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
                 TcpConnection c = net.establish(srv)[0];
                 c.shutdownOutput();
+                net.advanceMillis(40); // the peer's ACK of our FIN is delayed (it entered pingpong mode: tcp_fin)
                 assertThat(c.state()).isEqualTo("FIN-WAIT-2");
                 net.filter.dropOutbound(f -> true);
                 assertChallengeAck(net, c);
@@ -198,6 +199,28 @@ class TcpTransitionTest {
                 try (TcpSocket again = TcpSocket.open(net.a)) {
                     again.bind(VirtualNet.client(port)); // the port was released
                 }
+            }
+        }
+
+        @Test
+        void timeWait_withTcpRfc1337AnExactResetIsIgnored() throws Exception {
+            try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+                net.a.sysctl().set("net.ipv4.tcp_rfc1337", "1");
+                TcpConnection[] p = net.establish(srv);
+                TcpConnection c = p[0];
+                c.close();
+                assertThat(p[1].read(new byte[1], 0, 1)).isEqualTo(-1);
+                p[1].close();
+                TcpProtocol t = tcp(net.a);
+                assertThat(t.timeWaitCount()).isEqualTo(1);
+                net.filter.dropOutbound(f -> true);
+                int n = net.filter.frames(true).size();
+                net.filter.injectInbound(rstToClient(net, c, c.rcvNxt));
+                assertThat(outSince(net, n)).isEmpty();
+                assertThat(t.timeWaitCount()).as("RFC 1337 TW1: TIME-WAIT stays").isEqualTo(1);
+                net.advanceMillis(60_000);
+                assertThat(t.timeWaitCount()).isZero();
+                assertThat(mib(net.a, MibCounter.TcpExtTW)).as("expired").isEqualTo(1);
             }
         }
 
@@ -386,6 +409,8 @@ class TcpTransitionTest {
             assertThat(f.get(0).options().tsVal - tw[2]).as("newer timestamp").isPositive();
             assertThat(f.get(1).isSynAck()).as("the listener answers, not TIME-WAIT").isTrue();
             assertThat(f.get(1).ack()).isEqualTo(f.get(0).seq() + 1);
+            assertThat(f.get(1).seq()).as("ISN: TIME-WAIT's SND.NXT + 65535 + 2 (tcp_timewait_state_process)")
+                    .isEqualTo(tw[1] + 65537);
             assertThat(tcp(net.b).timeWaitCount()).isZero();
             assertThat(mib(net.b, MibCounter.TcpExtTWRecycled)).isEqualTo(1);
             TcpSocket s2 = srv.accept();
@@ -505,6 +530,7 @@ class TcpTransitionTest {
             assertThat(fins).hasSize(2);
             assertThat(fins.get(1).seq()).isEqualTo(fins.get(0).seq());
             assertThat(fins.get(1).atNanos() - t0).isEqualTo(rtoC);
+            net.advanceMillis(40); // the peer's ACK of our FIN is delayed (it entered pingpong mode: tcp_fin)
             assertThat(c.state()).isEqualTo("FIN-WAIT-2");
             assertThat(s.state()).isEqualTo("CLOSE-WAIT");
             assertThat(mib(net.a, MibCounter.TcpRetransSegs)).isEqualTo(1);
@@ -541,6 +567,7 @@ class TcpTransitionTest {
             TcpConnection c = p[0];
             TcpConnection s = p[1];
             c.close();
+            net.advanceMillis(40); // the peer's ACK of our FIN is delayed (it entered pingpong mode: tcp_fin)
             assertThat(c.state()).isEqualTo("FIN-WAIT-2");
             assertThat(s.read(new byte[1], 0, 1)).isEqualTo(-1);
             int[] n = {0};
