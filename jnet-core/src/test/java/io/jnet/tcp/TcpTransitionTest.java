@@ -255,28 +255,6 @@ class TcpTransitionTest {
             }
         }
 
-        @Test
-        void timeWait_withTcpRfc1337AnExactResetIsIgnored() throws Exception {
-            try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
-                net.a.sysctl().set("net.ipv4.tcp_rfc1337", "1");
-                TcpConnection[] p = net.establish(srv);
-                TcpConnection c = p[0];
-                c.close();
-                assertThat(p[1].read(new byte[1], 0, 1)).isEqualTo(-1);
-                p[1].close();
-                TcpProtocol t = tcp(net.a);
-                assertThat(t.timeWaitCount()).isEqualTo(1);
-                net.filter.dropOutbound(f -> true);
-                int n = net.filter.frames(true).size();
-                // tcp_timewait_state_process: with tcp_rfc1337 the in-window RST is dropped (RFC 1337 fix TW1)
-                net.filter.injectInbound(rstToClient(net, c, c.rcvNxt));
-                assertThat(outSince(net, n)).isEmpty();
-                assertThat(t.timeWaitCount()).isEqualTo(1);
-                net.advanceMillis(60_000);
-                assertThat(t.timeWaitCount()).isZero();
-                assertThat(mib(net.a, MibCounter.TcpExtTW)).as("expired, not killed").isEqualTo(1);
-            }
-        }
 
         /** Passive open with the client's SYN-ACK lost: the server's child waits in SYN-RECEIVED. */
         static TcpConnection serverChild(VirtualNet net, TcpConnection c) {
