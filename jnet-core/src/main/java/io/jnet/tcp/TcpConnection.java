@@ -201,8 +201,14 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     long lastRecvNs;
     /** The input route of this connection's flow (Linux's sk_rx_dst), used by early demux. */
     final io.jnet.ip.InputRouteCache rxDst = new io.jnet.ip.InputRouteCache();
-    /** The last send loop stopped at cwnd (Linux tcp_is_cwnd_limited): only then may an ACK grow cwnd. */
-    boolean cwndLimited;
+    /**
+     * The sender used the whole congestion window in the current round (Linux tp->is_cwnd_limited), the most
+     * segments in flight in that round (max_packets_out) and where the round ends (cwnd_usage_seq): set by
+     * {@link TcpOutput#cwndValidate}, read by {@link TcpOutput#isCwndLimited}.
+     */
+    boolean isCwndLimited;
+    long maxPacketsOut;
+    int cwndUsageSeq;
     /** When a duplicate ACK last answered an out-of-window segment (Linux last_oow_ack_time). */
     long lastOowAckNs;
     int keepaliveProbes;

@@ -464,7 +464,6 @@ final class TcpInput {
 
     private static void newAck(TcpConnection c, int ack, TcpOptions opts, int priorFack) {
         long acked = (ack - c.sndUna) & 0xFFFFFFFFL;
-        long flight = (c.sndMax - c.sndUna) & 0xFFFFFFFFL;
         long now = c.lastRecvNs;
         long rttSampleNs = -1;
         long deliveredSegments = 0;
@@ -534,7 +533,7 @@ final class TcpInput {
         c.retransmits = 0;
         // loss recovery first: an ACK in fast recovery sets cwnd there, any other lets the congestion control grow it
         if (!c.recovery.onNewAck(c, ack, acked)) {
-            c.cc.onAck(c.win, acked, c.cwndLimited || flight + c.mss >= c.win.cwnd);
+            c.cc.onAck(c.win, acked, TcpOutput.isCwndLimited(c));
         }
         // retransmission timer (RFC 6298 5.2/5.3)
         if (c.sndUna == c.sndMax) c.rtoTimer.cancel();

@@ -214,6 +214,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         c.sndMax = c.sndNxt;
         c.writeSeq = c.iss + 1;
         c.sndSml = c.writeSeq;
+        c.cwndUsageSeq = c.sndUna;
         c.sndWnd = Tcp.window(b, off);
         c.sndWl1 = pkt.seq;
         c.maxSndWnd = c.sndWnd;
@@ -332,6 +333,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         c.sndMax = ack;
         c.writeSeq = ack;
         c.sndSml = ack;
+        c.cwndUsageSeq = ack;
         c.sndWnd = (long) Tcp.window(b, off) << c.sndWscale; // not a SYN: scaled
         c.sndWl1 = pkt.seq;
         c.sndWl2 = ack;

@@ -98,6 +98,7 @@ final class TcpOutput {
         c.sndMax = c.sndNxt;
         c.writeSeq = c.iss + 1;
         c.sndSml = c.iss;
+        c.cwndUsageSeq = c.iss;
         c.rcvWnd = initialWindow(c);
         c.state = TcpState.SYN_SENT;
         c.retransmits = 0;
@@ -332,8 +333,8 @@ final class TcpOutput {
     static boolean xmit(TcpConnection c, int nonagle) {
         boolean sent = false;
         boolean rwndLimited = false;
+        boolean cwndLimited = false;
         PacketBuffer seg;
-        c.cwndLimited = false;
         int goal = sizeGoal(c);
         while ((seg = c.sendHead) != null) {
             boolean fin = (seg.flags & Tcp.FIN) != 0;
@@ -349,7 +350,7 @@ final class TcpOutput {
             // (tcp_mss_split_point), at least one MSS going
             long inflight = (c.sndNxt - c.sndUna) & 0xFFFFFFFFL;
             if (inflight > 0 && inflight + len > c.win.cwnd) {
-                c.cwndLimited = true;
+                cwndLimited = true;
                 break;
             }
             if (inflight == 0 && len > Math.max(c.win.cwnd, c.mss)) {
@@ -390,6 +391,9 @@ final class TcpOutput {
             sent = true;
         }
         if (sent && c.sackOk) c.rack.scheduleLossProbe(c, false); // tcp_write_xmit's tcp_schedule_loss_probe
+        long inflight = (c.sndNxt - c.sndUna) & 0xFFFFFFFFL;
+        cwndLimited |= inflight + c.mss > c.win.cwnd; // tcp_packets_in_flight >= tcp_snd_cwnd
+        if (sent || cwndLimited) cwndValidate(c, cwndLimited, inflight);
         long now = c.tcp.ns.clock().nanoTime();
         if (rwndLimited) c.chrono.start(TcpChrono.RWND_LIMITED, now);
         else c.chrono.stop(TcpChrono.RWND_LIMITED, c.writeQueue.isEmpty(), now);
@@ -401,6 +405,31 @@ final class TcpOutput {
             c.persistTimer.schedule(persistTimeoutNs(c));
         }
         return sent;
+    }
+
+    /**
+     * Linux tcp_cwnd_validate's first part: remember whether the window was used up in the current round and the
+     * most segments in flight in it; a new round begins once SND.UNA reaches the end of the last (cwnd_usage_seq),
+     * or at once when the sender is cwnd-limited or has more in flight than before. Segments in flight are
+     * counted as {@code inflight} bytes in MSS-sized segments.
+     */
+    static void cwndValidate(TcpConnection c, boolean cwndLimited, long inflight) {
+        long packetsOut = (inflight + c.mss - 1) / Math.max(1, c.mss);
+        if (Tcp.seqGeq(c.sndUna, c.cwndUsageSeq) || cwndLimited
+                || (!c.isCwndLimited && packetsOut > c.maxPacketsOut)) {
+            c.isCwndLimited = cwndLimited;
+            c.maxPacketsOut = packetsOut;
+            c.cwndUsageSeq = c.sndNxt;
+        }
+    }
+
+    /**
+     * Linux tcp_is_cwnd_limited: may an ACK grow cwnd? When the window was used up in this round, and in slow start
+     * also while cwnd is below twice the most segments in flight in it (so cwnd grows to twice what was acked).
+     */
+    static boolean isCwndLimited(TcpConnection c) {
+        if (c.isCwndLimited) return true;
+        return c.win.inSlowStart() && c.win.cwnd < 2 * c.maxPacketsOut * c.mss;
     }
 
     /**
