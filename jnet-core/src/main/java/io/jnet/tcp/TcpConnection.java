@@ -207,6 +207,10 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
      * {@link TcpOutput#cwndValidate}, read by {@link TcpOutput#isCwndLimited}.
      */
     boolean isCwndLimited;
+    /** The write sequence when a segment was last marked PSH (Linux pushed_seq; {@link TcpOutput#markPush}). */
+    int pushedSeq;
+    /** The write in progress has queued bytes before this append (Linux tcp_sendmsg_locked's copied). */
+    boolean sendCopied;
     long maxPacketsOut;
     int cwndUsageSeq;
     /** When a duplicate ACK last answered an out-of-window segment (Linux last_oow_ack_time). */
@@ -541,6 +545,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
             if (copied == len) break;
             TcpDataPath path = dataPath;
             sendNotLast = (flags & MsgFlags.MSG_SENDPAGE_NOTLAST) != 0;
+            sendCopied = copied > 0;
             try {
                 copied += path.append(this, b, off + copied, len - copied, bb, region, byReference);
             } finally {
@@ -551,6 +556,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
             sndNoSpace = true;
             chrono.start(TcpChrono.SNDBUF_LIMITED, tcp.ns.clock().nanoTime());
             // tcp_sendmsg_locked before sk_stream_wait_memory: tcp_push(flags & ~MSG_MORE, TCP_NAGLE_PUSH)
+            if (copied > 0) TcpOutput.markTailPush(this, false);
             path.push(this, TcpOutput.TCP_NAGLE_PUSH);
             // SOCK_NOSPACE also for a non-blocking call (tcp_sendmsg_locked sets it before sk_stream_wait_memory
             // returns EAGAIN): the reader that frees room then wakes this socket's pollers, which an
@@ -581,7 +587,11 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
             }
         }
         // tcp_push: MSG_MORE corks this push whatever TCP_NODELAY and TCP_CORK say; MSG_SENDPAGE_NOTLAST sends
-        // only full-sized segments (do_tcp_sendpages pushed those from its loop and skipped the final tcp_push)
+        // only full-sized segments (do_tcp_sendpages pushed those from its loop and skipped the final tcp_push).
+        // The last segment is marked PSH unless more is promised (tcp_push's tcp_mark_push)
+        if (copied > 0) {
+            TcpOutput.markTailPush(this, (flags & (MsgFlags.MSG_MORE | MsgFlags.MSG_SENDPAGE_NOTLAST)) != 0);
+        }
         if ((flags & MsgFlags.MSG_SENDPAGE_NOTLAST) != 0) {
             dataPath.push(this, TcpOutput.TCP_NAGLE_NOTLAST | ((flags & MsgFlags.MSG_MORE) != 0 ? TcpOutput.TCP_NAGLE_CORK : nonagle));
         } else {

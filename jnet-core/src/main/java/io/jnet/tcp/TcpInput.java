@@ -160,7 +160,10 @@ final class TcpInput {
                 c.sndWnd = (long) wnd << c.sndWscale;
                 c.sndWl1 = seq;
                 c.sndWl2 = ack;
-                c.maxSndWnd = Math.max(c.maxSndWnd, c.sndWnd);
+                // the largest window starts at the ACK's: Linux creates the child at this ACK and takes its
+                // window for both (tcp_create_openreq_child: max_window = snd_wnd); the SYN's unscaled window
+                // would hold the size goal and forced_push at a window the peer no longer offers
+                c.maxSndWnd = c.sndWnd;
                 synAckRttSample(c, opts);
                 establish(c);
                 TcpFriends.complete(c, pkt);

@@ -99,6 +99,7 @@ final class TcpOutput {
         c.writeSeq = c.iss + 1;
         c.sndSml = c.iss;
         c.cwndUsageSeq = c.iss;
+        c.pushedSeq = c.writeSeq;
         c.rcvWnd = initialWindow(c);
         c.state = TcpState.SYN_SENT;
         c.retransmits = 0;
@@ -207,6 +208,7 @@ final class TcpOutput {
             if (tail != null && tail.when == 0 && (tail.flags & Tcp.FIN) == 0 && tail.payloadRegion() == null
                     && tail.tailroom() > 0 && tail.length() < mss && !tail.dataShared()) {
                 int n = Math.min(len - copied, Math.min(tail.tailroom(), mss - tail.length()));
+                if (copied == 0 && !c.sendCopied) tail.flags &= ~Tcp.PSH; // tcp_sendmsg_locked: the write's first bytes
                 // a segment charged by use (below) is charged the bytes copied into it, as Linux charges page
                 // fragments (sk_wmem_schedule, then skb->truesize += copy)
                 int charge = tail.dataStart() + tail.length() + n - tail.truesize();
@@ -222,6 +224,7 @@ final class TcpOutput {
                 tail.endSeq += n;
                 c.writeSeq += n;
                 copied += n;
+                if (copied < len && tail.length() >= mss && forcedPush(c)) markPush(c, tail);
                 continue;
             }
             if (sendSpace(c) <= 0) break;
@@ -251,6 +254,30 @@ final class TcpOutput {
     }
 
     /**
+     * Linux forced_push: more than half the peer's largest window was written since the last segment marked PSH,
+     * so the write marks one now rather than only its last segment (a receiver that waits for PSH to deliver
+     * gets data at least every half window).
+     */
+    static boolean forcedPush(TcpConnection c) {
+        return Tcp.seqGt(c.writeSeq, c.pushedSeq + (int) Math.min(c.maxSndWnd >> 1, Integer.MAX_VALUE));
+    }
+
+    /** Linux tcp_mark_push: {@code seg} goes with PSH, and the bytes written so far count as pushed. */
+    static void markPush(TcpConnection c, PacketBuffer seg) {
+        seg.flags |= Tcp.PSH;
+        c.pushedSeq = c.writeSeq;
+    }
+
+    /**
+     * tcp_push's mark at the end of a write, or before it waits for room: the write queue's last segment, if not
+     * yet sent, carries PSH unless more is promised ({@code more}: MSG_MORE) and no push is forced.
+     */
+    static void markTailPush(TcpConnection c, boolean more) {
+        if (c.sendHead == null) return;
+        if (!more || forcedPush(c)) markPush(c, c.writeQueue.peekLast());
+    }
+
+    /**
      * Queues {@code len} bytes of {@code region} from {@code offset} by reference (sendfile's zero-copy path,
      * as Linux's do_tcp_sendpages / MSG_SPLICE_PAGES puts page-cache pages into skbs): each write-queue segment
      * holds a reference on the region and is charged the bytes it stands for; nothing is copied. An unsent
@@ -268,10 +295,12 @@ final class TcpOutput {
                     && tail.payloadOffset() + tail.payloadLength() == offset + queued) {
                 int n = Math.min(len - queued, goal - tail.length());
                 if (!scheduleSend(c, n)) break;
+                if (queued == 0 && !c.sendCopied) tail.flags &= ~Tcp.PSH; // tcp_sendmsg_locked: the write's first bytes
                 c.writeQueue.extendTail(n);
                 tail.endSeq += n;
                 c.writeSeq += n;
                 queued += n;
+                if (queued < len && tail.length() >= goal && forcedPush(c)) markPush(c, tail);
                 continue;
             }
             if (sendSpace(c) <= 0) break;
@@ -293,6 +322,7 @@ final class TcpOutput {
             c.writeQueue.add(nb);
             if (c.sendHead == null) c.sendHead = nb;
             c.nonagle &= ~TCP_NAGLE_PUSH; // skb_entail
+            if (queued < len && n >= goal && forcedPush(c)) markPush(c, nb);
         }
         return queued;
     }
@@ -538,7 +568,7 @@ final class TcpOutput {
         int len = seg.length();
         int flags = Tcp.ACK;
         if ((seg.flags & Tcp.FIN) != 0) flags |= Tcp.FIN;
-        if (len > 0 && (seg.next == null || seg == c.writeQueue.peekLast())) flags |= Tcp.PSH;
+        if (len > 0 && (seg.flags & Tcp.PSH) != 0) flags |= Tcp.PSH; // marked by the write (tcp_mark_push)
         TcpOptions o = establishedOptions(c, c.mss - len);
         long now = c.tcp.ns.clock().nanoTime();
         if (seg.when != 0 || retransmission) {
