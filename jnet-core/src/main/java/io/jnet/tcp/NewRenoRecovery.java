@@ -98,10 +98,16 @@ final class NewRenoRecovery implements LossRecovery {
             return;
         }
         if (c.caState == TcpInfo.TCP_CA_Open) c.caState = TcpInfo.TCP_CA_Disorder;
-        boolean lost = dupAcks == TCP_FASTRETRANS_THRESH
+        // the head is lost once the duplicate ACKs reach the connection's reordering degree (Linux
+        // tcp_newreno_mark_lost with tp->reordering, which net.ipv4.tcp_reordering starts)
+        boolean lost = dupAcks >= c.reordering
                 || c.sackOk && dupAcks < TCP_FASTRETRANS_THRESH && c.sack.sackedOut() >= TCP_FASTRETRANS_THRESH;
         if (lost && (!recoveredOnce || Tcp.seqGt(c.sndUna, recover))) {
             enterRecovery(c);
+        } else if (!c.sackOk) {
+            // limited transmit (RFC 3042) as Linux without SACK: the duplicate ACK took a segment out of those
+            // in flight (TcpOutput.leftOut), so a new one may go with cwnd unchanged
+            TcpOutput.xmit(c);
         }
     }
 

@@ -379,7 +379,7 @@ final class TcpOutput {
             // tcp_tso_should_defer); with nothing in flight a segment larger than the window is cut to it
             // (tcp_mss_split_point), at least one MSS going
             long inflight = (c.sndNxt - c.sndUna) & 0xFFFFFFFFL;
-            if (inflight > 0 && inflight + len > c.win.cwnd) {
+            if (inflight > 0 && inflight - leftOut(c) + len > c.win.cwnd) {
                 cwndLimited = true;
                 break;
             }
@@ -422,7 +422,7 @@ final class TcpOutput {
         }
         if (sent && c.sackOk) c.rack.scheduleLossProbe(c, false); // tcp_write_xmit's tcp_schedule_loss_probe
         long inflight = (c.sndNxt - c.sndUna) & 0xFFFFFFFFL;
-        cwndLimited |= inflight + c.mss > c.win.cwnd; // tcp_packets_in_flight >= tcp_snd_cwnd
+        cwndLimited |= inflight - leftOut(c) + c.mss > c.win.cwnd; // tcp_packets_in_flight >= tcp_snd_cwnd
         if (sent || cwndLimited) cwndValidate(c, cwndLimited, inflight);
         long now = c.tcp.ns.clock().nanoTime();
         if (rwndLimited) c.chrono.start(TcpChrono.RWND_LIMITED, now);
@@ -435,6 +435,17 @@ final class TcpOutput {
             c.persistTimer.schedule(persistTimeoutNs(c));
         }
         return sent;
+    }
+
+    /**
+     * Bytes sent but taken to have left the network that the congestion window does not count (Linux's left_out in
+     * tcp_packets_in_flight): without SACK, before fast recovery, one segment per duplicate ACK (tcp_add_reno_sack
+     * counts them in sacked_out), which lets a new segment go per duplicate ACK (limited transmit, RFC 3042). In fast
+     * recovery jnet inflates cwnd for them instead (RFC 5681 3.2), and with SACK its own recovery counts the pipe.
+     */
+    static long leftOut(TcpConnection c) {
+        if (c.sackOk || c.caState != io.jnet.socket.TcpInfo.TCP_CA_Disorder) return 0;
+        return (long) c.recovery.dupAcks() * c.mss;
     }
 
     /**

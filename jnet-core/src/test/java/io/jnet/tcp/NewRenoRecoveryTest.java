@@ -139,4 +139,51 @@ class NewRenoRecoveryTest {
             assertThat(p[1].info().bytesReceived()).isEqualTo(11L * mss); // the ten and the segment above the recovery point
         }
     }
+
+    @Test
+    void eachOfTheFirstDuplicatesLetsOneNewSegmentOut() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection[] p = sendTenLosing(net, srv, Set.of(2));
+            TcpConnection c = p[0];
+            int mss = c.mss;
+            releaseUntilUna(net, c, c.sndMax - 8 * mss);
+            // fill the window, then queue two more segments that it holds back
+            long room = c.win.cwnd - ((c.sndMax - c.sndUna) & 0xFFFFFFFFL);
+            int more = (int) room + 2 * mss;
+            assertThat(c.write(new byte[more], 0, more)).isEqualTo(more);
+            int held = c.sndMax;
+            assertThat(((c.writeSeq - held) & 0xFFFFFFFFL)).isEqualTo(2L * mss);
+            long cwnd = c.win.cwnd;
+            // limited transmit (RFC 3042; Linux counts each duplicate out of the segments in flight)
+            for (int i = 1; i <= 2; i++) {
+                assertThat(net.filter.releaseNext(false)).isTrue();
+                assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Disorder);
+                assertThat(c.sndMax).as("duplicate " + i).isEqualTo(held + i * mss);
+                assertThat(c.win.cwnd).isEqualTo(cwnd);
+            }
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPFastRetrans)).isZero();
+            assertThat(net.filter.releaseNext(false)).isTrue();
+            assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Recovery);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPFastRetrans)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void netIpv4TcpReorderingIsTheDuplicateThreshold() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            net.a.sysctl().set("net.ipv4.tcp_reordering", "5");
+            TcpConnection[] p = sendTenLosing(net, srv, Set.of(2));
+            TcpConnection c = p[0];
+            assertThat(c.reordering).isEqualTo(5);
+            releaseUntilUna(net, c, c.sndMax - 8 * c.mss);
+            for (int i = 1; i <= 4; i++) {
+                assertThat(net.filter.releaseNext(false)).isTrue();
+                assertThat(c.caState).as("duplicate " + i).isEqualTo(TcpInfo.TCP_CA_Disorder);
+            }
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPFastRetrans)).isZero();
+            assertThat(net.filter.releaseNext(false)).isTrue();
+            assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Recovery);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPFastRetrans)).isEqualTo(1);
+        }
+    }
 }
