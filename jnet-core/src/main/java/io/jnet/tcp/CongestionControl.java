@@ -35,7 +35,8 @@ interface CongestionControl {
      * New data was acknowledged outside loss recovery (Linux .cong_avoid; RFC 5681 3.1): grow cwnd, by slow start
      * below ssthresh, by congestion avoidance above it.
      *
-     * @param acked bytes newly acknowledged
+     * @param acked bytes newly delivered: acknowledged or SACKed by this ACK and not SACKed before (Linux's
+     *     acked_sacked)
      * @param cwndLimited the sender was using the window, so it may grow (Linux tcp_is_cwnd_limited, RFC 7661)
      */
     void onAck(CongestionWindow w, long acked, boolean cwndLimited);

@@ -16,10 +16,9 @@ interface LossRecovery {
     /**
      * Duplicate ACKs, or SACKed segments above a hole, that make it lost (RFC 5681 3.2, RFC 6675 DupThresh; Linux's
      * TCP_FASTRETRANS_THRESH, the default of net.ipv4.tcp_reordering). With RACK (net.ipv4.tcp_recovery bit 0x1, the
-     * default) losses are found by time and this threshold is not used with SACK. Without RACK jnet keeps it at 3,
-     * where Linux uses the connection's reordering degree (tp->reordering): jnet measures that degree too (TCP_INFO
-     * tcpi_reordering, raised by SACK and timestamp reordering evidence up to net.ipv4.tcp_max_reordering) but does
-     * not raise this threshold with it.
+     * default) losses are found by time and this threshold is not used with SACK. Without RACK the SACK recovery keeps
+     * it at 3, where Linux uses the connection's reordering degree (tp->reordering); without SACK the duplicate ACKs
+     * are counted against that degree ({@link NewRenoRecovery}, as Linux's tcp_newreno_mark_lost).
      */
     int TCP_FASTRETRANS_THRESH = 3;
 

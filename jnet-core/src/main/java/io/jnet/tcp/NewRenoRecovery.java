@@ -11,7 +11,9 @@ import io.jnet.wire.Tcp;
  * (Linux TCP_FASTRETRANS_THRESH) retransmits the first unacknowledged segment and enters fast recovery with
  * cwnd = ssthresh + 3 * SMSS, each further duplicate ACK inflates cwnd by one SMSS; a partial ACK retransmits the
  * next hole and deflates cwnd by what it acknowledged, adding one SMSS back when that was at least one SMSS; the
- * full ACK of {@link #recover} ends recovery with cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS) (option 1).
+ * full ACK of {@link #recover} ends recovery with cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS) (option 1);
+ * without SACK an ACK of exactly {@link #recover} deflates the window so but holds recovery until data above it is
+ * acknowledged (Linux tcp_try_undo_recovery).
  * Duplicate ACKs for data sent before the last recovery or timeout began (SND.UNA not past recover) do not start
  * another one (RFC 6582 3.2 step 1).
  *
@@ -34,12 +36,20 @@ final class NewRenoRecovery implements LossRecovery {
     private boolean recoveredOnce;
     /** Duplicate ACKs since SND.UNA last advanced or the last timeout. */
     private int dupAcks;
+    /**
+     * Fast recovery is held after an ACK of exactly {@link #recover} (Linux tcp_try_undo_recovery for Reno); whether
+     * that ACK undid the reduction.
+     */
+    private boolean held;
+    private boolean heldUndone;
 
     @Override
     public boolean onNewAck(TcpConnection c, int ack, long acked) {
         boolean wasInRecovery = inRecovery;
         if (inRecovery) {
-            if (Tcp.seqGeq(ack, recover)) {
+            if (ack == recover && !c.sackOk) {
+                holdAtRecoveryPoint(c);
+            } else if (Tcp.seqGeq(ack, recover)) {
                 exitRecovery(c, ack);
             } else if (c.undo.tryUndoPartial(c, ack - (int) acked)) {
                 inRecovery = false; // a delayed original filled the hole (tcp_try_undo_partial)
@@ -88,16 +98,23 @@ final class NewRenoRecovery implements LossRecovery {
             return;
         }
         if (c.caState == TcpInfo.TCP_CA_Open) c.caState = TcpInfo.TCP_CA_Disorder;
-        boolean lost = dupAcks == TCP_FASTRETRANS_THRESH
+        // the head is lost once the duplicate ACKs reach the connection's reordering degree (Linux
+        // tcp_newreno_mark_lost with tp->reordering, which net.ipv4.tcp_reordering starts)
+        boolean lost = dupAcks >= c.reordering
                 || c.sackOk && dupAcks < TCP_FASTRETRANS_THRESH && c.sack.sackedOut() >= TCP_FASTRETRANS_THRESH;
         if (lost && (!recoveredOnce || Tcp.seqGt(c.sndUna, recover))) {
             enterRecovery(c);
+        } else if (!c.sackOk) {
+            // limited transmit (RFC 3042) as Linux without SACK: the duplicate ACK took a segment out of those
+            // in flight (TcpOutput.leftOut), so a new one may go with cwnd unchanged
+            TcpOutput.xmit(c);
         }
     }
 
     @Override
     public void onRto(TcpConnection c) {
         inRecovery = false;
+        held = false;
         recoveredOnce = true;
         recover = c.sndMax;
         c.sack.setUndoMarker(c.sndUna);
@@ -138,12 +155,27 @@ final class NewRenoRecovery implements LossRecovery {
         TcpOutput.xmit(c);
     }
 
+    /**
+     * An ACK of exactly {@link #recover} without SACK: the window deflates as at a full ACK (or the reduction is
+     * undone), but fast recovery goes on until data above it is acknowledged, so that duplicate ACKs of what was
+     * sent before cannot start another (Linux tcp_try_undo_recovery: "Hold old state until something *above*
+     * high_seq is ACKed. For Reno it is MUST to prevent false fast retransmits"; RFC 6582 4.1).
+     */
+    private void holdAtRecoveryPoint(TcpConnection c) {
+        held = true;
+        heldUndone = c.undo.tryUndoRecovery(c);
+        CongestionWindow w = c.win;
+        if (!heldUndone) w.cwnd = Math.min(w.ssthresh, Math.max((c.sndMax - recover) & 0xFFFFFFFFL, w.mss) + w.mss);
+    }
+
     /** Full ACK (RFC 6582 3.2 step 3, option 1): cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS). */
     private void exitRecovery(TcpConnection c, int ack) {
         CongestionWindow w = c.win;
-        if (!c.undo.tryUndoRecovery(c)) { // timestamps showed the retransmission was not needed: cwnd restored
+        // timestamps showed the retransmission was not needed: cwnd restored (at the held ACK, or now)
+        if (!(held && heldUndone) && !c.undo.tryUndoRecovery(c)) {
             w.cwnd = Math.min(w.ssthresh, Math.max((c.sndMax - ack) & 0xFFFFFFFFL, w.mss) + w.mss);
         }
+        held = false;
         inRecovery = false;
         c.cc.afterRecovery(w);
         c.caState = TcpInfo.TCP_CA_Open;

@@ -1,16 +1,17 @@
 package io.jnet.tcp;
 
 /**
- * Reno congestion control (Linux tcp_reno_* in tcp_cong.c; gVisor reno.go), in bytes: slow start and congestion
- * avoidance with appropriate byte counting (RFC 5681 3.1, RFC 3465 with L = 2), ssthresh = max(FlightSize / 2,
- * 2 * SMSS) on a loss (RFC 5681 equation 4), loss window of one segment after a timeout, cwnd capped at 2^30 bytes.
+ * Reno congestion control (Linux tcp_reno_* in tcp_cong.c), in bytes: slow start adds every newly acknowledged
+ * byte up to ssthresh (Linux tcp_slow_start, no RFC 3465 limit L), congestion avoidance one MSS per cwnd of bytes
+ * acknowledged (tcp_cong_avoid_ai), ssthresh = max(FlightSize / 2, 2 * SMSS) on a loss (RFC 5681 equation 4),
+ * loss window of one segment after a timeout, cwnd capped at 2^30 bytes.
  * Fast retransmit and fast recovery are not here but in the {@link LossRecovery}.
  */
 final class RenoCongestion implements CongestionControl {
     /** Linux's name for it. */
     static final String NAME = "reno";
 
-    /** Bytes acknowledged in congestion avoidance since cwnd last grew (RFC 3465 bytes_acked). */
+    /** Bytes acknowledged in congestion avoidance since cwnd last grew (Linux snd_cwnd_cnt, in bytes). */
     long bytesAcked;
 
     @Override
@@ -19,17 +20,29 @@ final class RenoCongestion implements CongestionControl {
     @Override
     public void init(CongestionWindow w) { }
 
+    /**
+     * Linux tcp_reno_cong_avoid: nothing unless cwnd-limited; in slow start tcp_slow_start (cwnd + acked, up to
+     * ssthresh), the rest of {@code acked} in congestion avoidance (tcp_cong_avoid_ai with w = cwnd).
+     */
     @Override
     public void onAck(CongestionWindow w, long acked, boolean cwndLimited) {
-        if (!cwndLimited) return; // RFC 7661 spirit, as Linux's tcp_is_cwnd_limited
+        if (!cwndLimited) return;
         if (w.cwnd < w.ssthresh) {
-            w.cwnd += Math.min(acked, 2L * w.mss); // RFC 3465 L = 2
-        } else {
-            bytesAcked += acked;
-            if (bytesAcked >= w.cwnd) {
-                bytesAcked -= w.cwnd;
-                w.cwnd += w.mss;
-            }
+            long cwnd = Math.min(w.cwnd + acked, w.ssthresh); // tcp_slow_start
+            acked -= cwnd - w.cwnd;
+            w.cwnd = Math.min(cwnd, 1L << 30);
+            if (acked <= 0) return;
+        }
+        // tcp_cong_avoid_ai: credits accumulated at a larger window are applied gently, one MSS
+        if (bytesAcked >= w.cwnd) {
+            bytesAcked = 0;
+            w.cwnd += w.mss;
+        }
+        bytesAcked += acked;
+        if (bytesAcked >= w.cwnd) {
+            long delta = bytesAcked / w.cwnd;
+            bytesAcked -= delta * w.cwnd;
+            w.cwnd += delta * w.mss;
         }
         w.cwnd = Math.min(w.cwnd, 1L << 30);
     }

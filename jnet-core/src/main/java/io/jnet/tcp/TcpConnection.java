@@ -250,8 +250,18 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     long lastRecvNs;
     /** The input route of this connection's flow (Linux's sk_rx_dst), used by early demux. */
     final io.jnet.ip.InputRouteCache rxDst = new io.jnet.ip.InputRouteCache();
-    /** The last send loop stopped at cwnd (Linux tcp_is_cwnd_limited): only then may an ACK grow cwnd. */
-    boolean cwndLimited;
+    /**
+     * The sender used the whole congestion window in the current round (Linux tp->is_cwnd_limited), the most
+     * segments in flight in that round (max_packets_out) and where the round ends (cwnd_usage_seq): set by
+     * {@link TcpOutput#cwndValidate}, read by {@link TcpOutput#isCwndLimited}.
+     */
+    boolean isCwndLimited;
+    /** The write sequence when a segment was last marked PSH (Linux pushed_seq; {@link TcpOutput#markPush}). */
+    int pushedSeq;
+    /** The write in progress has queued bytes before this append (Linux tcp_sendmsg_locked's copied). */
+    boolean sendCopied;
+    long maxPacketsOut;
+    int cwndUsageSeq;
     /** When a duplicate ACK last answered an out-of-window segment (Linux last_oow_ack_time). */
     long lastOowAckNs;
     int keepaliveProbes;
@@ -647,6 +657,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
                 throw new ErrnoException(Errno.EOPNOTSUPP, "send(MSG_OOB): a TCP friends connection has no urgent pointer");
             }
             sendFlags = flags;
+            sendCopied = copied > 0;
             try {
                 copied += path.append(this, b, off + copied, len - copied, bb, region, byReference);
             } finally {
@@ -656,6 +667,8 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
             // send buffer full: push what we have, then wait for space (sk_stream_wait_memory)
             sndNoSpace = true;
             chrono.start(TcpChrono.SNDBUF_LIMITED, tcp.ns.clock().nanoTime());
+            // tcp_sendmsg_locked before sk_stream_wait_memory: tcp_push(flags & ~MSG_MORE, TCP_NAGLE_PUSH)
+            if (copied > 0) TcpOutput.markTailPush(this, false);
             // tcp_sendmsg_locked before sk_stream_wait_memory: tcp_push(flags & ~MSG_MORE, TCP_NAGLE_PUSH), which
             // with MSG_OOB moves the urgent pointer to the end of what was copied so far (tcp_mark_urg)
             if (copied > 0 && (flags & MsgFlags.MSG_OOB) != 0) TcpOutput.markUrg(this);
@@ -687,6 +700,12 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
                 if (copied > 0) return copied;
                 throw new ErrnoException(Errno.EAGAIN, "write timed out (SO_SNDTIMEO)");
             }
+        }
+        // tcp_push: MSG_MORE corks this push whatever TCP_NODELAY and TCP_CORK say; MSG_SENDPAGE_NOTLAST sends
+        // only full-sized segments (do_tcp_sendpages pushed those from its loop and skipped the final tcp_push).
+        // The last segment is marked PSH unless more is promised (tcp_push's tcp_mark_push)
+        if (copied > 0) {
+            TcpOutput.markTailPush(this, (flags & (MsgFlags.MSG_MORE | MsgFlags.MSG_SENDPAGE_NOTLAST)) != 0);
         }
         // tcp_push: MSG_OOB puts the urgent pointer after the last byte (tcp_mark_urg); MSG_MORE corks this push
         // whatever TCP_NODELAY and TCP_CORK say; MSG_SENDPAGE_NOTLAST sends only full-sized segments

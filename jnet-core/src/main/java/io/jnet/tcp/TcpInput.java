@@ -161,7 +161,10 @@ final class TcpInput {
                 c.sndWnd = (long) wnd << c.sndWscale;
                 c.sndWl1 = seq;
                 c.sndWl2 = ack;
-                c.maxSndWnd = Math.max(c.maxSndWnd, c.sndWnd);
+                // the largest window starts at the ACK's: Linux creates the child at this ACK and takes its
+                // window for both (tcp_create_openreq_child: max_window = snd_wnd); the SYN's unscaled window
+                // would hold the size goal and forced_push at a window the peer no longer offers
+                c.maxSndWnd = c.sndWnd;
                 synAckRttSample(c, opts);
                 establish(c);
                 TcpFriends.complete(c, pkt);
@@ -444,6 +447,7 @@ final class TcpInput {
         c.rack.setMinRtt(c.minRtt.get());
         c.sack.clearAckState();
         int priorFack = c.sack.fack(c.sndUna); // Linux prior_fack, before the SACK blocks are tagged
+        long priorSackedBytes = c.sack.sackedBytes(); // for what this ACK delivers (Linux tp->delivered)
         c.undo.beginAck(c.tsEnabled && opts.hasTimestamp, opts.tsEcr);
         if (c.sackOk) {
             // SACK blocks first, as tcp_ack does before cleaning the queue (tcp_sacktag_write_queue)
@@ -456,7 +460,7 @@ final class TcpInput {
         boolean advancedUna = Tcp.seqGt(ack, c.sndUna);
         boolean pure = segLen == 0 && pkt.length() == 0 && !windowUpdate && (flags & (Tcp.SYN | Tcp.FIN)) == 0;
         if (advancedUna) {
-            newAck(c, ack, opts, priorFack);
+            newAck(c, ack, opts, priorFack, priorSackedBytes);
         } else if (ack == c.sndUna) {
             boolean dup = pure && c.sndMax != c.sndUna;
             if (dup) c.recovery.onDupAck(c, newlySacked);
@@ -475,9 +479,8 @@ final class TcpInput {
         return true;
     }
 
-    private static void newAck(TcpConnection c, int ack, TcpOptions opts, int priorFack) {
+    private static void newAck(TcpConnection c, int ack, TcpOptions opts, int priorFack, long priorSackedBytes) {
         long acked = (ack - c.sndUna) & 0xFFFFFFFFL;
-        long flight = (c.sndMax - c.sndUna) & 0xFFFFFFFFL;
         long now = c.lastRecvNs;
         long rttSampleNs = -1;
         long deliveredSegments = 0;
@@ -548,7 +551,10 @@ final class TcpInput {
         c.retransmits = 0;
         // loss recovery first: an ACK in fast recovery sets cwnd there, any other lets the congestion control grow it
         if (!c.recovery.onNewAck(c, ack, acked)) {
-            c.cc.onAck(c.win, acked, c.cwndLimited || flight + c.mss >= c.win.cwnd);
+            // what the ACK delivered, acknowledged or SACKed, and not SACKed before (Linux's acked_sacked,
+            // tcp_newly_delivered: tcp_clean_rtx_queue does not count segments SACKed earlier)
+            long delivered = Math.max(0, acked + c.sack.sackedBytes() - priorSackedBytes);
+            c.cc.onAck(c.win, delivered, TcpOutput.isCwndLimited(c));
         }
         // retransmission timer (RFC 6298 5.2/5.3)
         if (c.sndUna == c.sndMax) c.rtoTimer.cancel();

@@ -222,6 +222,8 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         c.sndMax = c.sndNxt;
         c.writeSeq = c.iss + 1;
         c.sndSml = c.writeSeq;
+        c.cwndUsageSeq = c.sndUna;
+        c.pushedSeq = c.writeSeq;
         c.sndWnd = Tcp.window(b, off);
         c.sndWl1 = pkt.seq;
         c.maxSndWnd = c.sndWnd;
@@ -346,6 +348,8 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         c.sndMax = ack;
         c.writeSeq = ack;
         c.sndSml = ack;
+        c.cwndUsageSeq = ack;
+        c.pushedSeq = ack;
         c.sndWnd = (long) Tcp.window(b, off) << c.sndWscale; // not a SYN: scaled
         c.sndWl1 = pkt.seq;
         c.sndWl2 = ack;

@@ -105,6 +105,8 @@ final class TcpOutput {
         c.sndMax = c.sndNxt;
         c.writeSeq = c.iss + 1;
         c.sndSml = c.iss;
+        c.cwndUsageSeq = c.iss;
+        c.pushedSeq = c.writeSeq;
         c.rcvWnd = initialWindow(c);
         c.state = TcpState.SYN_SENT;
         c.retransmits = 0;
@@ -216,6 +218,7 @@ final class TcpOutput {
             if (tail != null && tail.when == 0 && (tail.flags & Tcp.FIN) == 0 && tail.payloadRegion() == null
                     && tail.tailroom() > 0 && tail.length() < mss && !tail.dataShared()) {
                 int n = Math.min(len - copied, Math.min(tail.tailroom(), mss - tail.length()));
+                if (copied == 0 && !c.sendCopied) tail.flags &= ~Tcp.PSH; // tcp_sendmsg_locked: the write's first bytes
                 // a segment charged by use (below) is charged the bytes copied into it, as Linux charges page
                 // fragments (sk_wmem_schedule, then skb->truesize += copy)
                 int charge = tail.dataStart() + tail.length() + n - tail.truesize();
@@ -231,6 +234,7 @@ final class TcpOutput {
                 tail.endSeq += n;
                 c.writeSeq += n;
                 copied += n;
+                if (copied < len && tail.length() >= mss && forcedPush(c)) markPush(c, tail);
                 continue;
             }
             if (sendSpace(c) <= 0) break;
@@ -260,6 +264,30 @@ final class TcpOutput {
     }
 
     /**
+     * Linux forced_push: more than half the peer's largest window was written since the last segment marked PSH,
+     * so the write marks one now rather than only its last segment (a receiver that waits for PSH to deliver
+     * gets data at least every half window).
+     */
+    static boolean forcedPush(TcpConnection c) {
+        return Tcp.seqGt(c.writeSeq, c.pushedSeq + (int) Math.min(c.maxSndWnd >> 1, Integer.MAX_VALUE));
+    }
+
+    /** Linux tcp_mark_push: {@code seg} goes with PSH, and the bytes written so far count as pushed. */
+    static void markPush(TcpConnection c, PacketBuffer seg) {
+        seg.flags |= Tcp.PSH;
+        c.pushedSeq = c.writeSeq;
+    }
+
+    /**
+     * tcp_push's mark at the end of a write, or before it waits for room: the write queue's last segment, if not
+     * yet sent, carries PSH unless more is promised ({@code more}: MSG_MORE) and no push is forced.
+     */
+    static void markTailPush(TcpConnection c, boolean more) {
+        if (c.sendHead == null) return;
+        if (!more || forcedPush(c)) markPush(c, c.writeQueue.peekLast());
+    }
+
+    /**
      * Queues {@code len} bytes of {@code region} from {@code offset} by reference (sendfile's zero-copy path,
      * as Linux's do_tcp_sendpages / MSG_SPLICE_PAGES puts page-cache pages into skbs): each write-queue segment
      * holds a reference on the region and is charged the bytes it stands for; nothing is copied. An unsent
@@ -277,10 +305,12 @@ final class TcpOutput {
                     && tail.payloadOffset() + tail.payloadLength() == offset + queued) {
                 int n = Math.min(len - queued, goal - tail.length());
                 if (!scheduleSend(c, n)) break;
+                if (queued == 0 && !c.sendCopied) tail.flags &= ~Tcp.PSH; // tcp_sendmsg_locked: the write's first bytes
                 c.writeQueue.extendTail(n);
                 tail.endSeq += n;
                 c.writeSeq += n;
                 queued += n;
+                if (queued < len && tail.length() >= goal && forcedPush(c)) markPush(c, tail);
                 continue;
             }
             if (sendSpace(c) <= 0) break;
@@ -302,6 +332,7 @@ final class TcpOutput {
             c.writeQueue.add(nb);
             if (c.sendHead == null) c.sendHead = nb;
             c.nonagle &= ~TCP_NAGLE_PUSH; // skb_entail
+            if (queued < len && n >= goal && forcedPush(c)) markPush(c, nb);
         }
         return queued;
     }
@@ -352,8 +383,8 @@ final class TcpOutput {
     static boolean xmit(TcpConnection c, int nonagle) {
         boolean sent = false;
         boolean rwndLimited = false;
+        boolean cwndLimited = false;
         PacketBuffer seg;
-        c.cwndLimited = false;
         // urgent mode sends one MSS per segment (tcp_write_xmit: no tcp_mss_split_point beyond the MSS), so that
         // the urgent pointer of each is its own
         int goal = c.sndUrg ? c.mss : sizeGoal(c);
@@ -370,8 +401,8 @@ final class TcpOutput {
             // tcp_tso_should_defer); with nothing in flight a segment larger than the window is cut to it
             // (tcp_mss_split_point), at least one MSS going
             long inflight = (c.sndNxt - c.sndUna) & 0xFFFFFFFFL;
-            if (inflight > 0 && inflight + len > c.win.cwnd) {
-                c.cwndLimited = true;
+            if (inflight > 0 && inflight - leftOut(c) + len > c.win.cwnd) {
+                cwndLimited = true;
                 break;
             }
             if (inflight == 0 && len > Math.max(c.win.cwnd, c.mss)) {
@@ -414,6 +445,9 @@ final class TcpOutput {
             sent = true;
         }
         if (sent && c.sackOk) c.rack.scheduleLossProbe(c, false); // tcp_write_xmit's tcp_schedule_loss_probe
+        long inflight = (c.sndNxt - c.sndUna) & 0xFFFFFFFFL;
+        cwndLimited |= inflight - leftOut(c) + c.mss > c.win.cwnd; // tcp_packets_in_flight >= tcp_snd_cwnd
+        if (sent || cwndLimited) cwndValidate(c, cwndLimited, inflight);
         long now = c.tcp.ns.clock().nanoTime();
         if (rwndLimited) c.chrono.start(TcpChrono.RWND_LIMITED, now);
         else c.chrono.stop(TcpChrono.RWND_LIMITED, c.writeQueue.isEmpty(), now);
@@ -426,6 +460,42 @@ final class TcpOutput {
             c.persistTimer.schedule(persistTimeoutNs(c));
         }
         return sent;
+    }
+
+    /**
+     * Bytes sent but taken to have left the network that the congestion window does not count (Linux's left_out in
+     * tcp_packets_in_flight): without SACK, before fast recovery, one segment per duplicate ACK (tcp_add_reno_sack
+     * counts them in sacked_out), which lets a new segment go per duplicate ACK (limited transmit, RFC 3042). In fast
+     * recovery jnet inflates cwnd for them instead (RFC 5681 3.2), and with SACK its own recovery counts the pipe.
+     */
+    static long leftOut(TcpConnection c) {
+        if (c.sackOk || c.caState != io.jnet.socket.TcpInfo.TCP_CA_Disorder) return 0;
+        return (long) c.recovery.dupAcks() * c.mss;
+    }
+
+    /**
+     * Linux tcp_cwnd_validate's first part: remember whether the window was used up in the current round and the
+     * most segments in flight in it; a new round begins once SND.UNA reaches the end of the last (cwnd_usage_seq),
+     * or at once when the sender is cwnd-limited or has more in flight than before. Segments in flight are
+     * counted as {@code inflight} bytes in MSS-sized segments.
+     */
+    static void cwndValidate(TcpConnection c, boolean cwndLimited, long inflight) {
+        long packetsOut = (inflight + c.mss - 1) / Math.max(1, c.mss);
+        if (Tcp.seqGeq(c.sndUna, c.cwndUsageSeq) || cwndLimited
+                || (!c.isCwndLimited && packetsOut > c.maxPacketsOut)) {
+            c.isCwndLimited = cwndLimited;
+            c.maxPacketsOut = packetsOut;
+            c.cwndUsageSeq = c.sndNxt;
+        }
+    }
+
+    /**
+     * Linux tcp_is_cwnd_limited: may an ACK grow cwnd? When the window was used up in this round, and in slow start
+     * also while cwnd is below twice the most segments in flight in it (so cwnd grows to twice what was acked).
+     */
+    static boolean isCwndLimited(TcpConnection c) {
+        if (c.isCwndLimited) return true;
+        return c.win.inSlowStart() && c.win.cwnd < 2 * c.maxPacketsOut * c.mss;
     }
 
     /**
@@ -542,7 +612,7 @@ final class TcpOutput {
         int len = seg.length();
         int flags = Tcp.ACK;
         if ((seg.flags & Tcp.FIN) != 0) flags |= Tcp.FIN;
-        if (len > 0 && (seg.next == null || seg == c.writeQueue.peekLast())) flags |= Tcp.PSH;
+        if (len > 0 && (seg.flags & Tcp.PSH) != 0) flags |= Tcp.PSH; // marked by the write (tcp_mark_push)
         TcpOptions o = establishedOptions(c, c.mss - len);
         long now = c.tcp.ns.clock().nanoTime();
         if (seg.when != 0 || retransmission) {

@@ -44,6 +44,21 @@ class NewRenoRecoveryTest {
         assertThat(c.recovery.inRecovery()).isFalse();
     }
 
+    /**
+     * After the ACK of exactly the recovery point: still in fast recovery (Linux tcp_try_undo_recovery holds it for
+     * Reno until data above it is acknowledged); one more segment's ACK ends it.
+     */
+    private static void ackAboveTheRecoveryPointEndsIt(VirtualNet net, TcpConnection c) throws Exception {
+        assertThat(c.recovery.inRecovery()).isTrue();
+        assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Recovery);
+        assertThat(c.write(new byte[c.mss], 0, c.mss)).isEqualTo(c.mss);
+        assertThat(net.filter.releaseHeld()).isPositive();
+        assertThat(c.sndUna).isEqualTo(c.sndMax);
+        assertThat(c.recovery.inRecovery()).isFalse();
+        assertThat(c.recovery.dupAcks()).isZero();
+        assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Open);
+    }
+
     @Test
     void theWindowInflatesPerDuplicateAndFallsAtTheFullAck() throws Exception {
         try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
@@ -75,16 +90,16 @@ class NewRenoRecoveryTest {
                 assertThat(c.recovery.dupAcks()).isEqualTo(i);
                 assertThat(c.win.cwnd).isEqualTo((long) (i + 4) * mss);
             }
-            // the retransmission's ACK covers everything (recover = SND.MAX at the start): the full ACK ends recovery
-            // with cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS), nothing being in flight
+            // the retransmission's ACK covers everything (recover = SND.MAX at the start): the window deflates to
+            // min(ssthresh, max(FlightSize, SMSS) + SMSS), nothing being in flight
             assertThat(net.filter.releaseNext(false)).isTrue();
             assertThat(c.sndUna).isEqualTo(c.sndMax);
-            assertThat(c.recovery.inRecovery()).isFalse();
             assertThat(c.recovery.dupAcks()).isZero();
-            assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Open);
             assertThat(c.win.cwnd).isEqualTo(2L * mss);
             assertThat(c.win.ssthresh).isEqualTo(4L * mss);
             assertThat(net.filter.heldCount(false)).isZero();
+            ackAboveTheRecoveryPointEndsIt(net, c);
+            assertThat(c.win.cwnd).isEqualTo(2L * mss);
             assertThat(net.a.mib().get(MibCounter.TcpExtTCPFastRetrans)).isEqualTo(1);
         }
     }
@@ -114,14 +129,61 @@ class NewRenoRecoveryTest {
             assertThat(net.a.mib().get(MibCounter.TcpExtTCPFastRetrans)).as("the second hole went at once").isEqualTo(2);
             assertThat(net.a.mib().get(MibCounter.TcpExtTCPRenoRecovery)).isEqualTo(1);
 
-            // its ACK is the full one
+            // its ACK reaches the recovery point
             assertThat(net.filter.releaseNext(false)).isTrue();
             assertThat(c.sndUna).isEqualTo(c.sndMax);
-            assertThat(c.recovery.inRecovery()).isFalse();
-            assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Open);
             assertThat(c.win.cwnd).isEqualTo(2L * mss);
             assertThat(net.filter.heldCount(false)).isZero();
-            assertThat(p[1].info().bytesReceived()).isEqualTo(10L * mss);
+            ackAboveTheRecoveryPointEndsIt(net, c);
+            assertThat(c.win.cwnd).isEqualTo(2L * mss);
+            assertThat(p[1].info().bytesReceived()).isEqualTo(11L * mss); // the ten and the segment above the recovery point
+        }
+    }
+
+    @Test
+    void eachOfTheFirstDuplicatesLetsOneNewSegmentOut() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection[] p = sendTenLosing(net, srv, Set.of(2));
+            TcpConnection c = p[0];
+            int mss = c.mss;
+            releaseUntilUna(net, c, c.sndMax - 8 * mss);
+            // fill the window, then queue two more segments that it holds back
+            long room = c.win.cwnd - ((c.sndMax - c.sndUna) & 0xFFFFFFFFL);
+            int more = (int) room + 2 * mss;
+            assertThat(c.write(new byte[more], 0, more)).isEqualTo(more);
+            int held = c.sndMax;
+            assertThat(((c.writeSeq - held) & 0xFFFFFFFFL)).isEqualTo(2L * mss);
+            long cwnd = c.win.cwnd;
+            // limited transmit (RFC 3042; Linux counts each duplicate out of the segments in flight)
+            for (int i = 1; i <= 2; i++) {
+                assertThat(net.filter.releaseNext(false)).isTrue();
+                assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Disorder);
+                assertThat(c.sndMax).as("duplicate " + i).isEqualTo(held + i * mss);
+                assertThat(c.win.cwnd).isEqualTo(cwnd);
+            }
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPFastRetrans)).isZero();
+            assertThat(net.filter.releaseNext(false)).isTrue();
+            assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Recovery);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPFastRetrans)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void netIpv4TcpReorderingIsTheDuplicateThreshold() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            net.a.sysctl().set("net.ipv4.tcp_reordering", "5");
+            TcpConnection[] p = sendTenLosing(net, srv, Set.of(2));
+            TcpConnection c = p[0];
+            assertThat(c.reordering).isEqualTo(5);
+            releaseUntilUna(net, c, c.sndMax - 8 * c.mss);
+            for (int i = 1; i <= 4; i++) {
+                assertThat(net.filter.releaseNext(false)).isTrue();
+                assertThat(c.caState).as("duplicate " + i).isEqualTo(TcpInfo.TCP_CA_Disorder);
+            }
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPFastRetrans)).isZero();
+            assertThat(net.filter.releaseNext(false)).isTrue();
+            assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Recovery);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPFastRetrans)).isEqualTo(1);
         }
     }
 }

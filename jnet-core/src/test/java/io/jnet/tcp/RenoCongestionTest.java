@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
-/** Reno's window arithmetic on a {@link CongestionWindow} alone (RFC 5681 3.1, RFC 3465, RFC 6928), in bytes. */
+/** Reno's window arithmetic on a {@link CongestionWindow} alone (Linux tcp_reno_cong_avoid, RFC 6928), in bytes. */
 class RenoCongestionTest {
     static final int MSS = 1000;
 
@@ -33,11 +33,31 @@ class RenoCongestionTest {
     }
 
     @Test
-    void slowStartGrowsByWhatIsAckedUpToTwoSegments() {
+    void slowStartGrowsByAllThatIsAcked() {
         reno.onAck(w, 500, true);
         assertThat(w.cwnd).isEqualTo(10L * MSS + 500);
-        reno.onAck(w, 5L * MSS, true); // a stretch ACK counts for at most L = 2 segments (RFC 3465)
-        assertThat(w.cwnd).isEqualTo(12L * MSS + 500);
+        // a stretch ACK counts in full, as Linux's tcp_slow_start (no RFC 3465 limit of L = 2 segments)
+        reno.onAck(w, 10L * MSS, true);
+        assertThat(w.cwnd).isEqualTo(20L * MSS + 500);
+    }
+
+    @Test
+    void slowStartStopsAtSsthreshAndTheRestCountsInCongestionAvoidance() {
+        w.ssthresh = 14L * MSS;
+        reno.onAck(w, 18L * MSS, true); // 4 segments to reach ssthresh, 14 left: one more segment, 0 left over
+        assertThat(w.cwnd).isEqualTo(15L * MSS);
+        assertThat(((RenoCongestion) reno).bytesAcked).isZero();
+        reno.onAck(w, 16L * MSS, true);
+        assertThat(w.cwnd).isEqualTo(16L * MSS);
+        assertThat(((RenoCongestion) reno).bytesAcked).isEqualTo(MSS);
+    }
+
+    @Test
+    void congestionAvoidanceAddsOneSegmentPerWindowOfAStretchAck() {
+        w.ssthresh = 10L * MSS;
+        reno.onAck(w, 25L * MSS, true); // tcp_cong_avoid_ai: delta = 25 / 10
+        assertThat(w.cwnd).isEqualTo(12L * MSS);
+        assertThat(((RenoCongestion) reno).bytesAcked).isEqualTo(5L * MSS);
     }
 
     @Test
