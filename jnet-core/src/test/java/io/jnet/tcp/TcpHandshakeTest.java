@@ -329,6 +329,8 @@ class TcpHandshakeTest {
     @Test
     void aBadAckInSynSentSendsTheSynAgainAtOnce() throws Exception {
         try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            // exponential SYN backoff from the first retransmission, so the timer left alone is told by its 2 s
+            net.a.sysctl().set("net.ipv4.tcp_syn_linear_timeouts", "0");
             net.filter.dropOutbound(TcpFrame::isSyn);
             long t0 = net.clock.nanoTime();
             TcpConnection c = net.connect(VirtualNet.PORT);
