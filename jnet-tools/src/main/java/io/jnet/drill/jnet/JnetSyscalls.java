@@ -373,6 +373,8 @@ final class JnetSyscalls implements Syscalls {
                 if (c == null) throw new SyscallException(EINVAL); // Linux: EINVAL on a listener
                 return c.inq();
             }
+            // tcp_ioctl: SIOCINQ, SIOCOUTQ and SIOCOUTQNSD on a listener are EINVAL
+            if ((request == SIOCOUTQ || request == SIOCOUTQNSD) && c == null && s.listener != null) throw new SyscallException(EINVAL);
             if (request == SIOCOUTQ) return c == null ? 0 : c.outq();
             if (request == SIOCOUTQNSD) return c == null ? 0 : c.outqNotSent();
             if (request == SIOCATMARK) return c != null && c.atMark() ? 1 : 0; // a listener: no urgent data, 0
