@@ -136,7 +136,7 @@ class JnetTargetTest {
         // send(MSG_OOB): URG and the pointer one past the urgent byte
         assertThat(sys.sendto(fd, new byte[5], MSG_OOB, null)).isEqualTo(5);
         Target.Outbound data = target.nextOutbound(target.nowMicros() + 1000);
-        assertThat(wire.describe(data.packet())).startsWith("P.U 1:6(5) ack 1 ").contains(" urg 5 ");
+        assertThat(wire.describe(data.packet())).startsWith("PU. 1:6(5) ack 1 ").contains(" urg 5 ");
         assertThat(sys.getsockopt(fd, SOL_SOCKET, SO_OOBINLINE, 4)).containsExactly(0, 0, 0, 0);
         sys.setsockopt(fd, SOL_SOCKET, SO_OOBINLINE, new byte[] {1, 0, 0, 0});
         assertThat(sys.getsockopt(fd, SOL_SOCKET, SO_OOBINLINE, 4)).containsExactly(1, 0, 0, 0);
