@@ -80,6 +80,11 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     // --- receive sequence space
     int irs;
     int rcvNxt;
+    /**
+     * First byte the application has not read (Linux copied_seq), set with rcvNxt at the handshake and moved on by
+     * reads; peeks leave it. Plain TCP only: a friends connection counts its bytes in its pipe.
+     */
+    int copiedSeq;
     /** Window advertised in the last segment sent, in bytes. */
     int rcvWnd;
     /** rcvNxt when the window was last advertised (Linux rcv_wup). */
@@ -257,6 +262,8 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     int nonagle;
     boolean keepalive;
     long rcvTimeoNs;
+    /** SO_RCVLOWAT in bytes, at least 1 (Linux sk_rcvlowat): what a read waits for and poll's POLLIN needs. */
+    int rcvLowat = 1;
     /** SO_BUSY_POLL in microseconds: how long a blocked read spins before it sleeps (net.core.busy_read at creation). */
     int busyPollUs;
     long sndTimeoNs;
@@ -410,53 +417,90 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     }
 
     @Override
-    public int read(byte[] b, int off, int len) throws IOException {
+    public int read(byte[] b, int off, int len) throws IOException { return read(b, off, len, 0); }
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException { return read(dst, 0); }
+
+    @Override
+    public int read(byte[] b, int off, int len, int flags) throws IOException {
         java.util.Objects.checkFromIndexSize(off, len, b.length);
+        checkRecvFlags(flags);
         lock.lock();
         try {
-            return readLocked(b, off, len, null);
+            return readLocked(b, off, len, null, flags);
         } finally {
             lock.release();
         }
     }
 
     @Override
-    public int read(ByteBuffer dst) throws IOException {
+    public int read(ByteBuffer dst, int flags) throws IOException {
+        checkRecvFlags(flags);
         lock.lock();
         try {
             if (dst.hasArray()) {
-                int n = readLocked(dst.array(), dst.arrayOffset() + dst.position(), dst.remaining(), null);
+                int n = readLocked(dst.array(), dst.arrayOffset() + dst.position(), dst.remaining(), null, flags);
                 if (n > 0) dst.position(dst.position() + n);
                 return n;
             }
-            return readLocked(null, 0, dst.remaining(), dst);
+            return readLocked(null, 0, dst.remaining(), dst, flags); // copying advances the position
         } finally {
             lock.release();
         }
     }
 
-    private int readLocked(byte[] b, int off, int len, ByteBuffer bb) throws IOException {
+    private static void checkRecvFlags(int flags) throws ErrnoException {
+        if ((flags & ~MsgFlags.TCP_RECV_FLAGS) != 0) {
+            throw new ErrnoException(Errno.EINVAL, "recv: unsupported flags 0x" + Integer.toHexString(flags & ~MsgFlags.TCP_RECV_FLAGS));
+        }
+    }
+
+    /**
+     * recv(2) under the socket lock, as Linux's tcp_recvmsg_locked: copies queued bytes into {@code b} at
+     * {@code off} (or {@code bb} at its position), taking them from the queue unless {@link MsgFlags#MSG_PEEK},
+     * until it has the target (sock_rcvlowat: SO_RCVLOWAT bytes, all of {@code len} with
+     * {@link MsgFlags#MSG_WAITALL}, never more than {@code len}). Short of it, a blocking call waits for more; a
+     * non-blocking one, or one that meets end of stream, a pending error, shutdown(SHUT_RD) or the closed
+     * socket, returns what it copied. With nothing copied: -1 at end of stream (before a pending error, as
+     * Linux's SOCK_DONE) and after shutdown(SHUT_RD) (after it), the error, ENOTCONN on a socket never
+     * connected, 0 when it would block; EAGAIN (with nothing copied) when SO_RCVTIMEO expires.
+     */
+    private int readLocked(byte[] b, int off, int len, ByteBuffer bb, int flags) throws IOException {
         if (len == 0) return 0;
+        boolean blocking = this.blocking && (flags & MsgFlags.MSG_DONTWAIT) == 0;
+        boolean peek = (flags & MsgFlags.MSG_PEEK) != 0;
+        int target = (flags & MsgFlags.MSG_WAITALL) != 0 ? len : Math.min(rcvLowat, len);
         long deadline = rcvTimeoNs > 0 ? tcp.ns.clock().nanoTime() + rcvTimeoNs : 0;
+        int copied = 0;
         while (true) {
             TcpDataPath path = dataPath;
-            if (path.readable(this)) return path.read(this, b, off, len, bb);
-            if (rcvShutdown || finReceived) return -1;
-            int err = soError;
-            if (err != 0) {
-                soError = 0;
-                throw errno(err, "read");
+            if (peek) copied += path.peek(this, copied, b, off + copied, len - copied, bb);
+            else if (path.readable(this)) copied += path.read(this, b, off + copied, len - copied, bb);
+            if (copied >= target) return copied;
+            if (copied > 0) {
+                if (!blocking || soError != 0 || state == TcpState.CLOSED || rcvShutdown || finReceived) return copied;
+            } else {
+                if (finReceived) return -1;
+                int err = soError;
+                if (err != 0) {
+                    soError = 0;
+                    throw errno(err, "read");
+                }
+                if (rcvShutdown) return -1;
+                if (state == TcpState.CLOSED) {
+                    if (connectReported || accepted) return -1;
+                    throw new ErrnoException(Errno.ENOTCONN, "read");
+                }
+                if (state == TcpState.LISTEN) throw new ErrnoException(Errno.ENOTCONN, "read");
+                if (!blocking) return 0;
             }
-            if (state == TcpState.CLOSED) {
-                if (connectReported || accepted) return -1;
-                throw new ErrnoException(Errno.ENOTCONN, "read");
-            }
-            if (state == TcpState.SYN_SENT && !blocking) return 0;
-            if (state == TcpState.LISTEN) throw new ErrnoException(Errno.ENOTCONN, "read");
-            if (!blocking) return 0;
             path.readerWaits(this);
-            if (path.readable(this)) continue;
-            if (!waitEvent(deadline, busyPollUs * 1000L)) throw new ErrnoException(Errno.EAGAIN, "read timed out (SO_RCVTIMEO)");
+            if (peek ? path.unread(this) > copied : path.readable(this)) continue;
+            if (!waitEvent(deadline, busyPollUs * 1000L)) {
+                if (copied > 0) return copied;
+                throw new ErrnoException(Errno.EAGAIN, "read timed out (SO_RCVTIMEO)");
+            }
         }
     }
 
@@ -698,7 +742,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
                 blocking = false;
                 try {
                     int n;
-                    while ((n = readLocked(b, 0, b.length, null)) > 0) {
+                    while ((n = readLocked(b, 0, b.length, null, 0)) > 0) {
                         if (!sink.accept(b, n)) break;
                     }
                 } catch (IOException e) {
@@ -857,22 +901,31 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     @Override
     public boolean isBlocking() { return blocking; }
 
+    /**
+     * Readiness as Linux's tcp_poll, with Linux's sk_shutdown as jnet keeps it: RCV_SHUTDOWN is
+     * {@link #rcvShutdown} (shutdown(SHUT_RD), close, tcp_done) or {@link #finReceived} (tcp_fin), SEND_SHUTDOWN
+     * is {@link #sndShutdown} (shutdown(SHUT_WR), tcp_done). POLLHUP when both are set or the socket is closed
+     * (also one never connected); POLLIN and POLLRDHUP with RCV_SHUTDOWN; outside SYN-SENT and SYN-RECEIVED,
+     * POLLIN when tcp_epollin_ready finds SO_RCVLOWAT bytes queued (or fewer under receive-memory pressure or
+     * with at most a segment of window left) and POLLOUT with SEND_SHUTDOWN or room to write
+     * (__sk_stream_is_writeable); POLLERR while an error is pending (sk_err).
+     */
     @Override
     public int readyEvents() {
-        int ev = 0;
         TcpState s = state;
         TcpDataPath path = dataPath;
-        if (path.hasUnread(this) || finReceived || rcvShutdown) ev |= Events.POLLIN;
-        if (finReceived || rcvShutdown) ev |= Events.POLLRDHUP;
-        if (s.canSend() && !sndShutdown) {
-            if (path.isWriteable(this)) ev |= Events.POLLOUT;
-            else path.writerWaits(this); // tcp_poll: the next write-space event must notify this poller
+        boolean rcvShut = rcvShutdown || finReceived;
+        boolean sndShut = sndShutdown;
+        int ev = 0;
+        if ((rcvShut && sndShut) || s == TcpState.CLOSED) ev |= Events.POLLHUP;
+        if (rcvShut) ev |= Events.POLLIN | Events.POLLRDHUP;
+        if (s != TcpState.SYN_SENT && s != TcpState.SYN_RECEIVED) {
+            int target = rcvLowat;
+            if (target <= 1 ? path.hasUnread(this) : path.epollinReady(this, target)) ev |= Events.POLLIN;
+            if (sndShut || path.isWriteable(this)) ev |= Events.POLLOUT;
+            else path.writerWaits(this); // tcp_poll sets SOCK_NOSPACE: the next write-space event must notify this poller
         }
         if (soError != 0) ev |= Events.POLLERR;
-        if (s == TcpState.CLOSED && (connectReported || accepted || soError != 0)) ev |= Events.POLLHUP | Events.POLLIN;
-        if (sndShutdown && finReceived) ev |= Events.POLLHUP;
-        if (s == TcpState.CLOSED && !connectReported && !accepted && soError == 0 && remotePort == 0)
-            ev |= Events.POLLOUT | Events.POLLHUP;
         return ev;
     }
 

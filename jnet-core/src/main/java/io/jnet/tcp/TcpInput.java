@@ -202,7 +202,7 @@ final class TcpInput {
         boolean hasData = pkt.length() > 0;
         if (hasData || (flags & Tcp.FIN) != 0) {
             switch (c.state) {
-                case ESTABLISHED, FIN_WAIT_1, FIN_WAIT_2, SYN_RECEIVED -> kept = dataQueue(c, pkt, flags);
+                case ESTABLISHED, FIN_WAIT_1, FIN_WAIT_2, SYN_RECEIVED -> kept = dataQueue(c, pkt, flags, ack);
                 default -> {
                     // CLOSE_WAIT, CLOSING, LAST_ACK: the peer already sent FIN; ignore text
                     if (hasData) TcpOutput.sendAck(c);
@@ -234,6 +234,7 @@ final class TcpInput {
         if ((flags & Tcp.SYN) == 0) return;
         c.irs = seq;
         c.rcvNxt = seq + 1;
+        c.copiedSeq = c.rcvNxt;
         c.rcvWup = c.rcvNxt;
         c.lastAckSent = c.rcvNxt;
         negotiate(c, opts, true);
@@ -557,8 +558,11 @@ final class TcpInput {
 
     // ---- data --------------------------------------------------------------------------------------
 
-    /** Queues the segment's text and FIN (tcp_data_queue). Returns true when {@code pkt} was kept. */
-    private static boolean dataQueue(TcpConnection c, PacketBuffer pkt, int flags) {
+    /**
+     * Queues the segment's text and FIN (tcp_data_queue); {@code ack} is the segment's acknowledgment number. Returns
+     * true when {@code pkt} was kept.
+     */
+    private static boolean dataQueue(TcpConnection c, PacketBuffer pkt, int flags, int ack) {
         TcpProtocol tcp = c.tcp;
         int seq = pkt.seq;
         // trim what we already have
@@ -575,10 +579,16 @@ final class TcpInput {
             pkt.pull(cut);
             pkt.seq = seq = seq + cut;
         }
-        if (c.rcvShutdown && c.userClosed && pkt.length() > 0) {
-            // data for a socket the application closed: reset (Linux TCPAbortOnData)
+        if (c.rcvShutdown && pkt.length() > 0
+                && (c.userClosed || c.state == TcpState.FIN_WAIT_1 || c.state == TcpState.FIN_WAIT_2)) {
+            // data for a socket shut both ways, by close or shutdown(SHUT_RDWR): reset (Linux tcp_rcv_state_process
+            // in FIN-WAIT-1/2 with RCV_SHUTDOWN, TCPAbortOnData; RFC 1122 4.2.2.13): tcp_reset closes the socket
+            // with ECONNRESET (which only a socket still open can see), and tcp_v4_send_reset answers the segment,
+            // which has an ACK in these states, with a RST at its acknowledgment number. shutdown(SHUT_RD) alone
+            // queues the data as ever
             tcp.mib.inc(MibCounter.TcpExtTCPAbortOnData);
-            TcpOutput.abort(c, 0, true);
+            tcp.reset().send(c.localAddr, c.localPort, c.remoteAddr, c.remotePort, ack, 0, Tcp.RST, 0, null);
+            TcpOutput.abort(c, c.userClosed ? 0 : Errno.ECONNRESET.number(), false);
             return false;
         }
         int len = pkt.length();
@@ -596,22 +606,17 @@ final class TcpInput {
         if (seq == c.rcvNxt) {
             boolean kept = false;
             if (len > 0) {
-                if (c.rcvShutdown) {
-                    c.rcvNxt += len;
-                } else {
-                    // in-order data beyond the buffer is taken only when nothing is queued for the reader
-                    // (Linux tcp_data_queue forces the charge then), so that the connection never wedges
-                    if (!ReceiveMemory.schedule(c, pkt) && !c.receiveQueue.isEmpty()) {
-                        tcp.mib.inc(MibCounter.TcpExtTCPRcvQDrop);
-                        c.wakeUp();
-                        TcpOutput.sendAck(c);
-                        return false;
-                    }
-                    kept = queueRcv(c, pkt);
-                    tcp.memory.forceSchedule(c, 0); // taken even when refused: nothing else is queued
-
-                    c.rcvNxt += len;
+                // in-order data beyond the buffer is taken only when nothing is queued for the reader
+                // (Linux tcp_data_queue forces the charge then), so that the connection never wedges
+                if (!ReceiveMemory.schedule(c, pkt) && !c.receiveQueue.isEmpty()) {
+                    tcp.mib.inc(MibCounter.TcpExtTCPRcvQDrop);
+                    c.wakeUp();
+                    TcpOutput.sendAck(c);
+                    return false;
                 }
+                kept = queueRcv(c, pkt);
+                tcp.memory.forceSchedule(c, 0); // taken even when refused: nothing else is queued
+                c.rcvNxt += len;
                 c.bytesReceived += len;
                 c.rcvRtt.dataReceived(c.rcvNxt, c.rcvWnd, c.lastRecvNs);
             }
@@ -621,7 +626,7 @@ final class TcpInput {
                 c.forceAck = true;
             }
             if (c.rcvSacks.count() > 0) c.rcvSacks.remove(c.rcvNxt, c.oooQueue.isEmpty()); // tcp_sack_remove
-            c.wakeUp();
+            dataReady(c);
             return kept;
         }
         // out of order: beyond rcvNxt (tcp_data_queue_ofo)
@@ -715,7 +720,7 @@ final class TcpInput {
                 p.seq = c.rcvNxt;
             }
             int len = p.length();
-            if (len == 0 || c.rcvShutdown || !queueRcv(c, p)) p.release();
+            if (len == 0 || !queueRcv(c, p)) p.release();
             c.rcvNxt += len;
             c.bytesReceived += len;
             if (fin) {
@@ -780,7 +785,38 @@ final class TcpInput {
         else TcpOutput.scheduleDelayedAck(c);
     }
 
+    /**
+     * Linux tcp_data_ready, after in-order data was queued: wakes readers and pollers (sk_data_ready) once
+     * SO_RCVLOWAT bytes are readable ({@link TcpDataPath#epollinReady}) or the FIN came; short of the mark, no one
+     * is woken, also not a reader that asked for fewer bytes. A FIN wakes them itself (tcp_fin).
+     */
+    static void dataReady(TcpConnection c) {
+        int lowat = c.rcvLowat;
+        if (lowat <= 1 || c.finReceived || c.dataPath.epollinReady(c, lowat)) c.wakeUp();
+    }
+
     // ---- reading ------------------------------------------------------------------------------------
+
+    /**
+     * Copies up to {@code len} queued in-order bytes after the first {@code skip} to the application, leaving
+     * them queued (recv with MSG_PEEK). Returns bytes copied.
+     */
+    static int peekToUser(TcpConnection c, int skip, byte[] b, int off, int len, ByteBuffer bb) {
+        int copied = 0;
+        for (PacketBuffer p = c.receiveQueue.peek(); p != null && copied < len; p = p.next) {
+            int plen = p.length();
+            if (skip >= plen) {
+                skip -= plen;
+                continue;
+            }
+            int n = Math.min(len - copied, plen - skip);
+            if (bb != null) p.copyData(skip, bb, n);
+            else p.copyData(skip, b, off + copied, n);
+            copied += n;
+            skip = 0;
+        }
+        return copied;
+    }
 
     /** Copies queued in-order data to the application; frees consumed buffers. Returns bytes copied. */
     static int copyToUser(TcpConnection c, byte[] b, int off, int len, ByteBuffer bb) {
@@ -799,6 +835,7 @@ final class TcpInput {
                 p.seq += n;
             }
         }
+        c.copiedSeq += copied;
         if (copied > 0) c.tcp.memory.reclaim(c);
         rcvSpaceAdjust(c, copied);
         return copied;

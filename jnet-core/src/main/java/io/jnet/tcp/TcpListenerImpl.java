@@ -56,6 +56,8 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
     /** TCP_CORK for accepted connections (Linux copies tp->nonagle into the child). */
     private boolean cork;
     private boolean keepalive;
+    /** SO_RCVLOWAT for accepted connections, capped as Linux's tcp_set_rcvlowat caps it (1: the default). */
+    private int rcvLowat = 1;
     private long lingerNs = -1;
 
     TcpListenerImpl(TcpProtocol tcp) {
@@ -205,6 +207,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         TcpInput.negotiate(c, rxOpts, false);
         c.irs = pkt.seq;
         c.rcvNxt = pkt.seq + 1;
+        c.copiedSeq = c.rcvNxt;
         c.rcvWup = c.rcvNxt;
         c.lastAckSent = c.rcvNxt;
         c.iss = tcp.initialSequence(dst, localPort, src, c.remotePort);
@@ -254,6 +257,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         c.reuseAddr = reuseAddr;
         if (sndbuf > 0) { c.sndbuf = sndbuf; c.sndbufLocked = true; }
         if (rcvbuf > 0) { c.rcvbuf = rcvbuf; c.rcvbufLocked = true; }
+        if (rcvLowat > 1) TcpSocketOptions.setRcvLowat(c, rcvLowat); // sk_clone_lock copies sk_rcvlowat (and sk_rcvbuf it grew)
         c.nonagle = (nodelay ? TcpOutput.TCP_NAGLE_OFF : 0) | (cork ? TcpOutput.TCP_NAGLE_CORK : 0);
         c.keepalive = keepalive;
         c.lingerNs = lingerNs;
@@ -324,6 +328,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         c.cc.init(c.win);
         c.irs = peerIsn;
         c.rcvNxt = pkt.seq;
+        c.copiedSeq = c.rcvNxt;
         c.rcvWup = c.rcvNxt;
         c.lastAckSent = c.rcvNxt;
         c.iss = ack - 1;
@@ -404,6 +409,8 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
             else if (option == SocketOption.TCP_NODELAY) nodelay = (Boolean) value;
             else if (option == SocketOption.TCP_CORK) cork = (Boolean) value;
             else if (option == SocketOption.SO_KEEPALIVE) keepalive = (Boolean) value;
+            else if (option == SocketOption.SO_RCVLOWAT)
+                rcvLowat = TcpSocketOptions.capRcvLowat((Integer) value, rcvbuf, tcp.sysctl.tcpRmem.intValue(2));
             else if (option == SocketOption.SO_LINGER) {
                 Duration d = (Duration) value;
                 lingerNs = d == null || d.isNegative() ? -1 : d.toNanos();
@@ -424,6 +431,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         else if (option == SocketOption.TCP_NODELAY) v = nodelay;
         else if (option == SocketOption.TCP_CORK) v = cork;
         else if (option == SocketOption.SO_KEEPALIVE) v = keepalive;
+        else if (option == SocketOption.SO_RCVLOWAT) v = rcvLowat;
         else if (option == SocketOption.SO_LINGER) v = lingerNs < 0 ? null : Duration.ofNanos(lingerNs);
         else if (option == SocketOption.SO_SNDTIMEO) v = Duration.ZERO;
         else throw new ErrnoException(Errno.ENOPROTOOPT, "getsockopt " + option);
