@@ -92,7 +92,7 @@ class PlayerTest {
         assertThat(v.status()).as(v.toString()).isEqualTo(Verdict.Status.PASS);
         v = playOnJnet(ESTABLISHED + "+0 send(4, ..., 1, MSG_OOB) = 1\n+0 > PU. 1:2(1) ack 1 urg 2\n");
         assertThat(v.status()).isEqualTo(Verdict.Status.FAIL);
-        assertThat(v.message()).contains("actual   P.U 1:2(1) ack 1 win ").contains(" urg 1 ").contains("urg 1, expected 2");
+        assertThat(v.message()).contains("actual   PU. 1:2(1) ack 1 win ").contains(" urg 1 ").contains("urg 1, expected 2");
     }
 
     @Test
