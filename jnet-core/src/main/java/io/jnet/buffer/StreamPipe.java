@@ -255,6 +255,60 @@ public final class StreamPipe {
         return consume(n);
     }
 
+    /**
+     * Copies up to {@code len} of the available bytes that follow the first {@code skip} into {@code dst} at
+     * {@code off}, leaving them to be read (recv with MSG_PEEK); returns how many, 0 when none follow. Consumer
+     * only.
+     */
+    public int peek(long skip, byte[] dst, int off, int len) {
+        int n = peekable(skip, len);
+        if (n == 0) return 0;
+        Chunk chunk = consumer.chunk;
+        long at = consumer.pos + skip;
+        for (; at >= CHUNK; at -= CHUNK) chunk = chunk.next; // linked before the count that made the bytes available
+        int pos = (int) at;
+        for (int done = 0; done < n; ) {
+            if (pos == CHUNK) {
+                chunk = chunk.next;
+                pos = 0;
+            }
+            int k = Math.min(n - done, CHUNK - pos);
+            System.arraycopy(chunk.data, pos, dst, off + done, k);
+            pos += k;
+            done += k;
+        }
+        return n;
+    }
+
+    /** {@link #peek(long, byte[], int, int)} into {@code dst} at its position, which advances by the count. */
+    public int peek(long skip, ByteBuffer dst, int len) {
+        int n = peekable(skip, Math.min(len, dst.remaining()));
+        if (n == 0) return 0;
+        Chunk chunk = consumer.chunk;
+        long at = consumer.pos + skip;
+        for (; at >= CHUNK; at -= CHUNK) chunk = chunk.next;
+        int pos = (int) at;
+        for (int done = 0; done < n; ) {
+            if (pos == CHUNK) {
+                chunk = chunk.next;
+                pos = 0;
+            }
+            int k = Math.min(n - done, CHUNK - pos);
+            dst.put(chunk.data, pos, k);
+            pos += k;
+            done += k;
+        }
+        return n;
+    }
+
+    /** How many of {@code len} bytes follow the first {@code skip} available ones, by the producer's count now. */
+    private int peekable(long skip, int len) {
+        ConsumerSide c = consumer;
+        c.tailSeen = producer.tail;
+        long after = c.tailSeen - c.head - skip;
+        return after <= 0 ? 0 : (int) Math.min(len, after);
+    }
+
     /** Drops up to {@code len} available bytes unread; returns how many. */
     public long skip(long len) {
         long n = Math.min(len, used());

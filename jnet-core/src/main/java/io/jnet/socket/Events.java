@@ -11,6 +11,18 @@ public final class Events {
     public static final int POLLRDHUP = 0x2000;
     /** Edge-triggered registration flag (EPOLLET). */
     public static final int EPOLLET = 1 << 31;
+    /**
+     * One-shot registration flag (EPOLLONESHOT): once {@link Poller#poll} has reported the socket, the registration
+     * is disarmed, reporting nothing (not even POLLERR or POLLHUP) until {@link Poller#modify} arms it again
+     * (epoll(7); Linux ep_send_events keeps only the private bits of such an item).
+     */
+    public static final int EPOLLONESHOT = 1 << 30;
+    /**
+     * Exclusive wake-up flag (EPOLLEXCLUSIVE, Linux 4.5): Linux wakes only one of the epoll instances waiting on a
+     * socket with it. {@link Poller} does not support it and refuses it, since jnet's sockets wake every poller
+     * that watches them.
+     */
+    public static final int EPOLLEXCLUSIVE = 1 << 28;
 
     private Events() {}
 

@@ -15,10 +15,22 @@ public final class MsgFlags {
      */
     public static final int MSG_OOB = 0x1;
     /**
+     * MSG_PEEK (0x2), receive only: copy the data without taking it from the receive queue; the next read returns
+     * the same bytes, and SIOCINQ does not change (Linux tcp_recvmsg_locked reads from a private copy of
+     * copied_seq).
+     */
+    public static final int MSG_PEEK = 0x2;
+    /**
      * MSG_DONTWAIT (0x40): this call does not block, as if the socket were non-blocking: a send queues what the
-     * send buffer takes and returns the count, maybe 0; a receive returns what is there, maybe 0.
+     * send buffer takes and returns the count, maybe 0; a receive returns what is queued, maybe 0.
      */
     public static final int MSG_DONTWAIT = 0x40;
+    /**
+     * MSG_WAITALL (0x100), receive only: a blocking read waits for all the bytes asked for, not for
+     * {@link SocketOption#SO_RCVLOWAT} of them (Linux sock_rcvlowat); it still returns fewer at end of stream, on
+     * an error, when SO_RCVTIMEO expires, or after shutdown(SHUT_RD). No effect on a non-blocking read.
+     */
+    public static final int MSG_WAITALL = 0x100;
     /**
      * MSG_NOSIGNAL (0x4000): accepted and has no effect; jnet raises no signal, a write after shutdown or a reset
      * throws EPIPE with or without it.
@@ -41,7 +53,7 @@ public final class MsgFlags {
     /** Every flag a TCP send accepts; any other bit gives EINVAL. */
     public static final int TCP_SEND_FLAGS = MSG_OOB | MSG_DONTWAIT | MSG_NOSIGNAL | MSG_MORE | MSG_SENDPAGE_NOTLAST;
     /** Every flag a TCP receive accepts; any other bit gives EINVAL. */
-    public static final int TCP_RECV_FLAGS = MSG_OOB | MSG_DONTWAIT;
+    public static final int TCP_RECV_FLAGS = MSG_OOB | MSG_PEEK | MSG_DONTWAIT | MSG_WAITALL;
 
     private MsgFlags() {}
 }

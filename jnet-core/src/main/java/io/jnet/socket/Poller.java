@@ -44,6 +44,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * its next readiness callback, so it is reported once per change (a new datagram, new data, a new
  * connection, write space), not again while the application leaves it ready. As with epoll, a callback
  * for one kind of event may also report other interest bits that are still set.</li>
+ * <li>One-shot ({@link Events#EPOLLONESHOT} in the interest set, with or without EPOLLET): a reported
+ * socket is disarmed and reported no more, whatever happens to it, until {@link #modify} arms it again;
+ * then it is reported at the next poll if it is ready.</li>
+ * <li>{@link Events#EPOLLEXCLUSIVE} is refused (UnsupportedOperationException): every poller watching a socket
+ * is woken.</li>
  * <li>A closed socket is unregistered by the next poll that meets it and never reported (epoll removes
  * closed descriptors).</li>
  * </ul>
@@ -73,7 +78,9 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class Poller implements AutoCloseable {
     /** Interest bits accepted by {@link #register} and {@link #modify}. */
     private static final int VALID_INTEREST = Events.POLLIN | Events.POLLPRI | Events.POLLOUT | Events.POLLERR
-            | Events.POLLHUP | Events.POLLRDHUP | Events.EPOLLET;
+            | Events.POLLHUP | Events.POLLRDHUP | Events.EPOLLET | Events.EPOLLONESHOT;
+    /** How a registration is reported rather than what for (Linux's EP_PRIVATE_BITS that jnet knows). */
+    private static final int PRIVATE = Events.EPOLLET | Events.EPOLLONESHOT;
     /** Reported whatever the interest set says (epoll: EPOLLERR and EPOLLHUP are always waited for). */
     private static final int ALWAYS = Events.POLLERR | Events.POLLHUP;
 
@@ -113,6 +120,8 @@ public final class Poller implements AutoCloseable {
         boolean queued;
         /** Still registered (guarded by lock). */
         boolean active = true;
+        /** An {@link Events#EPOLLONESHOT} registration was reported and waits for {@link #modify} (written under lock). */
+        volatile boolean disarmed;
 
         Registration(PollableSocket socket, int interest, Object attachment) {
             this.socket = socket;
@@ -204,8 +213,9 @@ public final class Poller implements AutoCloseable {
      * the next poll, so a socket that is already ready is reported at once.
      *
      * @param interest {@link Events} bits: POLLIN, POLLOUT, POLLPRI, POLLRDHUP, optionally with
-     *     {@link Events#EPOLLET}; POLLERR and POLLHUP are always reported
+     *     {@link Events#EPOLLET} and {@link Events#EPOLLONESHOT}; POLLERR and POLLHUP are always reported
      * @throws IllegalArgumentException for unknown bits or when the socket is already registered (EEXIST)
+     * @throws UnsupportedOperationException for {@link Events#EPOLLEXCLUSIVE}
      * @throws IllegalStateException when this poller is closed
      */
     public void register(PollableSocket socket, int interest) { register(socket, interest, null); }
@@ -240,9 +250,10 @@ public final class Poller implements AutoCloseable {
 
     /**
      * Changes the interest set (EPOLL_CTL_MOD) and re-checks readiness at the next poll (so an
-     * edge-triggered socket is reported again if it is ready: epoll's re-arm).
+     * edge-triggered socket is reported again if it is ready: epoll's re-arm; a one-shot one is armed again).
      *
      * @throws IllegalArgumentException for unknown bits or when the socket is not registered (ENOENT)
+     * @throws UnsupportedOperationException for {@link Events#EPOLLEXCLUSIVE}
      * @throws IllegalStateException when this poller is closed
      */
     public void modify(PollableSocket socket, int interest) {
@@ -252,6 +263,7 @@ public final class Poller implements AutoCloseable {
             ensureOpen();
             Registration r = requireRegistration(socket);
             r.interest = interest;
+            r.disarmed = false;
             if (enqueueLocked(r)) signalLocked();
         } finally {
             lock.unlock();
@@ -267,6 +279,7 @@ public final class Poller implements AutoCloseable {
             Registration r = requireRegistration(socket);
             r.attachment = attachment;
             r.interest = interest;
+            r.disarmed = false;
             if (enqueueLocked(r)) signalLocked();
         } finally {
             lock.unlock();
@@ -428,12 +441,17 @@ public final class Poller implements AutoCloseable {
                 gone.add(r);
                 continue;
             }
+            if (r.disarmed) continue;
             int interest = r.interest;
-            int ev = r.socket.readyEvents() & ((interest & ~Events.EPOLLET) | ALWAYS);
+            int ev = r.socket.readyEvents() & ((interest & ~PRIVATE) | ALWAYS);
             if (ev == 0) continue;
+            if ((interest & Events.EPOLLONESHOT) != 0) {
+                if (!disarm(r)) continue; // another poll reported it first
+            } else if ((interest & Events.EPOLLET) == 0) {
+                requeue.add(r);
+            }
             out.add(new Ready(r.socket, ev, r.attachment));
             n++;
-            if ((interest & Events.EPOLLET) == 0) requeue.add(r);
         }
         lock.lock();
         try {
@@ -513,9 +531,21 @@ public final class Poller implements AutoCloseable {
         signalled.signalAll();
     }
 
-    /** Adds {@code r} to the ready list unless already there or gone; true when added. */
+    /** Disarms a one-shot registration about to be reported; false when it was disarmed already or is gone. */
+    private boolean disarm(Registration r) {
+        lock.lock();
+        try {
+            if (r.disarmed || !r.active) return false;
+            r.disarmed = true;
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Adds {@code r} to the ready list unless already there, gone or disarmed; true when added. */
     private boolean enqueueLocked(Registration r) {
-        if (!r.active || r.queued) return false;
+        if (!r.active || r.queued || r.disarmed) return false;
         r.queued = true;
         readyList.add(r);
         return true;
@@ -541,6 +571,8 @@ public final class Poller implements AutoCloseable {
     }
 
     private static void checkInterest(int interest) {
+        if ((interest & Events.EPOLLEXCLUSIVE) != 0)
+            throw new UnsupportedOperationException("EPOLLEXCLUSIVE is not supported: jnet's sockets wake every poller watching them");
         if ((interest & ~VALID_INTEREST) != 0)
             throw new IllegalArgumentException("unknown event bits: 0x" + Integer.toHexString(interest & ~VALID_INTEREST));
     }

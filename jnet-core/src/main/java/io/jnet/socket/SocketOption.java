@@ -45,6 +45,17 @@ public final class SocketOption<T> {
      * from their listener.
      */
     public static final SocketOption<Boolean> SO_OOBINLINE = new SocketOption<>("SO_OOBINLINE", Boolean.class);
+    /**
+     * TCP sockets and listeners: the receive low-water mark (SO_RCVLOWAT), in bytes, default 1. A blocking read
+     * waits until it has this many bytes (or as many as it asked for, if fewer), and poll reports POLLIN only
+     * once this many are queued, or the receive buffer is nearly full, or the window left is at most a segment
+     * (Linux tcp_poll with tcp_epollin_ready); end of stream and errors end the wait as always. Setting it as
+     * Linux's sock_setsockopt and tcp_set_rcvlowat do: a negative value means {@link Integer#MAX_VALUE}, 0
+     * means 1, the value is capped at half of net.ipv4.tcp_rmem[2] (half of SO_RCVBUF once that is set), and a
+     * receive buffer SO_RCVBUF did not fix grows to twice the mark. Accepted connections inherit it from the
+     * listener.
+     */
+    public static final SocketOption<Integer> SO_RCVLOWAT = new SocketOption<>("SO_RCVLOWAT", Integer.class);
     /** Keepalive probes on an idle connection (SO_KEEPALIVE). */
     public static final SocketOption<Boolean> SO_KEEPALIVE = new SocketOption<>("SO_KEEPALIVE", Boolean.class);
     /**

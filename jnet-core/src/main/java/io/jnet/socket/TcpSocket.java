@@ -37,8 +37,10 @@ public interface TcpSocket extends ByteStreamSocket {
     boolean finishConnect() throws IOException;
 
     /**
-     * Reads up to {@code len} bytes. Returns the count, -1 at end of stream (peer's FIN),
-     * 0 in non-blocking mode when nothing is ready. Throws ECONNRESET, ETIMEDOUT, EAGAIN (SO_RCVTIMEO).
+     * Reads up to {@code len} bytes. Returns the count, -1 at end of stream (peer's FIN, or shutdown(SHUT_RD) once
+     * the queued bytes are read), 0 in non-blocking mode when nothing is ready. A blocking read waits for
+     * {@link SocketOption#SO_RCVLOWAT} bytes (default 1; {@code len} if fewer). Throws ECONNRESET, ETIMEDOUT,
+     * EAGAIN (SO_RCVTIMEO).
      */
     int read(byte[] b, int off, int len) throws IOException;
 
@@ -46,8 +48,13 @@ public interface TcpSocket extends ByteStreamSocket {
     int read(ByteBuffer dst) throws IOException;
 
     /**
-     * recv(2) with flags: as {@link #read(byte[], int, int)}, with {@link MsgFlags#MSG_DONTWAIT} (do not block in
-     * this call) or {@link MsgFlags#MSG_OOB}.
+     * recv(2) with flags, as Linux's tcp_recvmsg: as {@link #read(byte[], int, int)}, with
+     * {@link MsgFlags#MSG_PEEK} (copy the bytes but leave them queued: the next read returns them again and
+     * {@link #inq()} does not change), {@link MsgFlags#MSG_DONTWAIT} (do not block in this call),
+     * {@link MsgFlags#MSG_WAITALL} (a blocking call waits for all {@code len} bytes) or {@link MsgFlags#MSG_OOB}. Without
+     * MSG_WAITALL a blocking call waits for {@link SocketOption#SO_RCVLOWAT} bytes (default 1), or {@code len} if
+     * fewer. A blocking call that has some bytes but not the count it waits for returns them at end of stream, on an
+     * error, after shutdown(SHUT_RD), when SO_RCVTIMEO expires, or at the urgent mark.
      *
      * <p>Urgent data (RFC 9293 3.8.5, RFC 6093), as Linux: the byte the peer's urgent pointer marks is taken out of
      * the stream unless {@link SocketOption#SO_OOBINLINE} is set. A read stops before it (the mark; see
@@ -60,7 +67,8 @@ public interface TcpSocket extends ByteStreamSocket {
      * peer's FIN, shutdown(SHUT_RD), the connection's end; Linux returns 0).
      *
      * @param flags a combination of {@link MsgFlags#TCP_RECV_FLAGS}
-     * @return the number of bytes read, -1 at end of stream, 0 when non-blocking (or MSG_DONTWAIT) and nothing is there
+     * @return the number of bytes copied; -1 at end of stream or after shutdown(SHUT_RD) once the queued bytes
+     *         are read; 0 when {@code len} is 0, or when non-blocking (or MSG_DONTWAIT) and nothing is queued
      * @throws ErrnoException EINVAL for a flag outside {@link MsgFlags#TCP_RECV_FLAGS}; with MSG_OOB: EINVAL when
      *                        SO_OOBINLINE is set, no urgent data was announced or it was read already, EAGAIN while
      *                        the urgent byte announced has not arrived, ENOTCONN after a reset; otherwise as
@@ -135,7 +143,12 @@ public interface TcpSocket extends ByteStreamSocket {
     /** shutdown(SHUT_WR): sends FIN once queued data is sent. */
     void shutdownOutput() throws IOException;
 
-    /** shutdown(SHUT_RD): further reads return -1; data arriving later is discarded. */
+    /**
+     * shutdown(SHUT_RD), as Linux's (inet_shutdown sets RCV_SHUTDOWN; tcp_shutdown sends nothing for it): nothing
+     * is sent, poll reports POLLIN and POLLRDHUP from now on, and reads return the bytes queued and those that
+     * still arrive, then -1 when none are queued. Once the socket has also sent its FIN (shutdown(SHUT_WR)), data
+     * that arrives resets the connection (Linux tcp_rcv_state_process in FIN-WAIT-1/2, TCPAbortOnData).
+     */
     void shutdownInput() throws IOException;
 
     <T> void setOption(SocketOption<T> option, T value) throws IOException;

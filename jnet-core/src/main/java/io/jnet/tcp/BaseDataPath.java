@@ -27,6 +27,22 @@ final class BaseDataPath implements TcpDataPath {
         return n;
     }
 
+    /** Linux tcp_cleanup_rbuf runs after a peek too; it finds the queue as it was and rarely sends anything. */
+    @Override
+    public int peek(TcpConnection c, int skip, byte[] b, int off, int len, ByteBuffer bb) {
+        int n = TcpInput.peekToUser(c, skip, b, off, len, bb);
+        TcpOutput.cleanupRbuf(c, n);
+        return n;
+    }
+
+    /** tcp_epollin_ready over rcv_nxt - copied_seq (a received FIN counts one), tcp_rmem_pressure and the window. */
+    @Override
+    public boolean epollinReady(TcpConnection c, int target) {
+        int avail = c.rcvNxt - c.copiedSeq;
+        if (avail <= 0) return false;
+        return avail >= target || ReceiveMemory.rmemPressure(c) || c.receiveWindow() <= c.rcvMss;
+    }
+
     @Override
     public int append(TcpConnection c, byte[] b, long off, int len, ByteBuffer bb, PayloadRegion region, boolean byReference) {
         return byReference ? TcpOutput.appendRegionToWriteQueue(c, region, off, len)
@@ -53,7 +69,7 @@ final class BaseDataPath implements TcpDataPath {
     @Override
     public void sync(TcpConnection c) {}
 
-    /** TcpInput drops the payload of segments that arrive after SHUT_RD. */
+    /** Nothing to do: segments keep coming, and TcpInput resets once the socket has sent its FIN too. */
     @Override
     public void shutdownInput(TcpConnection c) {}
 

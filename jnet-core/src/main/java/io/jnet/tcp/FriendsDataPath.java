@@ -44,16 +44,15 @@ final class FriendsDataPath implements TcpDataPath {
     private boolean sentSinceRead;
     /** Our receive buffer as last published to the friend. */
     private int rcvbufPublished;
+    /** The friend's SO_RCVLOWAT, as it last published it ({@link #publishRcvLowat}): when our writes wake it. */
+    private volatile int friendRcvLowat = 1;
     /** Bytes moved and not yet added to TcpExtJnetFriendsBytes (added every 64 KiB and at release). */
     private long unaccountedBytes;
     /**
-     * The friend shut down reading (SHUT_RD): our writes from now on are dropped instead of queued, as plain TCP
-     * drops the payload that reaches a socket shut for reading (TcpInput) while RCV.NXT and the ACK still cover
-     * it. Set by the friend, read by our writes.
+     * The friend shut down reading (SHUT_RD): once it has sent its FIN too, our writes reset it, as plain TCP's data
+     * reaching FIN-WAIT-1 or FIN-WAIT-2 with RCV_SHUTDOWN does (TcpInput). Set by the friend, read by our writes.
      */
     private volatile boolean friendInputShut;
-    /** Bytes the friend wrote and dropped because we shut down reading: rcvNxt covers them ({@link #sync}). */
-    private volatile long droppedIn;
     /**
      * When bytes last moved in each direction (ns, namespace clock): what TCP_INFO's last-data times and keepalive's
      * idle time read, which plain TCP takes from segments. Each direction's stamp is shared by its two ends and sits
@@ -98,9 +97,20 @@ final class FriendsDataPath implements TcpDataPath {
         eb.friendRcvbuf = a.rcvbuf;
         ea.rcvbufPublished = a.rcvbuf;
         eb.rcvbufPublished = b.rcvbuf;
+        ea.friendRcvLowat = b.rcvLowat;
+        eb.friendRcvLowat = a.rcvLowat;
         ea.friendInputShut = b.rcvShutdown; // shutdown(SHUT_RD) before the handshake completed
         eb.friendInputShut = a.rcvShutdown;
         return new FriendsDataPath[] {ea, eb};
+    }
+
+    /**
+     * Tells the friend our SO_RCVLOWAT (set under our lock), which decides when its writes wake us, and our receive
+     * buffer, which the mark may have grown.
+     */
+    void publishRcvLowat(TcpConnection c) {
+        friendEnd.friendRcvLowat = c.rcvLowat;
+        publishRcvbuf(c);
     }
 
     /** Tells the friend our receive buffer when it changed (SO_RCVBUF, autotuning). */
@@ -184,17 +194,35 @@ final class FriendsDataPath implements TcpDataPath {
     }
 
     @Override
+    public int peek(TcpConnection c, int skip, byte[] b, int off, int len, ByteBuffer bb) {
+        if (released || in.consumerClosed()) return 0;
+        return bb != null ? in.peek(skip, bb, len) : in.peek(skip, b, off, len);
+    }
+
+    /**
+     * tcp_epollin_ready over the pipe: {@code target} bytes unread, or more than seven eighths of the receive
+     * buffer the friend was last told of (tcp_rmem_pressure; the friend may fill at least that much, so the mark
+     * is always reached). No window limits a friend.
+     */
+    @Override
+    public boolean epollinReady(TcpConnection c, int target) {
+        int avail = in.available();
+        if (avail <= 0 || in.consumerClosed()) return false;
+        int rcvbuf = rcvbufPublished;
+        return avail >= target || avail > rcvbuf - (rcvbuf >> 3);
+    }
+
+    @Override
     public int append(TcpConnection c, byte[] b, long off, int len, ByteBuffer bb, PayloadRegion region, boolean byReference) {
         long limit = limit(c);
         int n;
-        if (friendInputShut && !out.consumerClosed()) {
-            // the friend shut down reading: dropped, as TcpInput drops such segments' payload (a friend that also
-            // closed resets us instead, below). What it has not read of earlier bytes still takes room, as that
-            // data holds the receive window closed for plain TCP
+        if (friendInputShut && friend.sndShutdown && !out.consumerClosed()) {
+            // the friend shut down both ways: the bytes reset it, as plain TCP's segment would (TCPAbortOnData),
+            // and go nowhere, as that segment's payload. Queued as a send is, so the writer learns of it next call
             n = (int) Math.max(0, Math.min(len, limit - out.used()));
             if (n == 0) return 0;
             if (bb != null && region == null) bb.position(bb.position() + n); // as a copy would
-            friendEnd.droppedIn += n; // single writer
+            TcpFriends.dataToClosedFriend(friend);
         } else if (region != null) n = out.write(region, off, len, limit); // by reference or not: the pipe holds a copy
         else if (bb != null) n = out.write(bb, len, limit);
         else n = out.write(b, (int) off, len, limit);
@@ -213,9 +241,12 @@ final class FriendsDataPath implements TcpDataPath {
             accountBytes(c);
             stamp = true;
         }
-        boolean wake = out.takeConsumerWaiting();
+        // tcp_data_ready: the friend's reader and pollers hear of the bytes once its SO_RCVLOWAT is reached
+        int lowat = friendRcvLowat;
+        boolean ready = lowat <= 1 || friendEnd.epollinReady(friend, lowat);
+        boolean wake = ready && out.takeConsumerWaiting();
         if (stamp || wake) outMoved.ns = c.tcp.ns.clock().nanoTime();
-        if (wake || friend.hasReadinessListeners()) friend.wakeUp(); // sk_data_ready
+        if (wake || (ready && friend.hasReadinessListeners())) friend.wakeUp(); // sk_data_ready
         // data the friend's application will never read, as it closed before reading it: reset (TCPAbortOnData).
         // A friend that read everything and then closed is no reason; one that closes with these bytes unread
         // resets us itself (TcpOutput.closeByUser)
@@ -285,7 +316,7 @@ final class FriendsDataPath implements TcpDataPath {
     /** rcvNxt (and rcv_wup, so the advertised window stays what it was) over the bytes the friend has written. */
     @Override
     public void sync(TcpConnection c) {
-        long t = in.tail() + droppedIn; // real bytes precede dropped ones; both only grow
+        long t = in.tail();
         long delta = t - rcvSynced;
         if (delta == 0) return;
         rcvSynced = t;
@@ -297,7 +328,7 @@ final class FriendsDataPath implements TcpDataPath {
         c.bytesReceived += delta;
     }
 
-    /** The friend's writes from now on are dropped ({@link #append}). */
+    /** The friend's writes still come; once we have sent our FIN too, they reset us ({@link #append}). */
     @Override
     public void shutdownInput(TcpConnection c) { friendEnd.friendInputShut = true; }
 

@@ -112,6 +112,21 @@ final class ReceiveMemory {
         return space >> 1;
     }
 
+    /** Linux tcp_space_from_win, the inverse of {@link #winFromSpace}: the buffer a window of {@code win} bytes needs. */
+    static long spaceFromWin(long win) {
+        return win << 1;
+    }
+
+    /**
+     * Linux tcp_rmem_pressure: TCP memory is under pressure, or the receive queues are charged more than seven
+     * eighths of the receive buffer. Callable without the lock (a poll's racy look, as Linux's).
+     */
+    static boolean rmemPressure(TcpConnection c) {
+        if (c.tcp.memory.underPressure()) return true;
+        int rcvbuf = c.rcvbuf;
+        return c.rmemAlloc() > rcvbuf - (rcvbuf >> 3);
+    }
+
     /**
      * Linux tcp_grow_window, as far as jnet keeps rcv_ssthresh: after a data segment {@code in} of at least 128
      * bytes (tcp_event_data_recv), a clamped window grows unless TCP memory is under pressure, and is unclamped

@@ -86,6 +86,11 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     // --- receive sequence space
     int irs;
     int rcvNxt;
+    /**
+     * First byte the application has not read (Linux copied_seq), set with rcvNxt at the handshake and moved on by
+     * reads; peeks leave it. Plain TCP only: a friends connection counts its bytes in its pipe.
+     */
+    int copiedSeq;
     /** Window advertised in the last segment sent, in bytes. */
     int rcvWnd;
     /** rcvNxt when the window was last advertised (Linux rcv_wup). */
@@ -322,6 +327,8 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     int nonagle;
     boolean keepalive;
     long rcvTimeoNs;
+    /** SO_RCVLOWAT in bytes, at least 1 (Linux sk_rcvlowat): what a read waits for and poll's POLLIN needs. */
+    int rcvLowat = 1;
     /** SO_BUSY_POLL in microseconds: how long a blocked read spins before it sleeps (net.core.busy_read at creation). */
     int busyPollUs;
     long sndTimeoNs;
@@ -491,7 +498,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
         checkRecvFlags(flags);
         lock.lock();
         try {
-            if ((flags & MsgFlags.MSG_OOB) != 0) return recvUrg(b, off, len, null);
+            if ((flags & MsgFlags.MSG_OOB) != 0) return recvUrg(b, off, len, null, flags);
             return readLocked(b, off, len, null, flags);
         } finally {
             lock.release();
@@ -503,7 +510,7 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
         checkRecvFlags(flags);
         lock.lock();
         try {
-            if ((flags & MsgFlags.MSG_OOB) != 0) return recvUrg(null, 0, dst.remaining(), dst);
+            if ((flags & MsgFlags.MSG_OOB) != 0) return recvUrg(null, 0, dst.remaining(), dst, flags);
             if (dst.hasArray()) {
                 int n = readLocked(dst.array(), dst.arrayOffset() + dst.position(), dst.remaining(), null, flags);
                 if (n > 0) dst.position(dst.position() + n);
@@ -521,33 +528,52 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
         }
     }
 
+    /**
+     * recv(2) under the socket lock, as Linux's tcp_recvmsg_locked: copies queued bytes into {@code b} at
+     * {@code off} (or {@code bb} at its position), taking them from the queue unless {@link MsgFlags#MSG_PEEK},
+     * until it has the target (sock_rcvlowat: SO_RCVLOWAT bytes, all of {@code len} with
+     * {@link MsgFlags#MSG_WAITALL}, never more than {@code len}). Short of it, a blocking call waits for more; a
+     * non-blocking one, or one that meets end of stream, a pending error, shutdown(SHUT_RD) or the closed
+     * socket, returns what it copied. With nothing copied: -1 at end of stream (before a pending error, as
+     * Linux's SOCK_DONE) and after shutdown(SHUT_RD) (after it), the error, ENOTCONN on a socket never
+     * connected, 0 when it would block; EAGAIN (with nothing copied) when SO_RCVTIMEO expires.
+     */
     private int readLocked(byte[] b, int off, int len, ByteBuffer bb, int flags) throws IOException {
         if (len == 0) return 0;
         boolean blocking = this.blocking && (flags & MsgFlags.MSG_DONTWAIT) == 0;
+        boolean peek = (flags & MsgFlags.MSG_PEEK) != 0;
+        int target = (flags & MsgFlags.MSG_WAITALL) != 0 ? len : Math.min(rcvLowat, len);
         long deadline = rcvTimeoNs > 0 ? tcp.ns.clock().nanoTime() + rcvTimeoNs : 0;
+        int copied = 0;
         while (true) {
             TcpDataPath path = dataPath;
-            if (path.readable(this)) {
-                int n = path.read(this, b, off, len, bb);
-                if (n > 0) return n;
-                continue; // only the urgent byte was there, and it left the stream: wait on (tcp_recvmsg_locked)
+            if (peek) copied += path.peek(this, copied, b, off + copied, len - copied, bb);
+            else if (path.readable(this)) copied += path.read(this, b, off + copied, len - copied, bb);
+            if (copied >= target) return copied;
+            if (copied > 0 && urgData != 0 && urgSeq == TcpInput.copiedSeq(this)) return copied; // stop at the urgent mark
+            if (copied > 0) {
+                if (!blocking || soError != 0 || state == TcpState.CLOSED || rcvShutdown || finReceived) return copied;
+            } else {
+                if (finReceived) return -1;
+                int err = soError;
+                if (err != 0) {
+                    soError = 0;
+                    throw errno(err, "read");
+                }
+                if (rcvShutdown) return -1;
+                if (state == TcpState.CLOSED) {
+                    if (connectReported || accepted) return -1;
+                    throw new ErrnoException(Errno.ENOTCONN, "read");
+                }
+                if (state == TcpState.LISTEN) throw new ErrnoException(Errno.ENOTCONN, "read");
+                if (!blocking) return 0;
             }
-            if (rcvShutdown || finReceived) return -1;
-            int err = soError;
-            if (err != 0) {
-                soError = 0;
-                throw errno(err, "read");
-            }
-            if (state == TcpState.CLOSED) {
-                if (connectReported || accepted) return -1;
-                throw new ErrnoException(Errno.ENOTCONN, "read");
-            }
-            if (state == TcpState.SYN_SENT && !blocking) return 0;
-            if (state == TcpState.LISTEN) throw new ErrnoException(Errno.ENOTCONN, "read");
-            if (!blocking) return 0;
             path.readerWaits(this);
-            if (path.readable(this)) continue;
-            if (!waitEvent(deadline, busyPollUs * 1000L)) throw new ErrnoException(Errno.EAGAIN, "read timed out (SO_RCVTIMEO)");
+            if (peek ? path.unread(this) > copied : path.readable(this)) continue;
+            if (!waitEvent(deadline, busyPollUs * 1000L)) {
+                if (copied > 0) return copied;
+                throw new ErrnoException(Errno.EAGAIN, "read timed out (SO_RCVTIMEO)");
+            }
         }
     }
 
@@ -561,14 +587,14 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
      *                        after the connection ended without the peer's FIN (a reset); EAGAIN while the urgent
      *                        byte announced has not arrived yet
      */
-    private int recvUrg(byte[] b, int off, int len, ByteBuffer bb) throws ErrnoException {
+    private int recvUrg(byte[] b, int off, int len, ByteBuffer bb, int flags) throws ErrnoException {
         int urg = urgData;
         if (urgInline || urg == 0 || urg == URG_READ) {
             throw new ErrnoException(Errno.EINVAL, "recv(MSG_OOB): " + (urgInline ? "SO_OOBINLINE is set" : "no urgent data"));
         }
         if (state == TcpState.CLOSED && !finReceived) throw new ErrnoException(Errno.ENOTCONN, "recv(MSG_OOB)");
         if ((urg & URG_VALID) != 0) {
-            urgData = URG_READ;
+            if ((flags & MsgFlags.MSG_PEEK) == 0) urgData = URG_READ; // with MSG_PEEK it stays to be read (tcp_recv_urg)
             if (len == 0) return 0;
             if (bb != null) bb.put((byte) urg);
             else b[off] = (byte) urg;
@@ -1014,24 +1040,36 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     @Override
     public boolean isBlocking() { return blocking; }
 
+    /**
+     * Readiness as Linux's tcp_poll, with Linux's sk_shutdown as jnet keeps it: RCV_SHUTDOWN is
+     * {@link #rcvShutdown} (shutdown(SHUT_RD), close, tcp_done) or {@link #finReceived} (tcp_fin), SEND_SHUTDOWN
+     * is {@link #sndShutdown} (shutdown(SHUT_WR), tcp_done). POLLHUP when both are set or the socket is closed
+     * (also one never connected); POLLIN and POLLRDHUP with RCV_SHUTDOWN; outside SYN-SENT and SYN-RECEIVED,
+     * POLLIN when tcp_epollin_ready finds SO_RCVLOWAT bytes queued (or fewer under receive-memory pressure or
+     * with at most a segment of window left) and POLLOUT with SEND_SHUTDOWN or room to write
+     * (__sk_stream_is_writeable); POLLERR while an error is pending (sk_err).
+     */
     @Override
     public int readyEvents() {
-        int ev = 0;
         TcpState s = state;
         TcpDataPath path = dataPath;
+        boolean rcvShut = rcvShutdown || finReceived;
+        boolean sndShut = sndShutdown;
+        int ev = 0;
         int urg = urgData;
-        if ((path.hasUnread(this) && (urg == 0 || !onlyUrgentByteUnread())) || finReceived || rcvShutdown) ev |= Events.POLLIN;
         if ((urg & URG_VALID) != 0) ev |= Events.POLLPRI; // tcp_poll: urgent data not read yet
-        if (finReceived || rcvShutdown) ev |= Events.POLLRDHUP;
-        if (s.canSend() && !sndShutdown) {
-            if (path.isWriteable(this)) ev |= Events.POLLOUT;
-            else path.writerWaits(this); // tcp_poll: the next write-space event must notify this poller
+        if ((rcvShut && sndShut) || s == TcpState.CLOSED) ev |= Events.POLLHUP;
+        if (rcvShut) ev |= Events.POLLIN | Events.POLLRDHUP;
+        if (s != TcpState.SYN_SENT && s != TcpState.SYN_RECEIVED) {
+            int target = rcvLowat;
+            // tcp_poll: a read at the urgent mark skips the urgent byte out of band, which counts for nothing
+            if (target <= 1 ? path.hasUnread(this) && (urg == 0 || !onlyUrgentByteUnread())
+                    : path.epollinReady(this, target + (urg != 0 && !urgInline && urgSeq == TcpInput.copiedSeq(this) ? 1 : 0)))
+                ev |= Events.POLLIN;
+            if (sndShut || path.isWriteable(this)) ev |= Events.POLLOUT;
+            else path.writerWaits(this); // tcp_poll sets SOCK_NOSPACE: the next write-space event must notify this poller
         }
         if (soError != 0) ev |= Events.POLLERR;
-        if (s == TcpState.CLOSED && (connectReported || accepted || soError != 0)) ev |= Events.POLLHUP | Events.POLLIN;
-        if (sndShutdown && finReceived) ev |= Events.POLLHUP;
-        if (s == TcpState.CLOSED && !connectReported && !accepted && soError == 0 && remotePort == 0)
-            ev |= Events.POLLOUT | Events.POLLHUP;
         return ev;
     }
 

@@ -42,6 +42,20 @@ interface TcpDataPath {
     int read(TcpConnection c, byte[] b, int off, int len, ByteBuffer bb);
 
     /**
+     * recv(MSG_PEEK): copies up to {@code len} of the unread bytes that follow the first {@code skip} of them, as
+     * {@link #read} does, but leaves them unread (Linux tcp_recvmsg_locked on a copy of copied_seq). Returns the
+     * count, 0 when no byte follows the first {@code skip}.
+     */
+    int peek(TcpConnection c, int skip, byte[] b, int off, int len, ByteBuffer bb);
+
+    /**
+     * Linux tcp_epollin_ready for poll's POLLIN and the data-ready wake-up under SO_RCVLOWAT: some bytes are
+     * unread and there are at least {@code target} of them, or the receive memory is nearly full, or at most a
+     * segment of window is left, so that no more may come. Callable without the lock.
+     */
+    boolean epollinReady(TcpConnection c, int target);
+
+    /**
      * Queues up to {@code len} bytes for the peer: from {@code region} at {@code off} when it is not null (by
      * reference when {@code byReference} and the path can), else from {@code bb} at its position, else from
      * {@code b} at {@code off}. Returns how many fit (0 when the buffer is full).
@@ -74,8 +88,9 @@ interface TcpDataPath {
     void sync(TcpConnection c);
 
     /**
-     * shutdown(SHUT_RD): bytes that arrive from now on are dropped, as {@link TcpInput} drops the payload of
-     * segments for a socket shut for reading (RCV.NXT still covers them); bytes already received stay readable.
+     * shutdown(SHUT_RD). Bytes keep arriving and stay readable, as Linux's (inet_shutdown only sets RCV_SHUTDOWN);
+     * but once the socket has sent its FIN too, new bytes reset the connection, as {@link TcpInput} does for
+     * data reaching FIN-WAIT-1 or FIN-WAIT-2 with RCV_SHUTDOWN (tcp_rcv_state_process, TCPAbortOnData).
      */
     void shutdownInput(TcpConnection c);
 

@@ -3,6 +3,7 @@ package io.jnet.tcp;
 import io.jnet.buffer.PacketBuffer;
 import io.jnet.ip.Route;
 import io.jnet.link.NetDevice;
+import io.jnet.socket.Errno;
 import io.jnet.stack.MibCounter;
 import io.jnet.wire.Tcp;
 
@@ -80,8 +81,9 @@ final class TcpFriends {
     static boolean isPaired(TcpConnection c) { return c.dataPath instanceof FriendsDataPath; }
 
     /**
-     * A friend wrote to {@code c} after its application closed it: as plain TCP would on that data (Linux
-     * TCPAbortOnData), {@code c} resets the writer, now or when its owner lets go.
+     * A friend wrote to {@code c} after its application closed it, or shut it down both ways: as plain TCP would on
+     * that data (Linux TCPAbortOnData), {@code c} resets the writer and closes with ECONNRESET, now or when its
+     * owner lets go.
      */
     static void dataToClosedFriend(TcpConnection c) {
         c.lock.deferOrRun(TcpConnection.DEFER_FRIEND_DATA);
@@ -95,7 +97,7 @@ final class TcpFriends {
             return;
         }
         c.tcp.mib.inc(MibCounter.TcpExtTCPAbortOnData);
-        TcpOutput.abort(c, 0, true);
+        TcpOutput.abort(c, c.userClosed ? 0 : Errno.ECONNRESET.number(), true); // tcp_reset's error, seen after SHUT_RDWR
     }
 
     private static boolean bypassable(Object inputDevice) {

@@ -248,6 +248,7 @@ final class TcpInput {
         if ((flags & Tcp.SYN) == 0) return;
         c.irs = seq;
         c.rcvNxt = seq + 1;
+        c.copiedSeq = c.rcvNxt;
         c.rcvWup = c.rcvNxt;
         c.lastAckSent = c.rcvNxt;
         negotiate(c, opts, true);
@@ -631,6 +632,7 @@ final class TcpInput {
 
     /** Takes the urgent byte, first in {@code p}, the receive queue's head, out of the stream; frees {@code p} when emptied. */
     private static void skipUrgentByte(TcpConnection c, PacketBuffer p) {
+        c.copiedSeq++; // Linux's copied_seq moves past it too
         if (p.length() == 1) {
             c.receiveQueue.poll();
             c.skbCache.eat(c, p);
@@ -646,7 +648,8 @@ final class TcpInput {
      * Queues the segment's text and FIN (tcp_data_queue). Returns true when {@code pkt} was kept. New text
      * for a socket the application closed ends the connection (tcp_rcv_state_process: TCPAbortOnData,
      * tcp_reset) and is answered as for a closed connection (tcp_v4_send_reset): RST with seq = SEG.ACK
-     * and no ACK flag (RFC 9293 3.10.7.1).
+     * and is answered as for a closed connection (tcp_v4_send_reset): RST with seq = SEG.ACK and no ACK flag
+     * (RFC 9293 3.10.7.1); {@code ack} is the segment's acknowledgment number.
      */
     private static boolean dataQueue(TcpConnection c, PacketBuffer pkt, int flags, int ack) {
         TcpProtocol tcp = c.tcp;
@@ -665,11 +668,16 @@ final class TcpInput {
             pkt.pull(cut);
             pkt.seq = seq = seq + cut;
         }
-        if (c.rcvShutdown && c.userClosed && pkt.length() > 0) {
-            // data for a socket the application closed: reset (Linux TCPAbortOnData)
+        if (c.rcvShutdown && pkt.length() > 0
+                && (c.userClosed || c.state == TcpState.FIN_WAIT_1 || c.state == TcpState.FIN_WAIT_2)) {
+            // data for a socket shut both ways, by close or shutdown(SHUT_RDWR): reset (Linux tcp_rcv_state_process
+            // in FIN-WAIT-1/2 with RCV_SHUTDOWN, TCPAbortOnData; RFC 1122 4.2.2.13): tcp_reset closes the socket
+            // with ECONNRESET (which only a socket still open can see), and tcp_v4_send_reset answers the segment,
+            // which has an ACK in these states, with a RST at its acknowledgment number. shutdown(SHUT_RD) alone
+            // queues the data as ever
             tcp.mib.inc(MibCounter.TcpExtTCPAbortOnData);
-            TcpOutput.abort(c, 0, false);
             tcp.reset().send(c.localAddr, c.localPort, c.remoteAddr, c.remotePort, ack, 0, Tcp.RST, 0, null);
+            TcpOutput.abort(c, c.userClosed ? 0 : Errno.ECONNRESET.number(), false);
             return false;
         }
         int len = pkt.length();
@@ -687,22 +695,17 @@ final class TcpInput {
         if (seq == c.rcvNxt) {
             boolean kept = false;
             if (len > 0) {
-                if (c.rcvShutdown) {
-                    c.rcvNxt += len;
-                } else {
-                    // in-order data beyond the buffer is taken only when nothing is queued for the reader
-                    // (Linux tcp_data_queue forces the charge then), so that the connection never wedges
-                    if (!ReceiveMemory.schedule(c, pkt) && !c.receiveQueue.isEmpty()) {
-                        tcp.mib.inc(MibCounter.TcpExtTCPRcvQDrop);
-                        c.wakeUp();
-                        TcpOutput.sendAck(c);
-                        return false;
-                    }
-                    kept = queueRcv(c, pkt);
-                    tcp.memory.forceSchedule(c, 0); // taken even when refused: nothing else is queued
-
-                    c.rcvNxt += len;
+                // in-order data beyond the buffer is taken only when nothing is queued for the reader
+                // (Linux tcp_data_queue forces the charge then), so that the connection never wedges
+                if (!ReceiveMemory.schedule(c, pkt) && !c.receiveQueue.isEmpty()) {
+                    tcp.mib.inc(MibCounter.TcpExtTCPRcvQDrop);
+                    c.wakeUp();
+                    TcpOutput.sendAck(c);
+                    return false;
                 }
+                kept = queueRcv(c, pkt);
+                tcp.memory.forceSchedule(c, 0); // taken even when refused: nothing else is queued
+                c.rcvNxt += len;
                 c.bytesReceived += len;
                 c.rcvRtt.dataReceived(c.rcvNxt, c.rcvWnd, c.lastRecvNs);
             }
@@ -712,7 +715,7 @@ final class TcpInput {
                 c.forceAck = true;
             }
             if (c.rcvSacks.count() > 0) c.rcvSacks.remove(c.rcvNxt, c.oooQueue.isEmpty()); // tcp_sack_remove
-            c.wakeUp();
+            dataReady(c);
             return kept;
         }
         // out of order: beyond rcvNxt (tcp_data_queue_ofo)
@@ -811,7 +814,7 @@ final class TcpInput {
                 p.seq = c.rcvNxt;
             }
             int len = p.length();
-            if (len == 0 || c.rcvShutdown || !queueRcv(c, p)) p.release();
+            if (len == 0 || !queueRcv(c, p)) p.release();
             c.rcvNxt += len;
             c.bytesReceived += len;
             if (fin) {
@@ -880,7 +883,38 @@ final class TcpInput {
         else TcpOutput.scheduleDelayedAck(c);
     }
 
+    /**
+     * Linux tcp_data_ready, after in-order data was queued: wakes readers and pollers (sk_data_ready) once
+     * SO_RCVLOWAT bytes are readable ({@link TcpDataPath#epollinReady}) or the FIN came; short of the mark, no one
+     * is woken, also not a reader that asked for fewer bytes. A FIN wakes them itself (tcp_fin).
+     */
+    static void dataReady(TcpConnection c) {
+        int lowat = c.rcvLowat;
+        if (lowat <= 1 || c.finReceived || c.dataPath.epollinReady(c, lowat)) c.wakeUp();
+    }
+
     // ---- reading ------------------------------------------------------------------------------------
+
+    /**
+     * Copies up to {@code len} queued in-order bytes after the first {@code skip} to the application, leaving
+     * them queued (recv with MSG_PEEK). Returns bytes copied.
+     */
+    static int peekToUser(TcpConnection c, int skip, byte[] b, int off, int len, ByteBuffer bb) {
+        int copied = 0;
+        for (PacketBuffer p = c.receiveQueue.peek(); p != null && copied < len; p = p.next) {
+            int plen = p.length();
+            if (skip >= plen) {
+                skip -= plen;
+                continue;
+            }
+            int n = Math.min(len - copied, plen - skip);
+            if (bb != null) p.copyData(skip, bb, n);
+            else p.copyData(skip, b, off + copied, n);
+            copied += n;
+            skip = 0;
+        }
+        return copied;
+    }
 
     /**
      * Copies queued in-order data to the application; frees consumed buffers. Returns bytes copied. With urgent
@@ -921,6 +955,7 @@ final class TcpInput {
             }
             if (c.urgData != 0 && Tcp.seqGt(next, c.urgSeq)) c.urgData = 0; // past the mark (SO_OOBINLINE)
         }
+        c.copiedSeq += copied;
         if (copied > 0 || skipped) c.tcp.memory.reclaim(c);
         rcvSpaceAdjust(c, copied);
         return copied;

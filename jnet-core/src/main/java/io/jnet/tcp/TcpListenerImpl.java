@@ -58,6 +58,8 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
     private boolean keepalive;
     /** SO_OOBINLINE for accepted connections (Linux's sk_clone_lock copies SOCK_URGINLINE). */
     private boolean oobInline;
+    /** SO_RCVLOWAT for accepted connections, capped as Linux's tcp_set_rcvlowat caps it (1: the default). */
+    private int rcvLowat = 1;
     private long lingerNs = -1;
     /** TCP_KEEPIDLE, TCP_KEEPINTVL (seconds), TCP_KEEPCNT for children; 0 = the sysctl. */
     private int keepIdleS, keepIntvlS, keepCnt;
@@ -213,6 +215,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         TcpInput.negotiate(c, rxOpts, false);
         c.irs = pkt.seq;
         c.rcvNxt = pkt.seq + 1;
+        c.copiedSeq = c.rcvNxt;
         c.rcvWup = c.rcvNxt;
         c.lastAckSent = c.rcvNxt;
         c.iss = pkt.twIsn != 0 ? pkt.twIsn : tcp.initialSequence(dst, localPort, src, c.remotePort); // tcp_conn_request
@@ -264,6 +267,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         c.reuseAddr = reuseAddr;
         if (sndbuf > 0) { c.sndbuf = sndbuf; c.sndbufLocked = true; }
         if (rcvbuf > 0) { c.rcvbuf = rcvbuf; c.rcvbufLocked = true; }
+        if (rcvLowat > 1) TcpSocketOptions.setRcvLowat(c, rcvLowat); // sk_clone_lock copies sk_rcvlowat (and sk_rcvbuf it grew)
         c.nonagle = (nodelay ? TcpOutput.TCP_NAGLE_OFF : 0) | (cork ? TcpOutput.TCP_NAGLE_CORK : 0);
         c.keepalive = keepalive;
         c.urgInline = oobInline;
@@ -340,6 +344,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         c.cc.init(c.win);
         c.irs = peerIsn;
         c.rcvNxt = pkt.seq;
+        c.copiedSeq = c.rcvNxt;
         c.rcvWup = c.rcvNxt;
         c.lastAckSent = c.rcvNxt;
         c.iss = ack - 1;
@@ -430,6 +435,8 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
                 if ((Integer) value < 0) throw new ErrnoException(Errno.EINVAL, "TCP_USER_TIMEOUT " + value);
                 userTimeoutMs = (Integer) value;
             } else if (option == SocketOption.TCP_MAXSEG) userMss = TcpSocketOptions.checked(option, (Integer) value);
+            else if (option == SocketOption.SO_RCVLOWAT)
+                rcvLowat = TcpSocketOptions.capRcvLowat((Integer) value, rcvbuf, tcp.sysctl.tcpRmem.intValue(2));
             else if (option == SocketOption.SO_LINGER) {
                 Duration d = (Duration) value;
                 lingerNs = d == null || d.isNegative() ? -1 : d.toNanos();
@@ -456,6 +463,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         else if (option == SocketOption.TCP_KEEPCNT) v = keepCnt != 0 ? keepCnt : tcp.sysctl.tcpKeepaliveProbes.intValue();
         else if (option == SocketOption.TCP_USER_TIMEOUT) v = userTimeoutMs;
         else if (option == SocketOption.TCP_MAXSEG) v = userMss != 0 ? userMss : TcpSocketOptions.TCP_MSS_DEFAULT;
+        else if (option == SocketOption.SO_RCVLOWAT) v = rcvLowat;
         else if (option == SocketOption.SO_LINGER) v = lingerNs < 0 ? null : Duration.ofNanos(lingerNs);
         else if (option == SocketOption.SO_SNDTIMEO) v = Duration.ZERO;
         else if (option == SocketOption.SO_ERROR) v = 0; // a listener has no pending error

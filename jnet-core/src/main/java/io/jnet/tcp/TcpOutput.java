@@ -946,12 +946,17 @@ final class TcpOutput {
 
     static void abort(TcpConnection c, Errno errno, boolean rst) { abort(c, errno.number(), rst); }
 
-    /** tcp_done: CLOSED, out of the tables, timers stopped, queues freed, waiters woken. */
+    /**
+     * tcp_done: CLOSED and shut both ways (sk_shutdown = SHUTDOWN_MASK, which poll reports), out of the tables,
+     * timers stopped, queues freed, waiters woken.
+     */
     static void done(TcpConnection c) {
         TcpState old = c.state;
         if (old == TcpState.ESTABLISHED || old == TcpState.CLOSE_WAIT) c.tcp.mib.dec(MibCounter.TcpCurrEstab);
         if (old == TcpState.SYN_SENT || old == TcpState.SYN_RECEIVED) c.tcp.mib.inc(MibCounter.TcpAttemptFails);
         c.state = TcpState.CLOSED;
+        c.rcvShutdown = true;
+        c.sndShutdown = true;
         stopTimers(c);
         if (c.hashed) c.tcp.table.remove(c);
         if (c.portHeld) {
@@ -987,7 +992,10 @@ final class TcpOutput {
         c.lossTimer.delete();
     }
 
-    /** Enters TIME-WAIT (tcp_time_wait): a remnant takes the tuple and port for 60 s; the socket closes. */
+    /**
+     * Enters TIME-WAIT (tcp_time_wait): a remnant takes the tuple and port for 60 s; the socket closes, shut both
+     * ways (tcp_time_wait ends with tcp_done).
+     */
     static void enterTimeWait(TcpConnection c) {
         TcpProtocol tcp = c.tcp;
         if (c.hashed && tcp.admitTimeWait()) {
@@ -1006,6 +1014,8 @@ final class TcpOutput {
         }
         if (c.state == TcpState.ESTABLISHED || c.state == TcpState.CLOSE_WAIT) tcp.mib.dec(MibCounter.TcpCurrEstab);
         c.state = TcpState.CLOSED;
+        c.rcvShutdown = true;
+        c.sndShutdown = true;
         stopTimers(c);
         if (c.hashed) tcp.table.remove(c);
         if (c.portHeld) {

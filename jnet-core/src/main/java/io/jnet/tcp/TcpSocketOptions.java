@@ -61,6 +61,10 @@ final class TcpSocketOptions {
             c.busyPollUs = us;
         } else if (option == SocketOption.SO_OOBINLINE) {
             c.urgInline = (Boolean) value; // Linux sock_valbool_flag(SOCK_URGINLINE): taken into account from now on
+        } else if (option == SocketOption.SO_RCVLOWAT) {
+            setRcvLowat(c, (Integer) value);
+            if (c.dataPath instanceof FriendsDataPath f) f.publishRcvLowat(c);
+            TcpInput.dataReady(c); // tcp_set_rcvlowat: "check if we need to signal EPOLLIN right now"
         } else if (option == SocketOption.SO_KEEPALIVE) {
             boolean on = (Boolean) value;
             if (on && !c.keepalive && c.state.isSynchronized()) TcpTimers.armKeepalive(c);
@@ -130,6 +134,7 @@ final class TcpSocketOptions {
         else if (option == SocketOption.TCP_KEEPCNT) v = TcpTimers.keepaliveProbes(c);
         else if (option == SocketOption.TCP_USER_TIMEOUT) v = c.userTimeoutMs;
         else if (option == SocketOption.TCP_MAXSEG) v = c.userMss != 0 && c.state == TcpState.CLOSED ? c.userMss : c.mss;
+        else if (option == SocketOption.SO_RCVLOWAT) v = c.rcvLowat;
         else throw new ErrnoException(Errno.ENOPROTOOPT, "getsockopt " + option);
         return (T) v;
     }
@@ -144,6 +149,31 @@ final class TcpSocketOptions {
         c.soError = 0;
         if (c.state == TcpState.CLOSED && !c.accepted) c.connectReported = true;
         return err;
+    }
+
+    /**
+     * SO_RCVLOWAT as Linux's sock_setsockopt and tcp_set_rcvlowat set it: a negative value is
+     * {@link Integer#MAX_VALUE}; the mark is capped at half the receive buffer once SO_RCVBUF fixed it, else at
+     * half of net.ipv4.tcp_rmem[2]; 0 becomes 1; and a receive buffer SO_RCVBUF did not fix grows to what a window
+     * of the mark needs (tcp_space_from_win). No wake-up: the caller decides (tcp_data_ready).
+     */
+    static void setRcvLowat(TcpConnection c, int val) {
+        int cap = capRcvLowat(val, c.rcvbufLocked ? c.rcvbuf : -1, c.tcp.sysctl.tcpRmem.intValue(2));
+        c.rcvLowat = cap;
+        if (c.rcvbufLocked) return;
+        long space = ReceiveMemory.spaceFromWin(cap);
+        if (space > c.rcvbuf) c.rcvbuf = (int) Math.min(Integer.MAX_VALUE, space);
+    }
+
+    /**
+     * The mark Linux stores for {@code val} (sock_setsockopt, tcp_set_rcvlowat): negative is
+     * {@link Integer#MAX_VALUE}, at most half of {@code lockedRcvbuf} (when not -1) or else of {@code rmemMax}, at
+     * least 1.
+     */
+    static int capRcvLowat(int val, int lockedRcvbuf, int rmemMax) {
+        if (val < 0) val = Integer.MAX_VALUE;
+        int cap = lockedRcvbuf >= 0 ? lockedRcvbuf >> 1 : rmemMax >> 1;
+        return Math.max(1, Math.min(val, cap));
     }
 
     /**

@@ -57,6 +57,31 @@ class StreamPipeTest {
     }
 
     @Test
+    void peekCopiesFromAnyOffsetAcrossChunksAndConsumesNothing() {
+        StreamPipe p = new StreamPipe();
+        byte[] in = new byte[3 * StreamPipe.CHUNK + 77];
+        new Random(11).nextBytes(in);
+        assertThat(p.write(in, 0, in.length, Long.MAX_VALUE)).isEqualTo(in.length);
+        byte[] out = new byte[in.length];
+        assertThat(p.peek(0, out, 0, out.length)).isEqualTo(in.length);
+        assertThat(out).isEqualTo(in);
+        assertThat(p.available()).isEqualTo(in.length);
+        // from inside the second chunk, into a direct buffer
+        ByteBuffer dst = ByteBuffer.allocateDirect(10_000);
+        assertThat(p.peek(StreamPipe.CHUNK + 5, dst, 20_000)).isEqualTo(10_000);
+        byte[] got = new byte[10_000];
+        dst.flip().get(got);
+        assertThat(got).isEqualTo(java.util.Arrays.copyOfRange(in, StreamPipe.CHUNK + 5, StreamPipe.CHUNK + 10_005));
+        // after a read that ends exactly at a chunk's end: the peek starts in the next chunk
+        assertThat(p.read(new byte[StreamPipe.CHUNK], 0, StreamPipe.CHUNK)).isEqualTo(StreamPipe.CHUNK);
+        assertThat(p.peek(StreamPipe.CHUNK, out, 0, 100)).isEqualTo(100);
+        assertThat(java.util.Arrays.copyOf(out, 100)).isEqualTo(java.util.Arrays.copyOfRange(in, 2 * StreamPipe.CHUNK, 2 * StreamPipe.CHUNK + 100));
+        assertThat(p.peek(in.length - StreamPipe.CHUNK, out, 0, 100)).as("nothing after the last byte").isZero();
+        assertThat(p.peek(in.length - StreamPipe.CHUNK - 7, out, 0, 100)).isEqualTo(7);
+        assertThat(p.available()).isEqualTo(in.length - StreamPipe.CHUNK);
+    }
+
+    @Test
     void theConsumersViewChangesOnlyWhenRefreshed() {
         StreamPipe p = new StreamPipe();
         assertThat(p.seen()).isZero();

@@ -111,6 +111,42 @@ class PollerTest {
     }
 
     @Test
+    void oneShotReportsOnceUntilModifiedAgain() throws Exception {
+        UdpSocket rx = udp();
+        UdpSocket tx = udp();
+        poller.register(rx, Events.POLLIN | Events.EPOLLONESHOT, "rx");
+        assertThat(poll(NOW)).isEmpty();
+        send(tx, rx);
+        assertThat(poll(LONG)).extracting(Ready::socket, Ready::events, Ready::attachment)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(rx, Events.POLLIN, "rx"));
+        // disarmed: neither the datagram still queued (level) nor a new one (edge) reports it again
+        assertThat(poll(NOW)).isEmpty();
+        send(tx, rx);
+        assertThat(poll(NOW)).isEmpty();
+        // EPOLL_CTL_MOD arms it again: reported at once, as it is ready, and once only
+        poller.modify(rx, Events.POLLIN | Events.EPOLLONESHOT);
+        assertThat(poll(NOW)).extracting(Ready::socket).containsExactly(rx);
+        assertThat(poll(NOW)).isEmpty();
+        // without EPOLLONESHOT the registration is level-triggered again
+        poller.modify(rx, Events.POLLIN);
+        assertThat(poll(NOW)).extracting(Ready::socket).containsExactly(rx);
+        assertThat(poll(NOW)).extracting(Ready::socket).containsExactly(rx);
+    }
+
+    @Test
+    void disarmedOneShotReportsNotEvenAnError() throws Exception {
+        UdpSocket s = track(UdpSocket.open(ns));
+        poller.register(s, Events.POLLOUT | Events.EPOLLONESHOT | Events.EPOLLET);
+        assertThat(poll(NOW)).extracting(Ready::events).containsExactly(Events.POLLOUT);
+        s.connect(new InetSocketAddress("127.0.0.1", 9)); // nobody there: ICMP port unreachable comes back
+        s.send(new byte[1], 0, 1, null);
+        assertThat(poll(Duration.ofMillis(200))).as("EPOLLERR is not reported to a disarmed item either").isEmpty();
+        poller.modify(s, Events.POLLIN | Events.EPOLLONESHOT);
+        assertThat(poll(NOW)).extracting(Ready::events).containsExactly(Events.POLLERR);
+        assertThat(poll(NOW)).isEmpty();
+    }
+
+    @Test
     void udpIsAlwaysWritableAndErrorsAreAlwaysReported() throws Exception {
         UdpSocket s = track(UdpSocket.open(ns));
         poller.register(s, Events.POLLOUT | Events.POLLIN);
@@ -319,7 +355,12 @@ class PollerTest {
         poller.register(s, Events.POLLIN);
         assertThat(poller.isRegistered(s)).isTrue();
         assertThatThrownBy(() -> poller.register(s, Events.POLLIN)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> poller.register(udp(), 0x4000_0000)).isInstanceOf(IllegalArgumentException.class);
+        // an unknown bit (this case once used 0x4000_0000, which is EPOLLONESHOT's, now accepted)
+        assertThatThrownBy(() -> poller.register(udp(), 0x0400_0000)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> poller.register(udp(), Events.POLLIN | Events.EPOLLEXCLUSIVE))
+                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("EPOLLEXCLUSIVE");
+        assertThatThrownBy(() -> poller.modify(s, Events.POLLIN | Events.EPOLLEXCLUSIVE))
+                .isInstanceOf(UnsupportedOperationException.class);
         UdpSocket other = udp();
         assertThatThrownBy(() -> poller.modify(other, Events.POLLIN)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> poller.unregister(other)).isInstanceOf(IllegalArgumentException.class);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jnet.socket.ErrnoException;
 import io.jnet.socket.Events;
+import io.jnet.socket.MsgFlags;
 import io.jnet.socket.Poller;
 import io.jnet.socket.SocketOption;
 import io.jnet.socket.TcpInfo;
@@ -387,8 +388,12 @@ class FriendsDifferentialTest {
         });
     }
 
+    /**
+     * shutdown(SHUT_RD) as Linux's: it only sets RCV_SHUTDOWN (inet_shutdown), so bytes that arrive later are queued
+     * and read before end of stream. (This scenario used to expect them dropped, which Linux does not do.)
+     */
     @Test
-    void shutdownInputDiscardsLaterData() throws Exception {
+    void shutdownInputStillDeliversLaterData() throws Exception {
         differential(env -> {
             TcpSocket[] p = env.pair();
             p[0].write(pattern(100, 6), 0, 100);
@@ -397,12 +402,13 @@ class FriendsDifferentialTest {
             env.log("events " + events(p[1].readyEvents()));
             env.log("read queued " + outcome(() -> p[1].read(new byte[1000], 0, 1000)));
             env.log("read after " + outcome(() -> p[1].read(new byte[1000], 0, 1000)));
-            // later data: discarded, and the writer never blocks on it
-            p[0].setOption(SocketOption.SO_SNDTIMEO, Duration.ofSeconds(5));
-            long written = 0;
-            byte[] chunk = new byte[65536];
-            for (int i = 0; i < 100; i++) written += p[0].write(chunk, 0, chunk.length);
-            env.log("written " + written);
+            byte[] later = pattern(3000, 9);
+            p[0].write(later, 0, later.length);
+            awaitInq(p[1], later.length);
+            byte[] got = new byte[4000];
+            int n = p[1].read(got, 0, got.length);
+            env.log("later data " + n + " bytes, intact " + (crc(got, 0, n) == crc(later, 0, later.length)));
+            env.log("read after " + outcome(() -> p[1].read(new byte[1000], 0, 1000)));
             p[0].shutdownOutput();
             awaitState(p[1], "CLOSE-WAIT");
             env.log("inq " + p[1].inq() + " read " + outcome(() -> p[1].read(new byte[1000], 0, 1000)));
@@ -410,6 +416,79 @@ class FriendsDifferentialTest {
             env.log("server can still write " + outcome(() -> p[1].write(new byte[10], 0, 10)));
             p[1].shutdownOutput();
             env.log("client reads " + drain(p[0]));
+        });
+    }
+
+    /** Data reaching a socket shut both ways resets it (Linux tcp_rcv_state_process in FIN-WAIT-2, TCPAbortOnData). */
+    @Test
+    void dataAfterShutdownBothWaysIsAnsweredWithReset() throws Exception {
+        differential(env -> {
+            TcpSocket[] p = env.pair();
+            long aborts = env.ns.mib().get(MibCounter.TcpExtTCPAbortOnData);
+            p[1].shutdownInput();
+            p[1].shutdownOutput();
+            awaitState(p[1], "FIN-WAIT-2");
+            env.log("client reads " + drain(p[0]));
+            env.log("write " + outcome(() -> p[0].write(new byte[100], 0, 100)));
+            awaitState(p[0], "UNCONN");
+            awaitState(p[1], "UNCONN");
+            env.log("TCPAbortOnData +" + (env.ns.mib().get(MibCounter.TcpExtTCPAbortOnData) - aborts));
+            env.log("client write " + outcome(() -> p[0].write(new byte[1], 0, 1)));
+            env.log("client events " + events(p[0].readyEvents()));
+            env.log("server events " + events(p[1].readyEvents()));
+            env.log("server read " + outcome(() -> p[1].read(new byte[10], 0, 10)));
+            env.log("server read " + outcome(() -> p[1].read(new byte[10], 0, 10)));
+        });
+    }
+
+    /** recv(MSG_PEEK) leaves the bytes queued, SIOCINQ unchanged (Linux tcp_recvmsg_locked). */
+    @Test
+    void peekLeavesTheBytesToRead() throws Exception {
+        differential(env -> {
+            TcpSocket[] p = env.pair();
+            byte[] data = pattern(50_000, 4);
+            p[0].write(data, 0, data.length);
+            awaitInq(p[1], data.length);
+            byte[] a = new byte[60_000];
+            int n = p[1].read(a, 0, 20_000, MsgFlags.MSG_PEEK);
+            env.log("peek " + n + " crc " + Long.toHexString(crc(a, 0, n)) + " inq " + p[1].inq());
+            ByteBuffer direct = ByteBuffer.allocateDirect(60_000);
+            n = p[1].read(direct, MsgFlags.MSG_PEEK | MsgFlags.MSG_DONTWAIT);
+            direct.flip().get(a, 0, n);
+            env.log("peek all " + n + " intact " + (crc(a, 0, n) == crc(data, 0, data.length)) + " inq " + p[1].inq());
+            n = p[1].read(a, 0, 30_000);
+            env.log("read " + n + " crc " + Long.toHexString(crc(a, 0, n)) + " inq " + p[1].inq());
+            n = p[1].read(a, 0, a.length, MsgFlags.MSG_PEEK);
+            env.log("peek rest " + n + " crc " + Long.toHexString(crc(a, 0, n)));
+            p[0].shutdownOutput();
+            env.log("drain " + drain(p[1]));
+        });
+    }
+
+    /** SO_RCVLOWAT: POLLIN only from the mark (tcp_poll with tcp_epollin_ready); a blocking read waits for it. */
+    @Test
+    void rcvlowatHoldsPollinAndReadsBackUntilTheMark() throws Exception {
+        differential(env -> {
+            TcpSocket[] p = env.pair();
+            p[1].setOption(SocketOption.SO_RCVLOWAT, 1000);
+            env.log("lowat " + p[1].getOption(SocketOption.SO_RCVLOWAT));
+            p[0].write(pattern(600, 1), 0, 600);
+            awaitInq(p[1], 600);
+            env.log("600 queued: " + events(p[1].readyEvents()));
+            Future<String> reader = env.async(() -> outcome(() -> p[1].read(new byte[5000], 0, 5000)));
+            Thread.sleep(100);
+            env.log("reader waits " + !reader.isDone());
+            // the reader copied 600 and waits for 400 more, but is woken only once 1000 more are queued
+            // (tcp_data_ready counts from what it copied)
+            p[0].write(pattern(600, 2), 0, 600);
+            Thread.sleep(100);
+            env.log("reader still waits " + !reader.isDone());
+            p[0].write(pattern(400, 2), 0, 400);
+            env.log("reader got " + reader.get(WAIT_S, TimeUnit.SECONDS));
+            env.log("after read: " + events(p[1].readyEvents()));
+            p[0].write(pattern(10, 3), 0, 10);
+            awaitInq(p[1], 10);
+            env.log("nonblocking " + outcome(() -> p[1].read(new byte[100], 0, 100, MsgFlags.MSG_DONTWAIT)));
         });
     }
 

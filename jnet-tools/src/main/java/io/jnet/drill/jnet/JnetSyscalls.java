@@ -40,16 +40,19 @@ final class JnetSyscalls implements Syscalls {
     static final int AF_INET = 2, SOCK_STREAM = 1, SOCK_DGRAM = 2, SOCK_NONBLOCK = 0x800, SOCK_CLOEXEC = 0x80000;
     static final int IPPROTO_TCP = 6, IPPROTO_UDP = 17, SOL_SOCKET = 1;
     static final int SO_REUSEADDR = 2, SO_TYPE = 3, SO_ERROR = 4, SO_SNDBUF = 7, SO_RCVBUF = 8, SO_KEEPALIVE = 9,
-            SO_OOBINLINE = 10, SO_LINGER = 13, SO_RCVTIMEO = 20, SO_SNDTIMEO = 21, SO_BUSY_POLL = 46;
+            SO_OOBINLINE = 10, SO_LINGER = 13, SO_RCVLOWAT = 18, SO_RCVTIMEO = 20, SO_SNDTIMEO = 21, SO_BUSY_POLL = 46;
     static final int TCP_NODELAY = 1, TCP_MAXSEG = 2, TCP_CORK = 3, TCP_KEEPIDLE = 4, TCP_KEEPINTVL = 5, TCP_KEEPCNT = 6,
             TCP_INFO = 11, TCP_USER_TIMEOUT = 18;
     static final int O_RDWR = 2, O_NONBLOCK = 0x800, F_GETFL = 3, F_SETFL = 4, F_GETFD = 1, F_SETFD = 2;
     static final long FIONREAD = 0x541B, SIOCOUTQ = 0x5411, SIOCOUTQNSD = 0x894B, SIOCATMARK = 0x8905;
     static final int SHUT_RD = 0, SHUT_WR = 1, SHUT_RDWR = 2;
     static final int EPOLL_CTL_ADD = 1, EPOLL_CTL_DEL = 2, EPOLL_CTL_MOD = 3;
-    static final int MSG_OOB = 0x1, MSG_PEEK = 0x2, MSG_DONTWAIT = 0x40, MSG_NOSIGNAL = 0x4000, MSG_MORE = 0x8000;
+    static final int MSG_OOB = 0x1, MSG_PEEK = 0x2, MSG_DONTWAIT = 0x40, MSG_WAITALL = 0x100, MSG_NOSIGNAL = 0x4000,
+            MSG_MORE = 0x8000;
     static final int EPOLLIN = 0x1, EPOLLPRI = 0x2, EPOLLOUT = 0x4, EPOLLERR = 0x8, EPOLLHUP = 0x10, EPOLLRDHUP = 0x2000,
-            EPOLLET = 1 << 31;
+            EPOLLEXCLUSIVE = 1 << 28, EPOLLONESHOT = 1 << 30, EPOLLET = 1 << 31;
+    /** What EPOLLEXCLUSIVE may come with (Linux EPOLLEXCLUSIVE_OK_BITS, less EPOLLWAKEUP). */
+    static final int EPOLLEXCLUSIVE_OK_BITS = EPOLLIN | EPOLLOUT | EPOLLERR | EPOLLHUP | EPOLLET | EPOLLEXCLUSIVE;
 
     // errno numbers used here
     private static final int EBADF = 9, EAGAIN = 11, EINVAL = 22, ENOTTY = 25, ENOTSOCK = 88, ENOPROTOOPT = 92,
@@ -261,21 +264,21 @@ final class JnetSyscalls implements Syscalls {
     public Received recvfrom(int fd, int len, int flags) throws SyscallException {
         return call(() -> {
             SocketFile s = sock(fd);
-            if ((flags & ~(MSG_DONTWAIT | MSG_OOB)) != 0) throw new SyscallException(EOPNOTSUPP); // MSG_PEEK, MSG_WAITALL ...
             if (s.udp != null) {
-                if ((flags & MSG_OOB) != 0) throw new SyscallException(EOPNOTSUPP); // jnet's UDP receive: MSG_DONTWAIT only
+                if ((flags & ~MSG_DONTWAIT) != 0) throw new SyscallException(EOPNOTSUPP); // MSG_PEEK, MSG_WAITALL ...
                 byte[] b = new byte[len];
                 UdpSocket.Datagram d = withMode(s, s.udp, (flags & MSG_DONTWAIT) != 0, () -> s.udp.receive(b, 0, len));
                 if (d == null) throw new SyscallException(EAGAIN);
                 return new Received(Arrays.copyOf(b, d.length()), d.sender(), 0);
             }
+            if ((flags & ~(MSG_OOB | MSG_PEEK | MSG_DONTWAIT | MSG_WAITALL)) != 0) throw new SyscallException(EOPNOTSUPP); // MSG_TRUNC ...
             TcpSocket c = s.connection;
             if (c == null) {
                 // tcp_recvmsg_locked: ENOTCONN on a listener; a socket never connected has no urgent data
                 throw new SyscallException((flags & MSG_OOB) != 0 && s.listener == null ? EINVAL : ENOTCONN);
             }
             byte[] b = new byte[len];
-            int n = c.read(b, 0, len, flags); // MSG_DONTWAIT and MSG_OOB have jnet's values, Linux's
+            int n = c.read(b, 0, len, flags); // MsgFlags has Linux's values
             if (n == 0 && len > 0 && (flags & MSG_OOB) == 0) throw new SyscallException(EAGAIN);
             return new Received(n < 0 ? new byte[0] : Arrays.copyOf(b, n), null, (flags & MSG_OOB) != 0 && n > 0 ? MSG_OOB : 0);
         });
@@ -309,6 +312,12 @@ final class JnetSyscalls implements Syscalls {
             if (option == SocketOption.SO_ERROR) throw new SyscallException(ENOPROTOOPT); // read-only, as Linux
             Object v = decode(option, value);
             PollableSocket p = s.socket();
+            if (p == null && option == SocketOption.SO_RCVLOWAT) {
+                // kept as tcp_set_rcvlowat stores it, for a getsockopt before the jnet socket exists (a pending
+                // SO_RCVBUF is not taken into account); the jnet socket caps it again when it takes it
+                int lowat = (Integer) v < 0 ? Integer.MAX_VALUE : (Integer) v;
+                v = Math.max(1, Math.min(lowat, ns.sysctl().tcpRmem.intValue(2) >> 1));
+            }
             if (p == null) {
                 checkPending(option, v);
                 s.pendingOptions.put(option, v);
@@ -369,14 +378,11 @@ final class JnetSyscalls implements Syscalls {
             SocketFile s = sock(fd);
             if (s.udp != null) throw new SyscallException(ENOTTY); // jnet's UDP socket has no FIONREAD yet
             TcpSocket c = s.connection;
-            if (request == FIONREAD) {
-                if (c == null) throw new SyscallException(EINVAL); // Linux: EINVAL on a listener
-                return c.inq();
-            }
-            // tcp_ioctl: SIOCINQ, SIOCOUTQ and SIOCOUTQNSD on a listener are EINVAL
-            if ((request == SIOCOUTQ || request == SIOCOUTQNSD) && c == null && s.listener != null) throw new SyscallException(EINVAL);
-            if (request == SIOCOUTQ) return c == null ? 0 : c.outq();
-            if (request == SIOCOUTQNSD) return c == null ? 0 : c.outqNotSent();
+            TcpServerSocket l = s.listener;
+            // tcp_ioctl: EINVAL on a listener (the listener's calls throw it); 0 on a socket that never connected
+            if (request == FIONREAD) return c != null ? c.inq() : l != null ? l.inq() : 0;
+            if (request == SIOCOUTQ) return c != null ? c.outq() : l != null ? l.outq() : 0;
+            if (request == SIOCOUTQNSD) return c != null ? c.outqNotSent() : l != null ? l.outqNotSent() : 0;
             if (request == SIOCATMARK) return c != null && c.atMark() ? 1 : 0; // a listener: no urgent data, 0
             throw new SyscallException(ENOTTY);
         });
@@ -420,13 +426,19 @@ final class JnetSyscalls implements Syscalls {
         run(() -> {
             EpollFile e = epoll(epfd);
             Object target = file(fd);
+            if ((events & EPOLLEXCLUSIVE) != 0) {
+                // do_epoll_ctl: not with EPOLL_CTL_MOD, nor with bits outside EPOLLEXCLUSIVE_OK_BITS; jnet lacks the rest
+                if (op == EPOLL_CTL_MOD || (op == EPOLL_CTL_ADD && (events & ~EPOLLEXCLUSIVE_OK_BITS) != 0))
+                    throw new SyscallException(EINVAL);
+                if (op == EPOLL_CTL_ADD) throw new SyscallException(EOPNOTSUPP);
+            }
             if (!(target instanceof SocketFile s)) throw new SyscallException(1); // EPERM: not pollable
             PollableSocket p = s.socket();
             if (p == null) {
                 // a TCP socket that has neither listened nor connected: Linux reports it as EPOLLOUT | EPOLLHUP
                 throw new SyscallException(EOPNOTSUPP);
             }
-            int interest = events & (EPOLLIN | EPOLLPRI | EPOLLOUT | EPOLLRDHUP | EPOLLET);
+            int interest = events & (EPOLLIN | EPOLLPRI | EPOLLOUT | EPOLLRDHUP | EPOLLET | EPOLLONESHOT);
             synchronized (e) {
                 switch (op) {
                     case EPOLL_CTL_ADD -> {
@@ -512,6 +524,7 @@ final class JnetSyscalls implements Syscalls {
                 case SO_SNDTIMEO -> SocketOption.SO_SNDTIMEO;
                 case SO_BUSY_POLL -> SocketOption.SO_BUSY_POLL;
                 case SO_ERROR -> SocketOption.SO_ERROR;
+                case SO_RCVLOWAT -> SocketOption.SO_RCVLOWAT;
                 default -> throw new SyscallException(ENOPROTOOPT);
             };
         }
@@ -583,6 +596,7 @@ final class JnetSyscalls implements Syscalls {
         if (option == SocketOption.TCP_KEEPINTVL) return sysctl.tcpKeepaliveIntvl.intValue();
         if (option == SocketOption.TCP_KEEPCNT) return sysctl.tcpKeepaliveProbes.intValue();
         if (option == SocketOption.TCP_MAXSEG) return 536; // TCP_MSS_DEFAULT
+        if (option == SocketOption.SO_RCVLOWAT) return 1; // sock_init_data
         if (option.type() == Boolean.class) return false;
         if (option.type() == Integer.class) return 0;
         return null;

@@ -91,6 +91,53 @@ class JnetTargetTest {
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).as("real ms").isLessThan(2_000);
     }
 
+    /** A listener on 8080 and one connection accepted from 192.0.2.1:40000; returns the accepted descriptor. */
+    private int acceptOne(Wire wire) throws Exception {
+        int l = sys.socket(AF_INET, SOCK_STREAM, 0);
+        sys.bind(l, new InetSocketAddress("0.0.0.0", 8080));
+        sys.listen(l, 1);
+        wire.ports(8080, 40000);
+        wire.inject("S", 0, 0, null, 65535, 1000);
+        assertThat(wire.describe(target.nextOutbound(target.nowMicros() + 1000).packet())).startsWith("S. 0:0(0) ack 1 ");
+        wire.inject(".", 1, 0, 1L, 65535, -1);
+        return sys.accept(l, 0).fd();
+    }
+
+    private static byte[] le(int v) { return new byte[] {(byte) v, (byte) (v >> 8), (byte) (v >> 16), (byte) (v >> 24)}; }
+
+    @Test
+    void ioctlsPeekRcvlowatAndEpollFlagsMapToJnet() throws Exception {
+        Wire wire = new Wire(target, 1_000_000);
+        int fresh = sys.socket(AF_INET, SOCK_STREAM, 0);
+        assertThat(sys.ioctlInt(fresh, 0x5411)).as("SIOCOUTQ on a new socket").isZero();
+        assertThat(sys.ioctlInt(fresh, 0x541B)).as("SIOCINQ on a new socket").isZero();
+        assertThat(sys.getsockopt(fresh, 1, 18, 4)).as("SO_RCVLOWAT default").containsExactly(1, 0, 0, 0);
+        int c = acceptOne(wire); // listener 4, connection 5
+        for (long req : new long[] {0x541B, 0x5411, 0x894B}) {
+            assertThatThrownBy(() -> sys.ioctlInt(4, req)).as("tcp_ioctl on a listener").hasMessageContaining("EINVAL");
+        }
+        sys.setsockopt(c, 1, 18, le(20)); // SO_RCVLOWAT
+        assertThat(sys.getsockopt(c, 1, 18, 4)).containsExactly(20, 0, 0, 0);
+        int ep = sys.epollCreate(0);
+        sys.epollCtl(ep, 1, c, 0x1 | (1 << 30), 77); // EPOLLIN | EPOLLONESHOT
+        assertThatThrownBy(() -> sys.epollCtl(ep, 1, 4, 0x1 | (1 << 28), 1)).hasMessageContaining("EOPNOTSUPP");
+        assertThatThrownBy(() -> sys.epollCtl(ep, 1, 4, 0x2000 | (1 << 28), 1)).as("EPOLLRDHUP with EPOLLEXCLUSIVE")
+                .hasMessageContaining("EINVAL");
+        assertThatThrownBy(() -> sys.epollCtl(ep, 3, c, 0x1 | (1 << 28), 1)).as("EPOLL_CTL_MOD with EPOLLEXCLUSIVE")
+                .hasMessageContaining("EINVAL");
+        wire.inject("P.", 1, 10, 1L, 65535, -1);
+        assertThat(sys.epollWait(ep, 1, 0)).as("10 bytes, below SO_RCVLOWAT").isEmpty();
+        wire.inject("P.", 11, 10, 1L, 65535, -1);
+        assertThat(sys.epollWait(ep, 1, 0)).containsExactly(new Syscalls.EpollEvent(0x1, 77));
+        assertThat(sys.epollWait(ep, 1, 0)).as("one shot").isEmpty();
+        assertThat(sys.recvfrom(c, 15, 0x2).data()).hasSize(15); // MSG_PEEK
+        assertThat(sys.ioctlInt(c, 0x541B)).isEqualTo(20);
+        assertThat(sys.recvfrom(c, 100, 0x40).data()).hasSize(20); // MSG_DONTWAIT
+        assertThatThrownBy(() -> sys.recvfrom(c, 100, 0x40)).hasMessageContaining("EAGAIN");
+        assertThatThrownBy(() -> sys.recvfrom(c, 100, 0x1)).as("MSG_OOB without urgent data").hasMessageContaining("EINVAL");
+        assertThatThrownBy(() -> sys.recvfrom(c, 100, 0x20)).as("MSG_TRUNC").hasMessageContaining("EOPNOTSUPP");
+    }
+
     @Test
     void aBlockedReadReturnsWhenDataArrives() throws Exception {
         Wire wire = new Wire(target, 5_000_000);
