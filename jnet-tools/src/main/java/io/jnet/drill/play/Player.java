@@ -63,6 +63,11 @@ public final class Player {
     private long tolerance;
     /** Script time (µs) at which the previous event was scheduled, and whether it was an inbound packet. */
     private long lastScheduled;
+    /** Script time (µs) at which the previous event finished: a call's return, a packet's send, an injection. */
+    private long lastEnd;
+    /** Platform threads the calls run on, reused (starting one per call would add its start to the call's time). */
+    private final java.util.concurrent.ExecutorService callThreads = java.util.concurrent.Executors.newCachedThreadPool(
+            Thread.ofPlatform().daemon().name("drill-call-", 0).factory());
     private boolean lastInbound;
     /** A blocking call in progress (at most one, as packetdrill). */
     private Pending pending;
@@ -100,6 +105,7 @@ public final class Player {
             return new Verdict(Verdict.Status.UNSUPPORTED, u.line(), u.getMessage(), scriptNow());
         } finally {
             if (pending != null) pending.result().cancel(true);
+            callThreads.shutdownNow();
         }
     }
 
@@ -125,7 +131,7 @@ public final class Player {
     private void event(Event e) throws InterruptedException, Failure, PlayException, Unsupported {
         int line = e.pos().line();
         boolean inbound = e.action() instanceof Packet p && p.direction() == Direction.INBOUND;
-        long base = lastInbound && inbound ? lastScheduled : scriptNow();
+        long base = lastInbound && inbound ? lastScheduled : lastEnd;
         long[] when = schedule(e.time(), base); // {start, end} in script µs, or null for *
         if (options.log() != null) options.log().printf("%8.3f %s%n", scriptNow() / 1e6, e.render());
         switch (e.action()) {
@@ -153,6 +159,9 @@ public final class Player {
             }
         }
         lastScheduled = when == null ? scriptNow() : when[0];
+        if (!(e.action() instanceof Syscall) && !(e.action() instanceof TcpPacket p && p.direction() == Direction.OUTBOUND)) {
+            lastEnd = scriptNow();
+        }
         lastInbound = inbound;
     }
 
@@ -210,6 +219,7 @@ public final class Player {
             }
             List<String> diff = SegmentMatcher.differences(want, a, o.packet(), flow);
             if (diff.isEmpty()) {
+                lastEnd = Math.max(lastEnd, at);
                 SegmentMatcher.learnTimestamps(want, a, flow);
                 if (options.log() != null) options.log().printf("%8.3f   sent %s%n", at / 1e6, a.text());
                 return;
@@ -246,7 +256,9 @@ public final class Player {
             finishPending(Long.MAX_VALUE);
         }
         CompletableFuture<CallResult> result = new CompletableFuture<>();
-        Thread caller = Thread.ofPlatform().name("drill-call-" + s.name()).daemon().start(() -> {
+        java.util.concurrent.CompletableFuture<Thread> callerThread = new CompletableFuture<>();
+        callThreads.execute(() -> {
+            callerThread.complete(Thread.currentThread());
             try {
                 CallResult r = call.call();
                 result.complete(new CallResult(r.value(), null, r.outputCheck(), target.nowMicros()));
@@ -256,11 +268,18 @@ public final class Player {
                 result.completeExceptionally(t);
             }
         });
+        Thread caller;
+        try {
+            caller = callerThread.get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e);
+        }
         if (s.blockingEndMicros().isPresent()) {
             long end = s.blockingEndMicros().getAsLong();
             long endAt = time instanceof EventTime.Relative || time instanceof EventTime.RelativeRange ? base + end : end;
             pending = new Pending(s, line, endAt, result);
             if (target.awaitCall(caller, result, Math.max(tolerance, 1000))) finishPending(endAt);
+            lastEnd = scriptNow(); // the script goes on from the moment the call blocked
             return;
         }
         if (!target.awaitCall(caller, result, Math.max(tolerance, 1000))) {
@@ -272,6 +291,7 @@ public final class Player {
         } catch (ExecutionException e) {
             throw new Failure(line, s.renderCall() + ": the target failed: " + e.getCause());
         }
+        lastEnd = r.micros() - start;
         check(s, r, line);
     }
 
