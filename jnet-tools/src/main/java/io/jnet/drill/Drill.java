@@ -62,16 +62,7 @@ public final class Drill {
 
     /** Plays every script of {@code files} on targets from {@code factory}, printing to {@code out}. */
     public static List<Result> run(ScriptFiles files, TargetFactory factory, Settings settings, PrintStream out) throws InterruptedException {
-        List<Result> results = new ArrayList<>();
-        for (Path p : files.scripts()) {
-            Result r = playOne(p, files.expectedFailure(p), factory, settings, out);
-            results.add(r);
-            out.println(line(r));
-            out.flush();
-        }
-        out.println(summary(results));
-        out.flush();
-        return results;
+        return play(files, factory, settings, out, 1, true);
     }
 
     /**
@@ -81,15 +72,21 @@ public final class Drill {
      */
     public static List<Result> runWithRetries(ScriptFiles files, TargetFactory factory, Settings settings, PrintStream out, int attempts)
             throws InterruptedException {
+        return play(files, factory, settings, out, attempts, false);
+    }
+
+    private static List<Result> play(ScriptFiles files, TargetFactory factory, Settings settings, PrintStream out, int attempts,
+                                     boolean expectedFailures) throws InterruptedException {
         List<Result> results = new ArrayList<>();
         for (Path p : files.scripts()) {
             Result r = null;
             for (int i = 0; i < attempts; i++) {
-                r = playOne(p, null, factory, settings, out);
+                r = playOne(p, expectedFailures ? files.expectedFailure(p) : null, factory, settings, out);
                 if (r.outcome() == Outcome.PASS || r.outcome() == Outcome.UNSUPPORTED) break;
             }
             results.add(r);
             out.println(line(r));
+            out.flush();
         }
         out.println(summary(results));
         out.flush();

@@ -60,6 +60,7 @@ public final class Player {
     private final Flow flow;
     private final long start;
     private final SyscallRunner syscalls;
+    private final Values values;
     private long tolerance;
     /** Script time (µs) at which the previous event was scheduled, and whether it was an inbound packet. */
     private long lastScheduled;
@@ -82,7 +83,8 @@ public final class Player {
         this.start = target.nowMicros();
         InetSocketAddress local = new InetSocketAddress(target.localAddress(), SyscallRunner.DEFAULT_PORT);
         InetSocketAddress remote = new InetSocketAddress(target.remoteAddress(), SyscallRunner.DEFAULT_PORT);
-        this.syscalls = new SyscallRunner(target.syscalls(), new Values(options.defines()), local, remote, flow);
+        this.values = new Values(options.defines());
+        this.syscalls = new SyscallRunner(target.syscalls(), values, local, remote, flow);
     }
 
     /** Plays {@code script} on {@code target} (which the caller opened for it and closes after). */
@@ -355,7 +357,7 @@ public final class Player {
         if (!(want instanceof Expr.Ellipsis)) {
             long w;
             try {
-                w = new Values(options.defines()).number(want);
+                w = values.number(want);
             } catch (PlayException | Unsupported e) {
                 throw new Failure(line, "result " + want.render() + ": " + e.getMessage());
             }
