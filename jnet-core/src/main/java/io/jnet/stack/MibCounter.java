@@ -22,7 +22,8 @@ public enum MibCounter {
     UdpInDatagrams, UdpNoPorts, UdpInErrors, UdpOutDatagrams, UdpRcvbufErrors, UdpSndbufErrors, UdpInCsumErrors,
     UdpIgnoredMulti,
     // TcpExt (Linux names)
-    TcpExtSyncookiesSent, TcpExtSyncookiesRecv, TcpExtSyncookiesFailed, TcpExtEmbryonicRsts, TcpExtPruneCalled,
+    TcpExtSyncookiesSent, TcpExtSyncookiesRecv, TcpExtSyncookiesFailed, TcpExtTCPReqQFullDoCookies,
+    TcpExtTCPReqQFullDrop, TcpExtEmbryonicRsts, TcpExtPruneCalled,
     TcpExtRcvPruned, TcpExtOfoPruned, TcpExtOutOfWindowIcmps, TcpExtTW, TcpExtTWRecycled,
     TcpExtPAWSEstab, TcpExtDelayedACKs, TcpExtDelayedACKLost, TcpExtListenOverflows, TcpExtListenDrops,
     TcpExtTCPHPHits, TcpExtTCPPureAcks, TcpExtTCPHPAcks, TcpExtTCPRenoRecovery, TcpExtTCPRenoReorder,

@@ -93,7 +93,7 @@ public final class Sysctls {
     public final Sysctl tcpTwReuseDelay = reg("net.ipv4.tcp_tw_reuse_delay", "ms", "how long a TIME-WAIT tuple must be idle (since its last timestamp) before tcp_tw_reuse may take it", 1, 600000, 1000);
     public final Sysctl tcpMaxTwBuckets = reg("net.ipv4.tcp_max_tw_buckets", "count", "TIME-WAIT sockets kept at most", 0, Integer.MAX_VALUE, 262144);
     public final Sysctl tcpMaxSynBacklog = reg("net.ipv4.tcp_max_syn_backlog", "count", "pending (SYN-RECEIVED) connections per listener at most", 1, 1 << 24, 4096);
-    public final Sysctl tcpSyncookies = reg("net.ipv4.tcp_syncookies", "enum", "answer SYNs with SYN cookies when the SYN queue is full (1), never (0)", 0, 1, 1);
+    public final Sysctl tcpSyncookies = reg("net.ipv4.tcp_syncookies", "enum", "answer SYNs with SYN cookies when the SYN queue is full (1), always (2), never (0)", 0, 2, 1);
     public final Sysctl tcpAbortOnOverflow = reg("net.ipv4.tcp_abort_on_overflow", "boolean", "reset instead of dropping when the accept queue is full", 0, 1, 0);
     public final Sysctl tcpMinSndMss = reg("net.ipv4.tcp_min_snd_mss", "bytes", "floor applied to the peer's advertised MSS", 48, 65535, 48);
     public final Sysctl tcpRtoMinUs = reg("net.ipv4.tcp_rto_min_us", "us", "minimum retransmission timeout", 1000, Integer.MAX_VALUE, 200000);

@@ -162,33 +162,36 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
     }
 
     private void process(PacketBuffer pkt) {
+        boolean handedOn = false;
         try {
-            processSegment(pkt);
+            handedOn = processSegment(pkt);
         } catch (RuntimeException e) {
             tcp.ns.reportInternalError(e);
         } finally {
-            pkt.release();
+            if (!handedOn) pkt.release();
         }
     }
 
-    private void processSegment(PacketBuffer pkt) {
+    /** Returns true when the segment was handed on to a connection, which then owns (and releases) it. */
+    private boolean processSegment(PacketBuffer pkt) {
         byte[] b = pkt.array();
         int off = pkt.dataStart();
         int noff = pkt.networkOffset();
         int src = Ipv4.source(b, noff);
         int dst = Ipv4.destination(b, noff);
         int flags = pkt.flags;
-        if ((flags & Tcp.RST) != 0) return;
+        if ((flags & Tcp.RST) != 0) return false;
         if ((flags & (Tcp.ACK | Tcp.SYN)) == Tcp.ACK && listening && tcp.sysctl.tcpSyncookies.enabled()
-                && cookiesSent && acceptCookie(pkt, src, dst)) {
-            return;
+                && cookiesSent) {
+            int cookie = acceptCookie(pkt, src, dst);
+            if (cookie != COOKIE_INVALID) return cookie == COOKIE_HANDED_ON;
         }
         if ((flags & Tcp.ACK) != 0 || !listening) {
             tcp.reset().sendForNoSocket(pkt, src, dst);
-            return;
+            return false;
         }
-        if ((flags & Tcp.SYN) == 0) return;
-        if (Ipv4.isMulticast(dst) || dst == -1 || Ipv4.isMulticast(src) || src == 0) return;
+        if ((flags & Tcp.SYN) == 0) return false;
+        if (Ipv4.isMulticast(dst) || dst == -1 || Ipv4.isMulticast(src) || src == 0) return false;
         int hl = Tcp.headerLength(b, off);
         rxOpts.parse(b, off + Tcp.MIN_HEADER_LENGTH, hl - Tcp.MIN_HEADER_LENGTH); // malformed: parsing stops, SYN kept
         boolean synQueueFull;
@@ -196,22 +199,27 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
             if (acceptQueue.size() > backlog) {
                 tcp.mib.inc(MibCounter.TcpExtListenOverflows);
                 tcp.mib.inc(MibCounter.TcpExtListenDrops);
-                return;
+                return false;
             }
             synQueueFull = synQueue >= Math.max(backlog, 1) || synQueue >= tcp.sysctl.tcpMaxSynBacklog.intValue();
         }
-        if (synQueueFull) {
-            if (!tcp.sysctl.tcpSyncookies.enabled()) {
+        int syncookies = tcp.sysctl.tcpSyncookies.intValue();
+        if ((synQueueFull || syncookies == 2) && pkt.twIsn == 0) {
+            // tcp_conn_request -> tcp_syn_flood_action: a cookie when the SYN queue is full (tcp_syncookies=1) or
+            // for every SYN (2), except one that reopens a TIME-WAIT connection; none (0): the SYN is dropped
+            if (syncookies == 0) {
+                tcp.mib.inc(MibCounter.TcpExtTCPReqQFullDrop);
                 tcp.mib.inc(MibCounter.TcpExtListenDrops);
-                return;
+                return false;
             }
-            // SYN queue full: answer statelessly with a SYN cookie (RFC 4987 3.6, Linux tcp_syncookies=1)
+            tcp.mib.inc(MibCounter.TcpExtTCPReqQFullDoCookies);
+            // answer statelessly with a SYN cookie (RFC 4987 3.6)
             SynCookies.sendCookie(tcp, pkt, src, dst, rxOpts, txOpts, TcpOutput.chooseWscale(tcp, rcvbuf > 0, rcvbuf));
             cookiesSent = true;
-            return;
+            return false;
         }
         TcpConnection c = newChild(src, dst, Tcp.sourcePort(b, off));
-        if (c == null) return;
+        if (c == null) return false;
         TcpInput.negotiate(c, rxOpts, false);
         c.irs = pkt.seq;
         c.rcvNxt = pkt.seq + 1;
@@ -241,7 +249,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         TcpInput.setState(c, TcpState.SYN_RECEIVED);
         if (tcp.table.insertIfAbsent(c) != null) {
             c.state = TcpState.CLOSED;
-            return;
+            return false;
         }
         tcp.rebind(null, c, localPort);
         c.portHeld = true;
@@ -252,6 +260,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         TcpFriends.offer(c, pkt);
         TcpOutput.sendSyn(c, true);
         c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
+        return false;
     }
 
     /** A child connection for a peer, with the listener's inherited options and our MSS/window scale; null without a route. */
@@ -288,12 +297,18 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         return c;
     }
 
+    private static final int COOKIE_INVALID = 0;
+    private static final int COOKIE_TAKEN = 1;
+    private static final int COOKIE_HANDED_ON = 2;
+
     /**
      * The final ACK of a handshake answered with a SYN cookie: rebuilds the connection from the cookie
-     * (RFC 4987 3.6) straight into ESTABLISHED and the accept queue. Returns false when it is no valid
-     * cookie (the caller then resets as for any stray ACK).
+     * (RFC 4987 3.6) straight into ESTABLISHED and the accept queue, and hands a segment carrying data or a FIN
+     * on to it (Linux cookie_v4_check, then tcp_child_process). Returns {@link #COOKIE_INVALID} when it is no
+     * valid cookie (the caller then resets as for any stray ACK), {@link #COOKIE_HANDED_ON} when the new
+     * connection took the segment, {@link #COOKIE_TAKEN} when the segment is consumed here.
      */
-    private boolean acceptCookie(PacketBuffer pkt, int src, int dst) {
+    private int acceptCookie(PacketBuffer pkt, int src, int dst) {
         byte[] b = pkt.array();
         int off = pkt.dataStart();
         int sport = Tcp.sourcePort(b, off);
@@ -302,13 +317,13 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         int mss = SynCookies.check(tcp, dst, localPort, src, sport, peerIsn, ack - 1);
         if (mss < 0) {
             tcp.mib.inc(MibCounter.TcpExtSyncookiesFailed);
-            return false;
+            return COOKIE_INVALID;
         }
         synchronized (acceptQueue) {
             if (acceptQueue.size() > backlog) {
                 tcp.mib.inc(MibCounter.TcpExtListenOverflows);
                 tcp.mib.inc(MibCounter.TcpExtListenDrops);
-                return true; // dropped: the peer retransmits
+                return COOKIE_TAKEN; // dropped: the peer retransmits
             }
         }
         int hl = Tcp.headerLength(b, off);
@@ -316,10 +331,10 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         int tsOptions = SynCookies.decodeTimestampOptions(tcp, rxOpts);
         if (tsOptions == SynCookies.TS_OPT_INVALID) {
             tcp.mib.inc(MibCounter.TcpExtSyncookiesFailed);
-            return false;
+            return COOKIE_INVALID;
         }
         TcpConnection c = newChild(src, dst, sport);
-        if (c == null) return true;
+        if (c == null) return COOKIE_TAKEN;
         // no state was kept: what the options were is in the echoed timestamp, if any (Linux cookie_v4_check); our
         // window scale is the one newChild chose again, as the SYN-ACK offered it
         int peerWscale = tsOptions & SynCookies.TS_OPT_WSCALE_MASK;
@@ -364,7 +379,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         c.pmtu = tcp.ip.mtuFor(src);
         c.rcvWnd = Math.min(65535, TcpOutput.initialWindow(c));
         TcpSocketOptions.expandSndbuf(c);
-        if (tcp.table.insertIfAbsent(c) != null) return true;
+        if (tcp.table.insertIfAbsent(c) != null) return COOKIE_TAKEN;
         tcp.rebind(null, c, localPort);
         c.portHeld = true;
         tcp.mib.inc(MibCounter.TcpExtSyncookiesRecv);
@@ -375,8 +390,9 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
             acceptQueue.add(c);
         }
         lock.wakeUp();
-        // any data on this ACK is dropped; the peer retransmits it to the new connection
-        return true;
+        if (pkt.endSeq == pkt.seq) return COOKIE_TAKEN;
+        c.segmentArrived(pkt); // its data (or FIN) is the new connection's first
+        return COOKIE_HANDED_ON;
     }
 
     /** Before a child completes: false (and the ACK is dropped) when the accept queue is full. */

@@ -96,6 +96,80 @@ class SynCookieTest {
     }
 
     @Test
+    void syncookiesTwoAnswersEverySynWithACookie() throws Exception {
+        try (NetNamespace a = NetNamespace.create("server"); NetNamespace b = NetNamespace.create("client")) {
+            VethPair p = VethPair.create("veth0", "veth1");
+            a.attach(p.a());
+            b.attach(p.b());
+            a.addAddress("veth0", "10.0.0.1/24");
+            b.addAddress("veth1", "10.0.0.2/24");
+            a.sysctl().set("net.ipv4.tcp_syncookies", "2");
+            TcpServerSocket srv = TcpServerSocket.open(a);
+            srv.bind(new InetSocketAddress("10.0.0.1", 80));
+            srv.listen(16);
+            srv.setOption(SocketOption.SO_RCVTIMEO, Duration.ofSeconds(5));
+            for (int i = 1; i <= 3; i++) {
+                try (TcpSocket c = TcpSocket.open(b)) {
+                    c.setOption(SocketOption.SO_SNDTIMEO, Duration.ofSeconds(5));
+                    c.connect(new InetSocketAddress("10.0.0.1", 80));
+                    try (TcpSocket s = srv.accept()) {
+                        c.write(new byte[] {(byte) i}, 0, 1);
+                        byte[] got = new byte[1];
+                        assertThat(s.read(got, 0, 1)).isEqualTo(1);
+                        assertThat(got[0]).isEqualTo((byte) i);
+                    }
+                }
+                // no SYN queue in use, yet a cookie for each SYN (tcp_conn_request: syncookies == 2)
+                assertThat(a.mib().get(MibCounter.TcpExtSyncookiesSent)).isEqualTo(i);
+                assertThat(a.mib().get(MibCounter.TcpExtSyncookiesRecv)).isEqualTo(i);
+                assertThat(a.mib().get(MibCounter.TcpExtTCPReqQFullDoCookies)).isEqualTo(i);
+            }
+            assertThat(a.mib().get(MibCounter.TcpExtSyncookiesFailed)).isZero();
+            srv.close();
+            assertThat(a.internalErrors()).isZero();
+        }
+    }
+
+    @Test
+    void syncookiesZeroDropsSynsOnAFullQueueAndCountsThem() throws Exception {
+        try (NetNamespace a = NetNamespace.create("server"); NetNamespace b = NetNamespace.create("flooder")) {
+            VethPair p = VethPair.create("veth0", "veth1");
+            a.attach(p.a());
+            b.attach(p.b());
+            a.addAddress("veth0", "10.0.0.1/24");
+            b.addAddress("veth1", "10.0.0.2/24");
+            a.sysctl().set("net.ipv4.tcp_syncookies", "0");
+            b.interpose("veth1", d -> { // the handshakes never complete
+                FilterDevice f = new FilterDevice(d, b.clock());
+                f.dropInbound(frame -> frame.dstPort() >= 40000);
+                return f;
+            });
+            TcpServerSocket srv = TcpServerSocket.open(a);
+            srv.bind(new InetSocketAddress("10.0.0.1", 80));
+            srv.listen(2);
+            List<TcpSocket> flood = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                TcpSocket s = TcpSocket.open(b);
+                s.bind(new InetSocketAddress("10.0.0.2", 40000 + i));
+                s.setBlocking(false);
+                try {
+                    s.connect(new InetSocketAddress("10.0.0.1", 80));
+                } catch (ErrnoException e) {
+                    // EINPROGRESS
+                }
+                flood.add(s);
+            }
+            assertThat(a.mib().get(MibCounter.TcpExtSyncookiesSent)).isZero();
+            // two SYNs fill the queue, four are dropped (more if a SYN was retransmitted meanwhile)
+            long dropped = a.mib().get(MibCounter.TcpExtTCPReqQFullDrop);
+            assertThat(dropped).isGreaterThanOrEqualTo(4);
+            assertThat(a.mib().get(MibCounter.TcpExtListenDrops)).isEqualTo(dropped);
+            for (TcpSocket f : flood) f.close();
+            srv.close();
+        }
+    }
+
+    @Test
     void cookieTimestampCarriesTheOptionsInItsLowSixBitsAndNeverRunsAhead() {
         for (int now : new int[] {0, 1, 63, 64, 1000, 0x7FFFFFFF, -1, -64, 0x12345678}) {
             for (int opts : new int[] {0x0F, 0x1F, 0x10 | 7, 0}) {
