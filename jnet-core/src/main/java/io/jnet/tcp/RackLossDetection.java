@@ -43,7 +43,10 @@ final class RackLossDetection {
     static final int TCP_RACK_RECOVERY_THRESH = 16;
     /** RFC 8985 WCDelAckT: the worst-case delayed ACK a lone segment may wait for (Linux TCP_RTO_MIN), ns. */
     static final long WC_DEL_ACK_NS = 200_000_000L;
-    /** Slack added to a PTO of several segments (Linux TCP_TIMEOUT_MIN, two jiffies), ns. */
+    /**
+     * Slack added to a PTO of several segments and to the reordering timer (Linux TCP_TIMEOUT_MIN, two jiffies at
+     * jnet's HZ=1000 timer wheel), ns.
+     */
     static final long TIMEOUT_MIN_NS = 2_000_000L;
     /** PTO before any RTT sample (Linux TCP_TIMEOUT_INIT), ns. */
     static final long TIMEOUT_INIT_NS = 1_000_000_000L;
@@ -173,7 +176,7 @@ final class RackLossDetection {
     /**
      * RFC 8985 6.2 step 5 (Linux tcp_rack_mark_lost): when RACK advanced, marks lost every segment not delivered that
      * was sent before RACK.xmit_ts and RACK.rtt + reo_wnd ago, and arms the reordering timer for the first of the
-     * others to become overdue. One walk of the sent part of the write queue.
+     * others to become overdue, plus {@link #TIMEOUT_MIN_NS}. One walk of the sent part of the write queue.
      *
      * @return whether a segment was newly marked lost
      */
@@ -212,8 +215,9 @@ final class RackLossDetection {
         }
         scanFrom = p != null && p.when != 0 ? p.seq : NO_SCAN;
         if (wait > 0) {
+            // Linux tcp_rack_mark_lost: the reordering timer waits TCP_TIMEOUT_MIN past the earliest overdue time
             timerKind = TIMER_REO;
-            c.lossTimer.schedule(wait);
+            c.lossTimer.schedule(wait + TIMEOUT_MIN_NS);
         } else if (timerKind == TIMER_REO) {
             c.lossTimer.cancel();
             timerKind = TIMER_NONE;

@@ -72,7 +72,10 @@ class RackTlpTest {
             assertThat(c.lossTimer.isPending()).isTrue();
             net.advanceMillis(reo / 1_000_000 / 2);
             assertThat(sent(net, base, m)).isEmpty();
+            // the timer waits TCP_TIMEOUT_MIN past the window (tcp_rack_mark_lost)
             net.advanceMillis(reo / 1_000_000 / 2 + 1);
+            assertThat(sent(net, base, m)).isEmpty();
+            net.advanceMillis(RackLossDetection.TIMEOUT_MIN_NS / 1_000_000);
             assertThat(sent(net, base, m)).containsExactly(8);
             assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Recovery);
             assertThat(net.a.mib().get(MibCounter.TcpExtTCPSackRecovery)).isEqualTo(1);
@@ -249,7 +252,7 @@ class RackTlpTest {
                 net.advanceMillis(TcpInfoTest.HANDSHAKE_RTT_MS);
                 SackSenderTest.ack(net, c, base, 0, 1 * m, 2 * m);
                 long reo = c.rack.reoWndNs(c);
-                net.advanceMillis(reo / 1_000_000 + 1);
+                net.advanceMillis((reo + RackLossDetection.TIMEOUT_MIN_NS) / 1_000_000 + 1);
                 assertThat(sent(net, base, m)).containsExactly(0);
                 assertThat(c.rack.reoWndMult()).isEqualTo(1);
                 net.advanceMillis(TcpInfoTest.HANDSHAKE_RTT_MS);
