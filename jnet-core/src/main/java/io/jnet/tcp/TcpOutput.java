@@ -466,10 +466,13 @@ final class TcpOutput {
      * Bytes sent but taken to have left the network that the congestion window does not count (Linux's left_out in
      * tcp_packets_in_flight): without SACK, before fast recovery, one segment per duplicate ACK (tcp_add_reno_sack
      * counts them in sacked_out), which lets a new segment go per duplicate ACK (limited transmit, RFC 3042). In fast
-     * recovery jnet inflates cwnd for them instead (RFC 5681 3.2), and with SACK its own recovery counts the pipe.
+     * recovery jnet inflates cwnd for them instead (RFC 5681 3.2). With SACK, the bytes SACKed or taken for lost
+     * less those retransmitted and in flight, so that what is in flight is the pipe (RFC 6675 SetPipe) in every
+     * state, a write during recovery included.
      */
     static long leftOut(TcpConnection c) {
-        if (c.sackOk || c.caState != io.jnet.socket.TcpInfo.TCP_CA_Disorder) return 0;
+        if (c.sackOk) return c.sack.sackedBytes() + c.sack.lostBytes() - c.sack.retransOutBytes();
+        if (c.caState != io.jnet.socket.TcpInfo.TCP_CA_Disorder) return 0;
         return (long) c.recovery.dupAcks() * c.mss;
     }
 

@@ -380,6 +380,7 @@ final class SyscallRunner {
         if (want instanceof Expr.Ellipsis) return null;
         if (tcpInfo) {
             if (!(want instanceof Expr.Struct s)) return null;
+            StringBuilder bad = new StringBuilder(); // every field that differs, not only the first
             for (Expr m : s.members()) {
                 if (!(m instanceof Expr.Field f) || f.value() instanceof Expr.Ellipsis) continue;
                 long w = numberOrThrow(f.value());
@@ -389,9 +390,9 @@ final class SyscallRunner {
                 } catch (RuntimeException x) {
                     return f.name() + ": " + x.getMessage();
                 }
-                if (g != w) return f.name() + " " + g + ", expected " + w;
+                if (g != w) bad.append(bad.isEmpty() ? "" : "; ").append(f.name()).append(' ').append(g).append(", expected ").append(w);
             }
-            return null;
+            return bad.isEmpty() ? null : bad.toString();
         }
         if (want instanceof Expr.Str s) {
             String g = new String(got, StandardCharsets.US_ASCII).replace("\0", "");
