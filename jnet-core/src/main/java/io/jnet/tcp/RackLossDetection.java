@@ -349,9 +349,29 @@ final class RackLossDetection {
         return detectLoss(c, c.tcp.ns.clock().nanoTime());
     }
 
-    /** RFC 8985 7.3 (Linux tcp_send_loss_probe): one new segment if the window allows, else the last one again. */
-    private void sendLossProbe(TcpConnection c) {
-        if (tlpActive || c.caState != TcpInfo.TCP_CA_Open) return; // one probe at a time; the RTO stays armed
+    /**
+     * The retransmission timer expired while the probe timer is due too: Linux has one timer for both, and a PTO
+     * capped at the RTO (a lone segment's PTO adds WCDelAckT, tcp_schedule_loss_probe) fires as a probe, not as an
+     * RTO. Sends the probe and returns true when one went (the RTO then restarts from it); false leaves the RTO to
+     * run.
+     */
+    boolean probeInsteadOfRto(TcpConnection c) {
+        if (timerKind != TIMER_TLP || !c.lossTimer.isPending()) return false;
+        if (c.lossTimer.deadline() - c.tcp.ns.clock().nanoTime() > TIMER_SLACK_NS) return false;
+        c.lossTimer.cancel();
+        timerKind = TIMER_NONE;
+        return sendLossProbe(c);
+    }
+
+    /** How far apart two deadlines may be and still count as the same expiry: half a timer-wheel tick, ns. */
+    private static final long TIMER_SLACK_NS = 500_000L;
+
+    /**
+     * RFC 8985 7.3 (Linux tcp_send_loss_probe): one new segment if the window allows, else the last one again.
+     * Returns whether a probe went.
+     */
+    private boolean sendLossProbe(TcpConnection c) {
+        if (tlpActive || c.caState != TcpInfo.TCP_CA_Open) return false; // one probe at a time; the RTO stays armed
         TcpProtocol tcp = c.tcp;
         boolean sent = false;
         if (c.sendHead != null && TcpOutput.sendNewSegment(c) > 0) {
@@ -364,7 +384,7 @@ final class RackLossDetection {
                     // the last transmission has not left the host (or the receiver holds it): not lost (Linux
                     // skb_still_in_host_queue); the RTO stays armed
                     tcp.mib.inc(MibCounter.TcpExtTCPSpuriousRtxHostQueues);
-                    return;
+                    return false;
                 }
                 int len = last.length();
                 if (len > c.mss) {
@@ -378,12 +398,13 @@ final class RackLossDetection {
                 sent = true;
             }
         }
-        if (!sent) return;
+        if (!sent) return false;
         tlpActive = true;
         tlpHighSeq = c.sndNxt;
         if (!tlpRetrans) tlpSeq = tlpHighSeq;
         tcp.mib.inc(MibCounter.TcpExtTCPLossProbes);
         c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000); // the RTO restarts from the probe
+        return true;
     }
 
     /** A probe is outstanding (tests). */

@@ -69,6 +69,7 @@ final class TcpTimers {
         }
         PacketBuffer head = c.writeQueue.peek();
         if (head == null || head.when == 0 && c.sndUna == c.sndMax) return; // nothing outstanding
+        if (c.rack.probeInsteadOfRto(c)) return; // the PTO, capped at the RTO, fires as a probe
         int limit = tcp.sysctl.tcpRetries2.intValue();
         if (c.userClosed) {
             int orphan = tcp.sysctl.tcpOrphanRetries.intValue();

@@ -19,6 +19,8 @@ class TcpRetransmitTest {
     void lostDataIsRetransmittedOnRtoWithBackoffThenTheConnectionTimesOut() throws Exception {
         try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
             net.a.sysctl().set("net.ipv4.tcp_retries2", "3");
+            // no tail loss probe: every expiry is an RTO (with it, the first comes as a probe: the next test)
+            net.a.sysctl().set("net.ipv4.tcp_early_retrans", "0");
             TcpConnection[] p = net.establish(srv);
             TcpConnection c = p[0];
             net.filter.dropOutbound(TcpFrame::isData);
@@ -42,6 +44,38 @@ class TcpRetransmitTest {
             assertThat(net.a.mib().get(MibCounter.TcpRetransSegs)).isEqualTo(3);
             assertThat(net.a.mib().get(MibCounter.TcpExtTCPAbortOnTimeout)).isEqualTo(1);
             assertThat(net.a.mib().get(MibCounter.TcpCurrEstab)).isZero();
+        }
+    }
+
+    /**
+     * A lone segment's probe timeout, 2 SRTT + 200 ms (RFC 8985 7.2's WCDelAckT), lies past the RTO, so it is capped
+     * at the RTO; Linux keeps one timer for both, so that expiry sends a tail loss probe (the state stays Open) and
+     * the RTO restarts from it, unbacked-off; the next expiry is the RTO (tcp_schedule_loss_probe).
+     */
+    @Test
+    void aLoneSegmentsFirstExpiryIsATailLossProbeAtTheRto() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection[] p = net.establish(srv);
+            TcpConnection c = p[0];
+            net.filter.dropOutbound(TcpFrame::isData);
+            long rto = c.rtt.currentRtoUs() * 1000;
+            long t0 = net.clock.nanoTime();
+            c.write(new byte[1000], 0, 1000);
+            net.clock.advanceNanos(rto);
+            List<TcpFrame> data = net.filter.frames(true).stream().filter(TcpFrame::isData).toList();
+            assertThat(data).hasSize(2);
+            assertThat(data.get(1).atNanos() - t0).isEqualTo(rto);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPLossProbes)).isEqualTo(1);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPTimeouts)).isZero();
+            assertThat(c.caState).isEqualTo(io.jnet.socket.TcpInfo.TCP_CA_Open);
+            assertThat(c.rtt.backoff).isZero();
+            net.clock.advanceNanos(rto);
+            data = net.filter.frames(true).stream().filter(TcpFrame::isData).toList();
+            assertThat(data).hasSize(3);
+            assertThat(data.get(2).atNanos() - data.get(1).atNanos()).isEqualTo(rto);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPTimeouts)).isEqualTo(1);
+            assertThat(c.caState).isEqualTo(io.jnet.socket.TcpInfo.TCP_CA_Loss);
+            assertThat(net.a.internalErrors()).isZero();
         }
     }
 
