@@ -197,10 +197,11 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
     /** The last write stopped because TCP memory was refused (Linux sk_wmem_schedule failed), not the send buffer. */
     volatile boolean memLimited;
     /**
-     * Most window to offer, in bytes (Linux rcv_ssthresh as far as memory pressure limits it): clamped to four
-     * advertised MSS under TCP memory pressure (tcp_adjust_rcv_ssthresh) and to two when the queues outgrew the
-     * buffer (tcp_clamp_window), grown again per data segment whose charge the window allows for
-     * ({@link ReceiveMemory#growWindow}, tcp_grow_window); {@link Integer#MAX_VALUE} when unclamped.
+     * Most window to offer, in bytes (Linux rcv_ssthresh): the initial window at the handshake (tcp_connect_init,
+     * tcp_openreq_init_rwin), clamped to four advertised MSS under TCP memory pressure (tcp_adjust_rcv_ssthresh) and
+     * to two when the queues outgrew the buffer (tcp_clamp_window), grown per data segment whose charge the window
+     * allows for ({@link ReceiveMemory#growWindow}, tcp_grow_window); {@link Integer#MAX_VALUE} once it covers the
+     * buffer.
      */
     int rcvSsthresh = Integer.MAX_VALUE;
     /** Receive-buffer autotuning state (Linux rcvq_space): bytes copied since rcvqTime. */

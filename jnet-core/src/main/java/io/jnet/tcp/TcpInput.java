@@ -540,15 +540,22 @@ final class TcpInput {
                 if (Tcp.seqGeq(p.seq, c.sndNxt) && p.when == 0) { c.sendHead = p; break; }
             }
         }
-        // RTT (RFC 6298 with Karn's algorithm; RFC 7323 timestamps when no clean sample)
+        // RTT (RFC 6298 with Karn's algorithm; RFC 7323 timestamps when no clean sample); the RTO's backoff is
+        // cleared only with a valid measurement (RFC 6298 5.7 and Karn: Linux tcp_ack_update_rtt), so the ACK of a
+        // retransmission without timestamps keeps it
+        boolean measured = false;
         if (rttSampleNs >= 0) {
             rttSample(c, Math.max(1, rttSampleNs / 1000));
+            measured = true;
         } else if (c.tsEnabled && opts.hasTimestamp && opts.tsEcr != 0) {
             long ms = (c.tcp.tsClock() + c.tsOffset - opts.tsEcr) & 0xFFFFFFFFL;
-            if (ms < 600_000) rttSample(c, Math.max(1, ms) * 1000); // at least one tick, as tcp_rtt_tsopt_us
+            if (ms < 600_000) {
+                rttSample(c, Math.max(1, ms) * 1000); // at least one tick, as tcp_rtt_tsopt_us
+                measured = true;
+            }
         }
         c.rate.generate(deliveredSegments, now, c.minRtt.get());
-        c.rtt.resetBackoff();
+        if (measured) c.rtt.resetBackoff();
         c.retransmits = 0;
         // loss recovery first: an ACK in fast recovery sets cwnd there, any other lets the congestion control grow it
         if (!c.recovery.onNewAck(c, ack, acked)) {

@@ -246,6 +246,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         c.lastRecvNs = now;
         c.segsIn = 1; // the SYN
         c.rcvWnd = TcpOutput.initialWindow(c);
+        c.rcvSsthresh = c.rcvWnd; // tcp_openreq_init_rwin: the window starts at the one the SYN-ACK offers
         TcpInput.setState(c, TcpState.SYN_RECEIVED);
         if (tcp.table.insertIfAbsent(c) != null) {
             c.state = TcpState.CLOSED;
@@ -378,6 +379,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         c.segsIn = 1; // the ACK that carried the cookie
         c.pmtu = tcp.ip.mtuFor(src);
         c.rcvWnd = Math.min(65535, TcpOutput.initialWindow(c));
+        c.rcvSsthresh = c.rcvWnd;
         TcpSocketOptions.expandSndbuf(c);
         if (tcp.table.insertIfAbsent(c) != null) return COOKIE_TAKEN;
         tcp.rebind(null, c, localPort);

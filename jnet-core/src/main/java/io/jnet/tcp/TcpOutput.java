@@ -108,6 +108,7 @@ final class TcpOutput {
         c.cwndUsageSeq = c.iss;
         c.pushedSeq = c.writeSeq;
         c.rcvWnd = initialWindow(c);
+        c.rcvSsthresh = c.rcvWnd; // tcp_connect_init: the window starts at the one the SYN offers
         c.state = TcpState.SYN_SENT;
         c.retransmits = 0;
         sendSyn(c, false);

@@ -79,6 +79,35 @@ class TcpRetransmitTest {
         }
     }
 
+    /**
+     * Karn's algorithm (RFC 6298 5.7; Linux tcp_ack_update_rtt clears icsk_backoff only with a valid measurement):
+     * without timestamps the ACK of a retransmission gives no RTT sample, so the backed-off RTO stays for the next
+     * data; the ACK of data sent once clears it.
+     */
+    @Test
+    void theAckOfARetransmissionWithoutAnRttSampleKeepsTheBackoff() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            net.a.sysctl().set("net.ipv4.tcp_timestamps", "0");
+            net.a.sysctl().set("net.ipv4.tcp_early_retrans", "0"); // RTOs only
+            TcpConnection[] p = net.establish(srv);
+            TcpConnection c = p[0];
+            int[] n = {0};
+            net.filter.dropOutbound(f -> f.isData() && n[0]++ < 2); // the original and the first retransmission
+            c.write(new byte[100], 0, 100);
+            for (int i = 0; i < 30 && c.sndUna != c.sndMax; i++) net.advanceMillis(100);
+            assertThat(c.sndUna).isEqualTo(c.sndMax);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPTimeouts)).isEqualTo(2);
+            assertThat(c.rtt.backoff).as("no RTT sample from the ACK of a retransmission").isEqualTo(2);
+            long rtoBefore = c.rtt.currentRtoUs();
+            c.write(new byte[100], 0, 100);
+            net.advanceMillis(50);
+            assertThat(c.sndUna).isEqualTo(c.sndMax);
+            assertThat(c.rtt.backoff).as("the ACK of data sent once").isZero();
+            assertThat(c.rtt.currentRtoUs()).isLessThan(rtoBefore);
+            assertThat(net.a.internalErrors()).isZero();
+        }
+    }
+
     @Test
     void oneLostSegmentIsRecoveredByTheRetransmissionTimer() throws Exception {
         try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {

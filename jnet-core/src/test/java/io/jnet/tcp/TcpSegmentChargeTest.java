@@ -36,6 +36,33 @@ class TcpSegmentChargeTest {
         }
     }
 
+    /**
+     * rcv_ssthresh starts at the window the handshake offered (Linux tcp_connect_init, tcp_openreq_init_rwin), so the
+     * first window after it is that one rounded up to the scale, not half the buffer; data segments then grow it
+     * (tcp_grow_window) until it covers the buffer.
+     */
+    @Test
+    void theWindowStartsAtTheHandshakesAndGrowsWithData() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            TcpConnection[] p = net.establish(srv);
+            TcpConnection c = p[0];
+            TcpConnection s = p[1];
+            TcpFrame syn = net.filter.frames(true).stream().filter(TcpFrame::isSyn).findFirst().orElseThrow();
+            assertThat(c.rcvSsthresh).isEqualTo(syn.window()).isEqualTo(TcpOutput.initialWindow(c));
+            assertThat(s.rcvSsthresh).isEqualTo(TcpOutput.initialWindow(s));
+            int scale = 1 << c.rcvWscale;
+            // the client's first window after the handshake: the SYN's, rounded up to the scale
+            TcpFrame ack = net.filter.frames(true).stream().filter(f -> !f.isSyn()).findFirst().orElseThrow();
+            assertThat((long) ack.window() * scale).isEqualTo((syn.window() + scale - 1) / scale * scale);
+            int before = s.rcvSsthresh;
+            byte[] data = new byte[8 * s.mss];
+            c.write(data, 0, data.length);
+            net.advanceMillis(10);
+            assertThat(s.rcvSsthresh).isGreaterThan(before);
+            assertThat(net.a.internalErrors()).isZero();
+        }
+    }
+
     @Test
     void aClampedWindowGrowsForCompactSegmentsAndForBloatedOnesOnlyWhileItIsSmall() throws Exception {
         try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
