@@ -401,21 +401,37 @@ final class TcpInput {
     }
 
     /**
-     * Answers an unacceptable segment with a duplicate ACK at most once per net.ipv4.tcp_invalid_ratelimit
-     * (Linux tcp_oow_rate_limited), so two ends that disagree cannot loop ACKs at full speed.
+     * Linux __tcp_oow_rate_limited: true, counting {@code skipped}, when this connection answered an invalid segment
+     * less than net.ipv4.tcp_invalid_ratelimit ago; otherwise the answer about to go is recorded and false returned.
+     * Duplicate ACKs for out-of-window segments and challenge ACKs share the one timestamp (last_oow_ack_time), so
+     * two ends that disagree cannot loop ACKs at full speed.
      */
-    static void sendDupAckLimited(TcpConnection c, MibCounter skipped) {
+    static boolean oowRateLimited(TcpConnection c, MibCounter skipped) {
         long now = c.lastRecvNs;
-        long limit = c.tcp.sysctl.tcpInvalidRatelimit.intValue() * 1_000_000L;
-        if (c.lastOowAckNs != 0 && now - c.lastOowAckNs < limit) {
-            c.tcp.mib.inc(skipped);
-            return;
+        if (c.lastOowAckNs != 0) {
+            long elapsed = now - c.lastOowAckNs;
+            if (elapsed >= 0 && elapsed < c.tcp.sysctl.tcpInvalidRatelimit.intValue() * 1_000_000L) {
+                c.tcp.mib.inc(skipped);
+                return true;
+            }
         }
         c.lastOowAckNs = now;
-        TcpOutput.sendAck(c);
+        return false;
     }
 
+    /** Answers an unacceptable segment with a duplicate ACK, rate-limited per {@link #oowRateLimited}. */
+    static void sendDupAckLimited(TcpConnection c, MibCounter skipped) {
+        if (!oowRateLimited(c, skipped)) TcpOutput.sendAck(c);
+    }
+
+    /**
+     * A challenge ACK (RFC 5961 3.2, 4.2, 5.2; Linux tcp_send_challenge_ack), limited per connection to one per
+     * net.ipv4.tcp_invalid_ratelimit (TcpExtTCPACKSkippedChallenge counts those skipped) and then by the
+     * namespace's net.ipv4.tcp_challenge_ack_limit per second (RFC 5961 7); TcpExtTCPChallengeACK counts those sent.
+     */
     static void challengeAck(TcpConnection c) {
+        if (oowRateLimited(c, MibCounter.TcpExtTCPACKSkippedChallenge)) return;
+        if (!c.tcp.challengeAckAllowed()) return;
         c.tcp.mib.inc(MibCounter.TcpExtTCPChallengeACK);
         TcpOutput.sendAck(c);
     }
