@@ -443,7 +443,9 @@ final class TcpInput {
                                       TcpOptions opts) {
         TcpProtocol tcp = c.tcp;
         if (Tcp.seqGt(ack, c.sndMax)) {
-            TcpOutput.sendAck(c); // acks something not yet sent
+            // acks something not yet sent: dropped, answered with a challenge ACK, rate-limited (RFC 9293 3.10.7.4,
+            // RFC 5961 5.2; Linux tcp_ack's SKB_DROP_REASON_TCP_ACK_UNSENT_DATA)
+            challengeAck(c);
             return false;
         }
         if (Tcp.seqLt(ack, c.sndUna - (int) Math.min(c.maxSndWnd, Integer.MAX_VALUE / 2))) {
