@@ -158,6 +158,9 @@ final class TcpInput {
         if (c.state == TcpState.SYN_RECEIVED) {
             if (Tcp.seqLt(c.sndUna, ack) && Tcp.seqLeq(ack, c.sndMax)) {
                 if (c.parent != null && !c.parent.admitChild(c)) return false; // accept queue full: drop the ACK
+                // Linux creates the child at this ACK with snd_una = ISN + 1 (tcp_create_openreq_child): the ACK of
+                // the SYN-ACK advances nothing in tcp_ack and bytes_acked stays 0 (a simultaneous open counts it)
+                if (c.parent != null) c.sndUna = ack;
                 c.sndWnd = (long) wnd << c.sndWscale;
                 c.sndWl1 = seq;
                 c.sndWl2 = ack;

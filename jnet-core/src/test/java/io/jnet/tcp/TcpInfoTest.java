@@ -86,7 +86,9 @@ class TcpInfoTest {
             assertThat(s.state()).isEqualTo(TcpInfo.TCP_ESTABLISHED);
             assertThat(s.segsIn()).as("SYN and the handshake's ACK").isEqualTo(2);
             assertThat(s.segsOut()).as("SYN-ACK").isEqualTo(1);
-            assertThat(s.bytesAcked()).as("the SYN-ACK").isEqualTo(1);
+            // Linux's passive child starts with snd_una past its SYN-ACK (tcp_create_openreq_child): bytes_acked
+            // does not count it (1 was asserted here before jnet followed Linux; checked on Linux 6.18)
+            assertThat(s.bytesAcked()).as("not the SYN-ACK").isZero();
         }
     }
 
