@@ -451,8 +451,12 @@ final class TcpInput {
             challengeAck(c);
             return false;
         }
-        if (Tcp.seqLt(ack, c.sndUna - (int) Math.min(c.maxSndWnd, Integer.MAX_VALUE / 2))) {
-            challengeAck(c); // RFC 5961 5.2: too old
+        // RFC 5961 5.2: an ACK below SND.UNA - MAX.SND.WND is too old, dropped with a challenge ACK. Linux 6.x's
+        // tcp_ack bounds the window by the bytes acknowledged so far, min(max_window, bytes_acked): no ACK below
+        // what was ever sent is acceptable, so with nothing acknowledged yet an ACK of ISN is too old
+        long maxWindow = Math.min(Math.min(c.maxSndWnd, c.bytesAcked), Integer.MAX_VALUE / 2);
+        if (Tcp.seqLt(ack, c.sndUna - (int) maxWindow)) {
+            challengeAck(c);
             return false;
         }
         long newWnd = (long) wnd << c.sndWscale;
