@@ -91,7 +91,7 @@ final class TcpInput {
                 c.tsRecentStamp = 0; // RFC 7323 5.5: ts.recent invalid after 24 days idle
             } else {
                 tcp.mib.inc(MibCounter.TcpExtPAWSEstab);
-                sendDupAckLimited(c, MibCounter.TcpExtTCPACKSkippedPAWS);
+                sendDupAckLimited(c, segLen, flags, MibCounter.TcpExtTCPACKSkippedPAWS);
                 return false;
             }
         }
@@ -111,13 +111,19 @@ final class TcpInput {
             segLen = 0;
         }
         if (!acceptable) {
+            if ((flags & Tcp.SYN) != 0 && (flags & Tcp.RST) == 0) {
+                // a SYN out of the window draws a challenge ACK, as one in it (Linux tcp_validate_incoming: syn_challenge)
+                tcp.mib.inc(MibCounter.TcpExtTCPSYNChallenge);
+                challengeAck(c);
+                return false;
+            }
             if ((flags & Tcp.RST) == 0) {
                 if (Tcp.seqLt(seq, c.rcvNxt) && segLen > 0) {
                     tcp.mib.inc(MibCounter.TcpExtDelayedACKLost);
                     // tcp_send_dupack: report the duplicate, up to RCV.NXT, in a D-SACK block
                     if (dsackOn(c)) c.rcvSacks.dsackSet(seq, Tcp.seqGt(pkt.endSeq, c.rcvNxt) ? c.rcvNxt : pkt.endSeq, c.rcvNxt, tcp.mib);
                 }
-                sendDupAckLimited(c, MibCounter.TcpExtTCPACKSkippedSeq); // tcp_send_dupack, rate limited
+                sendDupAckLimited(c, segLen, flags, MibCounter.TcpExtTCPACKSkippedSeq); // tcp_send_dupack
                 enterQuickAck(c);
             }
             return false;
@@ -422,9 +428,13 @@ final class TcpInput {
         return false;
     }
 
-    /** Answers an unacceptable segment with a duplicate ACK, rate-limited per {@link #oowRateLimited}. */
-    static void sendDupAckLimited(TcpConnection c, MibCounter skipped) {
-        if (!oowRateLimited(c, skipped)) TcpOutput.sendAck(c);
+    /**
+     * Answers an unacceptable segment with a duplicate ACK (Linux tcp_oow_rate_limited, then tcp_send_dupack): a
+     * segment that occupies sequence space without a SYN (data or FIN) is always answered, as it is not likely part
+     * of an ACK loop, and leaves the timestamp alone; a pure ACK or a SYN is rate-limited per {@link #oowRateLimited}.
+     */
+    static void sendDupAckLimited(TcpConnection c, int segLen, int flags, MibCounter skipped) {
+        if ((segLen != 0 && (flags & Tcp.SYN) == 0) || !oowRateLimited(c, skipped)) TcpOutput.sendAck(c);
     }
 
     /**
