@@ -22,6 +22,23 @@ public interface TcpServerSocket extends PollableSocket {
     /** Blocks for the next established connection; non-blocking: returns null when none is ready. Throws EAGAIN on SO_RCVTIMEO. */
     TcpSocket accept() throws IOException;
 
+    /**
+     * shutdown(SHUT_RD) or shutdown(SHUT_RDWR): as Linux's inet_shutdown, which disconnects a listening socket
+     * (tcp_disconnect, inet_csk_listen_stop), the listener stops: connections not yet accepted are reset, accept()
+     * fails with EINVAL (a blocked one too), TCP_INFO reports {@link TcpInfo#TCP_CLOSE} and poll POLLHUP. The socket
+     * keeps a port given to {@link #bind} (an ephemeral one is released) and may {@link #listen} again.
+     *
+     * @throws ErrnoException ENOTCONN when not listening (Linux's inet_shutdown in TCP_CLOSE)
+     */
+    void shutdownInput() throws IOException;
+
+    /**
+     * shutdown(SHUT_WR): nothing happens to a listening socket (Linux's inet_shutdown).
+     *
+     * @throws ErrnoException ENOTCONN when not listening
+     */
+    void shutdownOutput() throws IOException;
+
     <T> void setOption(SocketOption<T> option, T value) throws IOException;
 
     <T> T getOption(SocketOption<T> option) throws IOException;

@@ -36,7 +36,7 @@ public enum MibCounter {
     TcpExtTCPKeepAlive, TcpExtTCPSpuriousRTOs, TcpExtTCPDSACKRecv, TcpExtTCPDSACKOldSent,
     TcpExtTCPBacklogCoalesce, TcpExtTCPRcvCoalesce, TcpExtTCPAckCompressed, TcpExtTCPWinProbe,
     TcpExtTCPTimeWaitOverflow, TcpExtTCPRetransFail, TcpExtLockDroppedIcmps, TcpExtTCPSpuriousRtxHostQueues,
-    TcpExtTCPACKSkippedSeq, TcpExtTCPACKSkippedPAWS,
+    TcpExtTCPACKSkippedSeq, TcpExtTCPACKSkippedPAWS, TcpExtTCPACKSkippedChallenge,
     // SACK and D-SACK (RFC 2018, RFC 2883), Linux's names: D-SACK blocks sent for data below RCV.NXT (OldSent, above)
     // and in the out-of-order queue; received SACK blocks discarded as invalid, D-SACK blocks ignored as too old or
     // with no undo possible, D-SACK blocks for out-of-order data, dubious D-SACKs, segments D-SACKed, and timeouts

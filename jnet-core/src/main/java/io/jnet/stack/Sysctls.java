@@ -100,6 +100,7 @@ public final class Sysctls {
     public final Sysctl tcpDelackMinMs = reg("net.ipv4.tcp_delack_min_ms", "ms", "minimum delayed-ACK timeout (Linux TCP_DELACK_MIN)", 1, 1000, 40);
     public final Sysctl tcpDelackMaxMs = reg("net.ipv4.tcp_delack_max_ms", "ms", "maximum delayed-ACK timeout (Linux TCP_DELACK_MAX)", 1, 5000, 200);
     public final Sysctl tcpInvalidRatelimit = reg("net.ipv4.tcp_invalid_ratelimit", "ms", "minimum gap between duplicate ACKs sent for out-of-window segments", 0, Integer.MAX_VALUE, 500);
+    public final Sysctl tcpChallengeAckLimit = reg("net.ipv4.tcp_challenge_ack_limit", "count", "RFC 5961 challenge ACKs per second for the whole namespace, about (a random count in [limit / 2, limit * 3 / 2) each second); INT_MAX, the Linux 6.0+ default, leaves only the per-socket tcp_invalid_ratelimit", 0, Integer.MAX_VALUE, Integer.MAX_VALUE);
     public final Sysctl tcpKeepaliveTime = reg("net.ipv4.tcp_keepalive_time", "seconds", "idle time before the first keepalive probe", 1, 32767, 7200);
     public final Sysctl tcpKeepaliveIntvl = reg("net.ipv4.tcp_keepalive_intvl", "seconds", "interval between keepalive probes", 1, 32767, 75);
     public final Sysctl tcpKeepaliveProbes = reg("net.ipv4.tcp_keepalive_probes", "count", "unanswered probes before the connection is dropped", 1, 127, 9);

@@ -3,8 +3,8 @@ package io.jnet.tcp;
 /**
  * Reno congestion control (Linux tcp_reno_* in tcp_cong.c), in bytes: slow start adds every newly acknowledged
  * byte up to ssthresh (Linux tcp_slow_start, no RFC 3465 limit L), congestion avoidance one MSS per cwnd of bytes
- * acknowledged (tcp_cong_avoid_ai), ssthresh = max(FlightSize / 2, 2 * SMSS) on a loss (RFC 5681 equation 4),
- * loss window of one segment after a timeout, cwnd capped at 2^30 bytes.
+ * acknowledged (tcp_cong_avoid_ai), ssthresh = max(cwnd / 2, 2) segments on a loss (Linux tcp_reno_ssthresh,
+ * from cwnd and not from FlightSize as RFC 5681 equation 4 has it), loss window of one segment after a timeout, cwnd capped at 2^30 bytes.
  * Fast retransmit and fast recovery are not here but in the {@link LossRecovery}.
  */
 final class RenoCongestion implements CongestionControl {
@@ -74,8 +74,12 @@ final class RenoCongestion implements CongestionControl {
         w.cwnd = Math.min(w.cwnd, (long) CongestionWindow.INIT_CWND_SEGMENTS * w.mss);
     }
 
-    /** RFC 5681 equation 4: ssthresh = max(FlightSize / 2, 2 * SMSS) (Linux tcp_reno_ssthresh, in segments). */
+    /**
+     * Linux tcp_reno_ssthresh: max(snd_cwnd &gt;&gt; 1, 2) in segments. Half cwnd, not RFC 5681 equation 4's
+     * max(FlightSize / 2, 2 * SMSS): with cwnd 10 and only 6 segments in flight ssthresh is 5, not 3.
+     * {@code flightSize} is not used (Linux's .ssthresh sees only the socket).
+     */
     private static long lossSsthresh(CongestionWindow w, long flightSize) {
-        return Math.max(flightSize / 2, 2L * w.mss);
+        return Math.max((w.cwnd / w.mss) >> 1, 2L) * w.mss;
     }
 }

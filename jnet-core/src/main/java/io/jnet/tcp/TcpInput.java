@@ -91,7 +91,7 @@ final class TcpInput {
                 c.tsRecentStamp = 0; // RFC 7323 5.5: ts.recent invalid after 24 days idle
             } else {
                 tcp.mib.inc(MibCounter.TcpExtPAWSEstab);
-                sendDupAckLimited(c, MibCounter.TcpExtTCPACKSkippedPAWS);
+                sendDupAckLimited(c, segLen, flags, MibCounter.TcpExtTCPACKSkippedPAWS);
                 return false;
             }
         }
@@ -111,13 +111,19 @@ final class TcpInput {
             segLen = 0;
         }
         if (!acceptable) {
+            if ((flags & Tcp.SYN) != 0 && (flags & Tcp.RST) == 0) {
+                // a SYN out of the window draws a challenge ACK, as one in it (Linux tcp_validate_incoming: syn_challenge)
+                tcp.mib.inc(MibCounter.TcpExtTCPSYNChallenge);
+                challengeAck(c);
+                return false;
+            }
             if ((flags & Tcp.RST) == 0) {
                 if (Tcp.seqLt(seq, c.rcvNxt) && segLen > 0) {
                     tcp.mib.inc(MibCounter.TcpExtDelayedACKLost);
                     // tcp_send_dupack: report the duplicate, up to RCV.NXT, in a D-SACK block
                     if (dsackOn(c)) c.rcvSacks.dsackSet(seq, Tcp.seqGt(pkt.endSeq, c.rcvNxt) ? c.rcvNxt : pkt.endSeq, c.rcvNxt, tcp.mib);
                 }
-                sendDupAckLimited(c, MibCounter.TcpExtTCPACKSkippedSeq); // tcp_send_dupack, rate limited
+                sendDupAckLimited(c, segLen, flags, MibCounter.TcpExtTCPACKSkippedSeq); // tcp_send_dupack
                 enterQuickAck(c);
             }
             return false;
@@ -158,6 +164,9 @@ final class TcpInput {
         if (c.state == TcpState.SYN_RECEIVED) {
             if (Tcp.seqLt(c.sndUna, ack) && Tcp.seqLeq(ack, c.sndMax)) {
                 if (c.parent != null && !c.parent.admitChild(c)) return false; // accept queue full: drop the ACK
+                // Linux creates the child at this ACK with snd_una = ISN + 1 (tcp_create_openreq_child): the ACK of
+                // the SYN-ACK advances nothing in tcp_ack and bytes_acked stays 0 (a simultaneous open counts it)
+                if (c.parent != null) c.sndUna = ack;
                 c.sndWnd = (long) wnd << c.sndWscale;
                 c.sndWl1 = seq;
                 c.sndWl2 = ack;
@@ -401,21 +410,41 @@ final class TcpInput {
     }
 
     /**
-     * Answers an unacceptable segment with a duplicate ACK at most once per net.ipv4.tcp_invalid_ratelimit
-     * (Linux tcp_oow_rate_limited), so two ends that disagree cannot loop ACKs at full speed.
+     * Linux __tcp_oow_rate_limited: true, counting {@code skipped}, when this connection answered an invalid segment
+     * less than net.ipv4.tcp_invalid_ratelimit ago; otherwise the answer about to go is recorded and false returned.
+     * Duplicate ACKs for out-of-window segments and challenge ACKs share the one timestamp (last_oow_ack_time), so
+     * two ends that disagree cannot loop ACKs at full speed.
      */
-    static void sendDupAckLimited(TcpConnection c, MibCounter skipped) {
+    static boolean oowRateLimited(TcpConnection c, MibCounter skipped) {
         long now = c.lastRecvNs;
-        long limit = c.tcp.sysctl.tcpInvalidRatelimit.intValue() * 1_000_000L;
-        if (c.lastOowAckNs != 0 && now - c.lastOowAckNs < limit) {
-            c.tcp.mib.inc(skipped);
-            return;
+        if (c.lastOowAckNs != 0) {
+            long elapsed = now - c.lastOowAckNs;
+            if (elapsed >= 0 && elapsed < c.tcp.sysctl.tcpInvalidRatelimit.intValue() * 1_000_000L) {
+                c.tcp.mib.inc(skipped);
+                return true;
+            }
         }
         c.lastOowAckNs = now;
-        TcpOutput.sendAck(c);
+        return false;
     }
 
+    /**
+     * Answers an unacceptable segment with a duplicate ACK (Linux tcp_oow_rate_limited, then tcp_send_dupack): a
+     * segment that occupies sequence space without a SYN (data or FIN) is always answered, as it is not likely part
+     * of an ACK loop, and leaves the timestamp alone; a pure ACK or a SYN is rate-limited per {@link #oowRateLimited}.
+     */
+    static void sendDupAckLimited(TcpConnection c, int segLen, int flags, MibCounter skipped) {
+        if ((segLen != 0 && (flags & Tcp.SYN) == 0) || !oowRateLimited(c, skipped)) TcpOutput.sendAck(c);
+    }
+
+    /**
+     * A challenge ACK (RFC 5961 3.2, 4.2, 5.2; Linux tcp_send_challenge_ack), limited per connection to one per
+     * net.ipv4.tcp_invalid_ratelimit (TcpExtTCPACKSkippedChallenge counts those skipped) and then by the
+     * namespace's net.ipv4.tcp_challenge_ack_limit per second (RFC 5961 7); TcpExtTCPChallengeACK counts those sent.
+     */
     static void challengeAck(TcpConnection c) {
+        if (oowRateLimited(c, MibCounter.TcpExtTCPACKSkippedChallenge)) return;
+        if (!c.tcp.challengeAckAllowed()) return;
         c.tcp.mib.inc(MibCounter.TcpExtTCPChallengeACK);
         TcpOutput.sendAck(c);
     }
@@ -427,11 +456,17 @@ final class TcpInput {
                                       TcpOptions opts) {
         TcpProtocol tcp = c.tcp;
         if (Tcp.seqGt(ack, c.sndMax)) {
-            TcpOutput.sendAck(c); // acks something not yet sent
+            // acks something not yet sent: dropped, answered with a challenge ACK, rate-limited (RFC 9293 3.10.7.4,
+            // RFC 5961 5.2; Linux tcp_ack's SKB_DROP_REASON_TCP_ACK_UNSENT_DATA)
+            challengeAck(c);
             return false;
         }
-        if (Tcp.seqLt(ack, c.sndUna - (int) Math.min(c.maxSndWnd, Integer.MAX_VALUE / 2))) {
-            challengeAck(c); // RFC 5961 5.2: too old
+        // RFC 5961 5.2: an ACK below SND.UNA - MAX.SND.WND is too old, dropped with a challenge ACK. Linux 6.x's
+        // tcp_ack bounds the window by the bytes acknowledged so far, min(max_window, bytes_acked): no ACK below
+        // what was ever sent is acceptable, so with nothing acknowledged yet an ACK of ISN is too old
+        long maxWindow = Math.min(Math.min(c.maxSndWnd, c.bytesAcked), Integer.MAX_VALUE / 2);
+        if (Tcp.seqLt(ack, c.sndUna - (int) maxWindow)) {
+            challengeAck(c);
             return false;
         }
         long newWnd = (long) wnd << c.sndWscale;

@@ -42,7 +42,11 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
     private int boundAddress;
     private int localPort;
     private boolean bound;
+    /** bind() gave a port (Linux SOCK_BINDPORT_LOCK): it stays when the listener stops; an ephemeral one is released. */
+    private boolean portLocked;
     private volatile boolean listening;
+    /** Listened, then stopped by shutdown(SHUT_RD): Linux's TCP_CLOSE after tcp_disconnect, polled as POLLHUP. */
+    private volatile boolean stopped;
     private volatile boolean closed;
     private boolean reuseAddr;
     private int backlog;
@@ -95,6 +99,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
             boundAddress = addr;
             localPort = tcp.bind(this, addr, local.getPort());
             bound = true;
+            portLocked = local.getPort() != 0;
         } finally {
             lock.release();
         }
@@ -114,6 +119,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
             if (listening) return;
             if (!tcp.canListen(this, boundAddress, localPort)) throw new ErrnoException(Errno.EADDRINUSE, "listen");
             listening = true;
+            stopped = false;
             tcp.addListener(this);
         } finally {
             lock.release();
@@ -128,6 +134,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
             long deadline = rcvTimeoNs > 0 ? tcp.ns.clock().nanoTime() + rcvTimeoNs : 0;
             while (true) {
                 if (closed) throw new ErrnoException(Errno.EBADF, "accept");
+                if (!listening) throw new ErrnoException(Errno.EINVAL, "accept"); // stopped meanwhile
                 TcpConnection c;
                 synchronized (acceptQueue) {
                     c = acceptQueue.poll();
@@ -400,11 +407,11 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
     /** Before a child completes: false (and the ACK is dropped) when the accept queue is full. */
     boolean admitChild(TcpConnection c) {
         synchronized (acceptQueue) {
-            if (!closed && acceptQueue.size() <= backlog) return true;
+            if (!closed && listening && acceptQueue.size() <= backlog) return true;
         }
         tcp.mib.inc(MibCounter.TcpExtListenOverflows);
         tcp.mib.inc(MibCounter.TcpExtListenDrops);
-        if (closed || tcp.sysctl.tcpAbortOnOverflow.enabled()) TcpOutput.abort(c, 0, true);
+        if (closed || !listening || tcp.sysctl.tcpAbortOnOverflow.enabled()) TcpOutput.abort(c, 0, true);
         return false;
     }
 
@@ -519,7 +526,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
 
     @Override
     public int readyEvents() {
-        if (closed) return Events.POLLHUP;
+        if (closed || stopped) return Events.POLLHUP;
         synchronized (acceptQueue) {
             return acceptQueue.isEmpty() ? 0 : Events.POLLIN;
         }
@@ -540,24 +547,69 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
     }
 
     @Override
+    public void shutdownInput() throws IOException {
+        TcpConnection[] pending;
+        lock.lock();
+        try {
+            if (closed) throw new ErrnoException(Errno.EBADF, "shutdown");
+            if (!listening) throw new ErrnoException(Errno.ENOTCONN, "shutdown");
+            pending = stopListening();
+            stopped = true;
+            if (!portLocked) { // tcp_set_state(TCP_CLOSE): inet_put_port unless bind() chose the port
+                tcp.unbind(this, localPort);
+                bound = false;
+            }
+        } finally {
+            lock.release();
+        }
+        resetUnaccepted(pending);
+        notifyReadiness();
+    }
+
+    @Override
+    public void shutdownOutput() throws IOException {
+        lock.lock();
+        try {
+            if (closed) throw new ErrnoException(Errno.EBADF, "shutdown");
+            if (!listening) throw new ErrnoException(Errno.ENOTCONN, "shutdown");
+        } finally {
+            lock.release();
+        }
+    }
+
+    @Override
     public void close() {
         TcpConnection[] pending;
         lock.lock();
         try {
             if (closed) return;
             closed = true;
-            if (listening) tcp.removeListener(this);
-            listening = false;
+            pending = stopListening();
             if (bound) tcp.unbind(this, localPort);
-            synchronized (acceptQueue) {
-                pending = acceptQueue.toArray(new TcpConnection[0]);
-                acceptQueue.clear();
-            }
-            lock.wakeUp();
         } finally {
             lock.release();
         }
-        // connections nobody accepted are reset (Linux inet_csk_listen_stop)
+        resetUnaccepted(pending);
+    }
+
+    /**
+     * Under the lock: leaves the listener table and empties the accept queue, waking a blocked accept() (the first
+     * half of Linux's inet_csk_listen_stop); the caller resets what it returns with {@link #resetUnaccepted}.
+     */
+    private TcpConnection[] stopListening() {
+        if (listening) tcp.removeListener(this);
+        listening = false;
+        TcpConnection[] pending;
+        synchronized (acceptQueue) {
+            pending = acceptQueue.toArray(new TcpConnection[0]);
+            acceptQueue.clear();
+        }
+        lock.wakeUp();
+        return pending;
+    }
+
+    /** Connections nobody accepted are reset (Linux inet_csk_listen_stop: inet_child_forget, tcp_disconnect). */
+    private static void resetUnaccepted(TcpConnection[] pending) {
         for (TcpConnection c : pending) {
             c.accepted = true;
             c.lingerNs = 0; // abortive: RST

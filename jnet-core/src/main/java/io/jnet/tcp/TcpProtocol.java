@@ -44,6 +44,9 @@ public final class TcpProtocol implements IpProtocolHandler {
     final Runnable sendfileFault;
     private int timeWaitCount;
     private long timeWaitEntered;
+    /** The second the challenge ACK budget was drawn for, and what is left of it (Linux tcp_challenge_timestamp, tcp_challenge_count). */
+    private long challengeSecond = Long.MIN_VALUE;
+    private long challengeCount;
 
     /** Something holding a local port: a socket, listener or TIME-WAIT remnant. */
     interface Binder {
@@ -67,6 +70,25 @@ public final class TcpProtocol implements IpProtocolHandler {
         ns.registerSocketFactory(io.jnet.socket.TcpSocket.class, () -> new TcpConnection(this));
         ns.registerSocketFactory(io.jnet.socket.TcpServerSocket.class, () -> new TcpListenerImpl(this));
         ns.onClose(this::closeAll);
+    }
+
+    /**
+     * The namespace-wide challenge ACK limit (RFC 5961 7, the second check of Linux's tcp_send_challenge_ack): with
+     * net.ipv4.tcp_challenge_ack_limit at INT_MAX (the default) always true; otherwise each second draws a budget of
+     * [half, limit + half - 1] challenge ACKs, half = (limit + 1) / 2, and this takes one from it.
+     */
+    synchronized boolean challengeAckAllowed() {
+        int limit = sysctl.tcpChallengeAckLimit.intValue();
+        if (limit == Integer.MAX_VALUE) return true;
+        long second = ns.clock().nanoTime() / 1_000_000_000L; // jiffies / HZ
+        if (second != challengeSecond) {
+            long half = (limit + 1L) >> 1;
+            challengeSecond = second;
+            challengeCount = half + (limit > 0 ? ns.randomInt(limit) : 0);
+        }
+        if (challengeCount <= 0) return false;
+        challengeCount--;
+        return true;
     }
 
     // ---- receive ---------------------------------------------------------------------------------

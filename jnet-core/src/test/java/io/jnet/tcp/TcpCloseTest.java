@@ -2,6 +2,12 @@ package io.jnet.tcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.jnet.socket.Errno;
+import io.jnet.socket.ErrnoException;
+import io.jnet.socket.Events;
+import io.jnet.socket.TcpInfo;
 import io.jnet.socket.TcpServerSocket;
 import io.jnet.stack.MibCounter;
 import io.jnet.wire.Tcp;
@@ -158,6 +164,35 @@ class TcpCloseTest {
             assertThat(net.a.mib().get(MibCounter.TcpExtTCPAbortOnData)).isEqualTo(1);
             assertThat(tcp(net.a).connectionCount()).isZero();
             assertThat(tcp(net.a).timeWaitCount()).isZero();
+        }
+    }
+
+    /**
+     * shutdown(SHUT_RD) on a listener stops it as Linux's inet_shutdown does (tcp_disconnect, inet_csk_listen_stop):
+     * the connection nobody accepted is reset, accept() fails with EINVAL, the state is TCP_CLOSE and poll reports
+     * POLLHUP; a second shutdown finds nothing listening (ENOTCONN); the socket keeps its port and listens again.
+     */
+    @Test
+    void shutdownReadOnAListenerStopsIt() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            srv.shutdownOutput(); // SHUT_WR: nothing happens to a listener
+            assertThat(srv.info().state()).isEqualTo(TcpInfo.TCP_LISTEN);
+            TcpConnection c = net.connect(VirtualNet.PORT);
+            assertThat(c.finishConnect()).isTrue();
+            srv.shutdownInput();
+            assertThat(c.state()).as("reset").isEqualTo("UNCONN");
+            assertThat(catchThrowableOfType(ErrnoException.class, srv::accept).errno()).isEqualTo(Errno.EINVAL);
+            assertThat(srv.info().state()).isEqualTo(TcpInfo.TCP_CLOSE);
+            assertThat(srv.readyEvents() & Events.POLLHUP).isNotZero();
+            assertThat(catchThrowableOfType(ErrnoException.class, srv::shutdownInput).errno()).isEqualTo(Errno.ENOTCONN);
+            assertThat(catchThrowableOfType(ErrnoException.class, srv::shutdownOutput).errno()).isEqualTo(Errno.ENOTCONN);
+            assertThat(srv.localAddress().getPort()).isEqualTo(VirtualNet.PORT);
+            // listening again on the same port
+            srv.listen(16);
+            assertThat(srv.info().state()).isEqualTo(TcpInfo.TCP_LISTEN);
+            assertThat(srv.readyEvents() & Events.POLLHUP).isZero();
+            TcpConnection[] p = net.establish(srv);
+            assertThat(p[1].state()).isEqualTo("ESTAB");
         }
     }
 }

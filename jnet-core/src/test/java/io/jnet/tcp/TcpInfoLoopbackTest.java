@@ -103,7 +103,9 @@ class TcpInfoLoopbackTest {
             assertThat(s.bytesReceived()).as("data and the FIN").isEqualTo(payload + 1);
             assertThat(s.dataSegsIn()).isEqualTo(c.dataSegsOut());
             assertThat(s.segsIn()).isGreaterThan(s.dataSegsIn());
-            assertThat(s.bytesAcked()).as("the SYN-ACK").isEqualTo(1);
+            // Linux's passive child starts with snd_una past its SYN-ACK (tcp_create_openreq_child): bytes_acked
+            // does not count it (1 was asserted here before jnet followed Linux; checked on Linux 6.18)
+            assertThat(s.bytesAcked()).as("not the SYN-ACK").isZero();
             assertThat(s.state()).isEqualTo(TcpInfo.TCP_CLOSE_WAIT);
             assertThat(s.rcvRtt()).as("the receiver measured RTTs").isPositive().isLessThan(elapsedUs);
             assertThat(s.rcvSpace()).isPositive();

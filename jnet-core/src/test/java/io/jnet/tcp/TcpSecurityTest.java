@@ -61,6 +61,49 @@ class TcpSecurityTest {
         }
     }
 
+    /**
+     * Linux tcp_send_challenge_ack: one challenge ACK per connection per net.ipv4.tcp_invalid_ratelimit (500 ms),
+     * those held back counted in TcpExtTCPACKSkippedChallenge; then net.ipv4.tcp_challenge_ack_limit per second for
+     * the namespace, unlimited at its default INT_MAX.
+     */
+    @Test
+    void challengeAcksAreRateLimitedPerConnectionAndByTheNamespaceLimit() throws Exception {
+        try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {
+            assertThat(net.a.sysctl().tcpChallengeAckLimit.intValue()).isEqualTo(Integer.MAX_VALUE);
+            TcpConnection[] p = net.establish(srv);
+            TcpConnection c = p[0];
+            TcpFrame last = lastFromServer(net);
+            net.filter.clearRecording();
+            net.filter.dropOutbound(f -> true);
+            Runnable badRst = () -> net.filter.injectInbound(net.craftToClient(last.srcPort(), last.dstPort(),
+                    c.rcvNxt + 1000, 0, Tcp.RST, 0, null, new byte[0]));
+            badRst.run();
+            assertThat(net.filter.frames(true)).hasSize(1);
+            net.advanceMillis(100);
+            badRst.run();
+            assertThat(net.filter.frames(true)).as("100 ms after the last one: none").hasSize(1);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPACKSkippedChallenge)).isEqualTo(1);
+            net.advanceMillis(400);
+            badRst.run();
+            assertThat(net.filter.frames(true)).as("500 ms after the last one").hasSize(2);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPChallengeACK)).isEqualTo(2);
+
+            // the namespace's limit: 1 a second (a budget drawn in [1, 1]), no per-connection limit
+            net.a.sysctl().set("net.ipv4.tcp_invalid_ratelimit", "0");
+            net.a.sysctl().set("net.ipv4.tcp_challenge_ack_limit", "1");
+            net.advanceMillis(1000);
+            badRst.run();
+            badRst.run();
+            assertThat(net.filter.frames(true)).as("one in this second").hasSize(3);
+            net.advanceMillis(1000);
+            badRst.run();
+            assertThat(net.filter.frames(true)).as("the next second's").hasSize(4);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPChallengeACK)).isEqualTo(4);
+            assertThat(net.a.mib().get(MibCounter.TcpExtTCPACKSkippedChallenge)).isEqualTo(1);
+            assertThat(c.state()).isEqualTo("ESTAB");
+        }
+    }
+
     @Test
     void synOnAnEstablishedConnectionDrawsAChallengeAck() throws Exception {
         try (VirtualNet net = new VirtualNet(); TcpServerSocket srv = net.listen(VirtualNet.PORT)) {

@@ -481,6 +481,11 @@ final class JnetSyscalls implements Syscalls {
         run(() -> {
             SocketFile s = sock(fd);
             if (how < SHUT_RD || how > SHUT_RDWR) throw new SyscallException(EINVAL);
+            if (s.listener != null) { // inet_shutdown on TCP_LISTEN: the read side stops the listener
+                if (how != SHUT_WR) s.listener.shutdownInput();
+                else s.listener.shutdownOutput();
+                return;
+            }
             TcpSocket c = s.connection;
             if (c == null) throw new SyscallException(ENOTCONN);
             if (how != SHUT_WR) c.shutdownInput();
