@@ -29,6 +29,7 @@ public final class Sysctls {
     public final Sysctl ipfragHighThresh = reg("net.ipv4.ipfrag_high_thresh", "bytes", "memory for fragment queues before new fragments are dropped", 0, Integer.MAX_VALUE, 4194304);
     public final Sysctl ipfragLowThresh = reg("net.ipv4.ipfrag_low_thresh", "bytes", "reassembly memory after eviction", 0, Integer.MAX_VALUE, 3145728);
     public final Sysctl ipfragTime = reg("net.ipv4.ipfrag_time", "seconds", "how long a fragment queue waits for its missing pieces", 1, 3600, 30);
+    public final Sysctl ipRouteMinPmtu = reg("net.ipv4.route.min_pmtu", "bytes", "least path MTU an ICMP fragmentation-needed may set; a lower one sets this (__ip_rt_update_pmtu)", 68, 65535, 552);
     public final Sysctl ipEarlyDemux = reg("net.ipv4.ip_early_demux", "boolean", "look up established sockets at IP receive", 0, 1, 1);
     public final Sysctl ipForward = reg("net.ipv4.ip_forward", "boolean", "forward packets not addressed to this namespace; a write sets conf.all, conf.default and every device's forwarding", 0, 1, 0);
     public final Sysctl confAllForwarding = reg("net.ipv4.conf.all.forwarding", "boolean", "as net.ipv4.ip_forward (a write sets ip_forward, conf.default and every device's forwarding)", 0, 1, 0);

@@ -1033,6 +1033,10 @@ final class TcpInput {
         }
         if (type == Icmp.DEST_UNREACH && code == Icmp.CODE_FRAG_NEEDED) {
             int mtu = info;
+            // __ip_rt_update_pmtu: an MTU below net.ipv4.route.min_pmtu (a forged or broken ICMP cannot shrink
+            // segments to nothing) takes min_pmtu instead, or keeps a path MTU already below it
+            int minPmtu = c.tcp.sysctl.ipRouteMinPmtu.intValue();
+            if (mtu < minPmtu) mtu = c.pmtu > 0 ? Math.min(c.pmtu, minPmtu) : minPmtu;
             if (mtu >= 68) {
                 int m = TcpOutput.mssForMtu(mtu) - (c.tsEnabled ? 12 : 0);
                 if (m < c.mss && m >= 48) {
