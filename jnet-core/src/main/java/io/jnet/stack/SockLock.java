@@ -427,6 +427,16 @@ public final class SockLock {
     }
 
     private static final ThreadLocal<Waiter> WAITER = ThreadLocal.withInitial(Waiter::new);
+
+    /**
+     * True when {@code t} is parked in {@link #await} but was already signalled, or its timeout has passed: it is
+     * about to run, though the scheduler has not given it a core yet. For tools that drive a namespace on a virtual
+     * clock and must not move the clock on while a woken thread has still to finish its work; the answer is a
+     * snapshot.
+     */
+    public static boolean wakeupPending(Thread t) {
+        return LockSupport.getBlocker(t) instanceof Waiter w && w.thread == t && w.isReleasable();
+    }
     private Waiter waitQueue;
 
     /** True when the calling thread holds the short lock or the socket is owned (for assertions). */

@@ -11,6 +11,7 @@ import io.jnet.socket.TcpServerSocket;
 import io.jnet.socket.TcpSocket;
 import io.jnet.socket.UdpSocket;
 import io.jnet.stack.NetNamespace;
+import io.jnet.stack.SockLock;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -74,11 +75,15 @@ final class JnetSyscalls implements Syscalls {
     /** True when {@code t} is inside a call now. */
     boolean inCall(Thread t) { return inCall.contains(t); }
 
-    /** True when every thread inside a call is parked (waiting for data, a connection, room or a timeout). */
+    /**
+     * True when every thread inside a call is parked (waiting for data, a connection, room or a timeout) and none
+     * was woken without having run yet (a loaded machine may leave a woken thread without a core for a while).
+     */
     boolean callersParked() {
         for (Thread t : inCall) {
             Thread.State st = t.getState();
             if (st != Thread.State.WAITING && st != Thread.State.TIMED_WAITING && st != Thread.State.TERMINATED) return false;
+            if (st != Thread.State.TERMINATED && SockLock.wakeupPending(t)) return false;
         }
         return true;
     }
