@@ -165,6 +165,7 @@ final class TcpInput {
                 // window for both (tcp_create_openreq_child: max_window = snd_wnd); the SYN's unscaled window
                 // would hold the size goal and forced_push at a window the peer no longer offers
                 c.maxSndWnd = c.sndWnd;
+                TcpOutput.syncMss(c); // tcp_v4_syn_recv_sock
                 synAckRttSample(c, opts);
                 establish(c);
                 TcpFriends.complete(c, pkt);
@@ -260,6 +261,7 @@ final class TcpInput {
             c.sndWl1 = seq;
             c.sndWl2 = ack;
             c.maxSndWnd = Math.max(c.maxSndWnd, c.sndWnd);
+            TcpOutput.syncMss(c); // tcp_rcv_synsent_state_process, after tcp_ack took the SYN-ACK's window
             if (c.tsEnabled && opts.hasTimestamp) {
                 c.tsRecent = opts.tsVal;
                 c.tsRecentStamp = c.lastRecvNs;
@@ -441,7 +443,10 @@ final class TcpInput {
             c.sndWnd = newWnd;
             c.sndWl1 = seq;
             c.sndWl2 = ack;
-            if (newWnd > c.maxSndWnd) c.maxSndWnd = newWnd;
+            if (newWnd > c.maxSndWnd) {
+                c.maxSndWnd = newWnd;
+                TcpOutput.syncMss(c); // tcp_ack_update_window
+            }
         }
         int newlySacked = 0;
         c.rack.beginAck(c.lastRecvNs);

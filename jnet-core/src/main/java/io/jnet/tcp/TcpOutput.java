@@ -193,12 +193,32 @@ final class TcpOutput {
 
     /**
      * Linux tcp_bound_to_half_wnd: {@code bytes} cut to half the largest window the peer offered (the whole of
-     * it when that is not above TCP_MSS_DEFAULT); no cut before the peer offered one.
+     * it when that is not above TCP_MSS_DEFAULT), but not below the payload of a 68-byte IPv4 minimum MTU
+     * packet's TCP segment (68 - tcp_header_len, the header with its timestamps option); no cut before the peer
+     * offered a window.
      */
     static long boundToHalfWindow(TcpConnection c, long bytes) {
         long cutoff = c.maxSndWnd > TCP_MSS_DEFAULT ? c.maxSndWnd >> 1 : c.maxSndWnd;
-        if (cutoff > 0 && bytes > cutoff) return Math.max(cutoff, 68 - Tcp.MIN_HEADER_LENGTH);
+        if (cutoff > 0 && bytes > cutoff) return Math.max(cutoff, 68 - Tcp.MIN_HEADER_LENGTH - (c.tsEnabled ? 12 : 0));
         return bytes;
+    }
+
+    /**
+     * Linux tcp_sync_mss, run when the peer's largest window grows (tcp_ack_update_window) and once the handshake
+     * has set it (tcp_rcv_synsent_state_process, tcp_v4_syn_recv_sock): the MSS is the path MTU's (tcp_mtu_to_mss:
+     * at most the peer's MSS option, at least net.ipv4.tcp_min_snd_mss, less the timestamps option) cut to half
+     * the peer's largest window ({@link #boundToHalfWindow}), so that a peer with a tiny window still gets two
+     * segments per window. cwnd keeps its number of segments.
+     */
+    static void syncMss(TcpConnection c) {
+        int pathMss = mssForMtu(c.pmtu);
+        int m = Math.min(c.peerMss, pathMss > 0 ? pathMss : c.peerMss);
+        m = Math.max(m, c.tcp.sysctl.tcpMinSndMss.intValue()) - (c.tsEnabled ? 12 : 0);
+        m = (int) boundToHalfWindow(c, m);
+        if (m != c.mss) {
+            c.mss = m;
+            c.win.setMss(m);
+        }
     }
 
     /**
