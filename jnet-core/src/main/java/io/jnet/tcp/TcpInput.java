@@ -428,6 +428,7 @@ final class TcpInput {
     private static boolean processAck(TcpConnection c, PacketBuffer pkt, int flags, int seq, int ack, int wnd, int segLen,
                                       TcpOptions opts) {
         TcpProtocol tcp = c.tcp;
+        boolean noQueue = c.sndMax == c.sndUna; // Linux prior_packets == 0: nothing was in flight
         if (Tcp.seqGt(ack, c.sndMax)) {
             TcpOutput.sendAck(c); // acks something not yet sent
             return false;
@@ -482,7 +483,27 @@ final class TcpInput {
         c.probesOut = 0; // the peer answers: probes are not unanswered (Linux icsk_probes_out)
         c.lastAckRecvNs = c.lastRecvNs;
         updatePacingRate(c);
+        if (noQueue) ackProbe(c);
         return true;
+    }
+
+    /**
+     * Linux tcp_ack_probe, for an ACK that came with nothing in flight (tcp_ack's no_queue): when the window now
+     * takes the first unsent segment whole, probing is over (backoff and first-probe time cleared, the persist
+     * timer stopped; the send that follows re-arms it if need be); otherwise the persist timer starts again from
+     * this ACK with the backoff it has (tcp_probe0_when), so an answered probe does not reset the backoff.
+     */
+    static void ackProbe(TcpConnection c) {
+        PacketBuffer head = c.sendHead;
+        if (head == null) return;
+        int wndEnd = c.sndUna + (int) Math.min(c.sndWnd, Integer.MAX_VALUE);
+        if (Tcp.seqLeq(head.endSeq, wndEnd)) {
+            c.persistBackoff = 0;
+            c.probesTstampNs = 0;
+            c.persistTimer.cancel();
+        } else {
+            c.persistTimer.schedule(TcpOutput.persistTimeoutNs(c));
+        }
     }
 
     private static void newAck(TcpConnection c, int ack, TcpOptions opts, int priorFack, long priorSackedBytes) {
