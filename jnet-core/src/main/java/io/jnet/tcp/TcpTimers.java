@@ -183,7 +183,7 @@ final class TcpTimers {
         boolean userTimedOut = false;
         if (c.probesTstampNs == 0) c.probesTstampNs = now;
         else userTimedOut = c.userTimeoutMs > 0 && now - c.probesTstampNs >= c.userTimeoutMs * 1_000_000L;
-        if (userTimedOut || c.probesOut > limit) {
+        if (userTimedOut || c.probesOut >= limit) { // tcp_probe_timer: icsk_probes_out >= max_probes ends it
             tcp.mib.inc(MibCounter.TcpExtTCPAbortOnTimeout);
             TcpOutput.abort(c, Errno.ETIMEDOUT.number(), false);
             return;
@@ -208,7 +208,8 @@ final class TcpTimers {
         }
         TcpOutput.sendProbe(c); // zero window: an old sequence number elicits an ACK
         c.probesOut++;
-        c.persistBackoff++;
+        // tcp_send_probe0: the backoff grows up to net.ipv4.tcp_retries2
+        if (c.persistBackoff < tcp.sysctl.tcpRetries2.intValue()) c.persistBackoff++;
         if (!c.rtoTimer.isPending()) c.persistTimer.schedule(TcpOutput.persistTimeoutNs(c));
     }
 
