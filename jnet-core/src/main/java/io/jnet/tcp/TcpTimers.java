@@ -193,8 +193,13 @@ final class TcpTimers {
         long usable = (c.sndUna + (int) Math.min(c.sndWnd, Integer.MAX_VALUE)) - c.sndNxt;
         PacketBuffer seg = c.sendHead;
         if (usable > 0 && seg != null && seg.length() > 0) {
-            // some window left, too small for sender SWS avoidance: send what fits (tcp_write_wakeup)
-            if (seg.length() > usable) TcpOutput.split(c, seg, (int) usable);
+            // some window left, too small for sender SWS avoidance: send what fits (tcp_write_wakeup), with PSH,
+            // and the bytes of the whole segment count as pushed; cut to the window, the rest keeps the PSH too
+            // (tcp_fragment gives the second part the flags)
+            if (io.jnet.wire.Tcp.seqLt(c.pushedSeq, seg.endSeq)) c.pushedSeq = seg.endSeq;
+            seg.flags |= io.jnet.wire.Tcp.PSH;
+            if (seg.length() > usable || seg.length() > c.mss) TcpOutput.split(c, seg, (int) Math.min(usable, c.mss));
+            seg.flags |= io.jnet.wire.Tcp.PSH;
             TcpOutput.transmitData(c, seg, false);
             c.sendHead = seg.next;
             c.sndNxt = seg.endSeq;
@@ -204,6 +209,7 @@ final class TcpTimers {
             // next probe, if the window stays below a segment, comes one RTO after the ACK, not a doubled one
             c.probesOut = 0;
             c.persistBackoff = 0;
+            c.probesTstampNs = 0;
             return;
         }
         TcpOutput.sendProbe(c); // zero window: an old sequence number elicits an ACK
