@@ -174,6 +174,7 @@ final class TcpInput {
                 // window for both (tcp_create_openreq_child: max_window = snd_wnd); the SYN's unscaled window
                 // would hold the size goal and forced_push at a window the peer no longer offers
                 c.maxSndWnd = c.sndWnd;
+                TcpOutput.syncMss(c); // tcp_v4_syn_recv_sock
                 synAckRttSample(c, opts);
                 establish(c);
                 TcpFriends.complete(c, pkt);
@@ -269,6 +270,7 @@ final class TcpInput {
             c.sndWl1 = seq;
             c.sndWl2 = ack;
             c.maxSndWnd = Math.max(c.maxSndWnd, c.sndWnd);
+            TcpOutput.syncMss(c); // tcp_rcv_synsent_state_process, after tcp_ack took the SYN-ACK's window
             if (c.tsEnabled && opts.hasTimestamp) {
                 c.tsRecent = opts.tsVal;
                 c.tsRecentStamp = c.lastRecvNs;
@@ -455,6 +457,7 @@ final class TcpInput {
     private static boolean processAck(TcpConnection c, PacketBuffer pkt, int flags, int seq, int ack, int wnd, int segLen,
                                       TcpOptions opts) {
         TcpProtocol tcp = c.tcp;
+        boolean noQueue = c.sndMax == c.sndUna; // Linux prior_packets == 0: nothing was in flight
         if (Tcp.seqGt(ack, c.sndMax)) {
             // acks something not yet sent: dropped, answered with a challenge ACK, rate-limited (RFC 9293 3.10.7.4,
             // RFC 5961 5.2; Linux tcp_ack's SKB_DROP_REASON_TCP_ACK_UNSENT_DATA)
@@ -476,7 +479,10 @@ final class TcpInput {
             c.sndWnd = newWnd;
             c.sndWl1 = seq;
             c.sndWl2 = ack;
-            if (newWnd > c.maxSndWnd) c.maxSndWnd = newWnd;
+            if (newWnd > c.maxSndWnd) {
+                c.maxSndWnd = newWnd;
+                TcpOutput.syncMss(c); // tcp_ack_update_window
+            }
         }
         int newlySacked = 0;
         c.rack.beginAck(c.lastRecvNs);
@@ -512,7 +518,27 @@ final class TcpInput {
         c.probesOut = 0; // the peer answers: probes are not unanswered (Linux icsk_probes_out)
         c.lastAckRecvNs = c.lastRecvNs;
         updatePacingRate(c);
+        if (noQueue) ackProbe(c);
         return true;
+    }
+
+    /**
+     * Linux tcp_ack_probe, for an ACK that came with nothing in flight (tcp_ack's no_queue): when the window now
+     * takes the first unsent segment whole, probing is over (backoff and first-probe time cleared, the persist
+     * timer stopped; the send that follows re-arms it if need be); otherwise the persist timer starts again from
+     * this ACK with the backoff it has (tcp_probe0_when), so an answered probe does not reset the backoff.
+     */
+    static void ackProbe(TcpConnection c) {
+        PacketBuffer head = c.sendHead;
+        if (head == null) return;
+        int wndEnd = c.sndUna + (int) Math.min(c.sndWnd, Integer.MAX_VALUE);
+        if (Tcp.seqLeq(head.endSeq, wndEnd)) {
+            c.persistBackoff = 0;
+            c.probesTstampNs = 0;
+            c.persistTimer.cancel();
+        } else {
+            c.persistTimer.schedule(TcpOutput.persistTimeoutNs(c));
+        }
     }
 
     private static void newAck(TcpConnection c, int ack, TcpOptions opts, int priorFack, long priorSackedBytes) {

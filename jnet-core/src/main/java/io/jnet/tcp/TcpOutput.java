@@ -194,12 +194,32 @@ final class TcpOutput {
 
     /**
      * Linux tcp_bound_to_half_wnd: {@code bytes} cut to half the largest window the peer offered (the whole of
-     * it when that is not above TCP_MSS_DEFAULT); no cut before the peer offered one.
+     * it when that is not above TCP_MSS_DEFAULT), but not below the payload of a 68-byte IPv4 minimum MTU
+     * packet's TCP segment (68 - tcp_header_len, the header with its timestamps option); no cut before the peer
+     * offered a window.
      */
     static long boundToHalfWindow(TcpConnection c, long bytes) {
         long cutoff = c.maxSndWnd > TCP_MSS_DEFAULT ? c.maxSndWnd >> 1 : c.maxSndWnd;
-        if (cutoff > 0 && bytes > cutoff) return Math.max(cutoff, 68 - Tcp.MIN_HEADER_LENGTH);
+        if (cutoff > 0 && bytes > cutoff) return Math.max(cutoff, 68 - Tcp.MIN_HEADER_LENGTH - (c.tsEnabled ? 12 : 0));
         return bytes;
+    }
+
+    /**
+     * Linux tcp_sync_mss, run when the peer's largest window grows (tcp_ack_update_window) and once the handshake
+     * has set it (tcp_rcv_synsent_state_process, tcp_v4_syn_recv_sock): the MSS is the path MTU's (tcp_mtu_to_mss:
+     * at most the peer's MSS option, at least net.ipv4.tcp_min_snd_mss, less the timestamps option) cut to half
+     * the peer's largest window ({@link #boundToHalfWindow}), so that a peer with a tiny window still gets two
+     * segments per window. cwnd keeps its number of segments.
+     */
+    static void syncMss(TcpConnection c) {
+        int pathMss = mssForMtu(c.pmtu);
+        int m = Math.min(c.peerMss, pathMss > 0 ? pathMss : c.peerMss);
+        m = Math.max(m, c.tcp.sysctl.tcpMinSndMss.intValue()) - (c.tsEnabled ? 12 : 0);
+        m = (int) boundToHalfWindow(c, m);
+        if (m != c.mss) {
+            c.mss = m;
+            c.win.setMss(m);
+        }
     }
 
     /**
@@ -235,7 +255,7 @@ final class TcpOutput {
                 tail.endSeq += n;
                 c.writeSeq += n;
                 copied += n;
-                if (copied < len && tail.length() >= mss && forcedPush(c)) markPush(c, tail);
+                if (copied < len && tail.length() >= mss) pushFullSegment(c, tail);
                 continue;
             }
             if (sendSpace(c) <= 0) break;
@@ -271,6 +291,23 @@ final class TcpOutput {
      */
     static boolean forcedPush(TcpConnection c) {
         return Tcp.seqGt(c.writeSeq, c.pushedSeq + (int) Math.min(c.maxSndWnd >> 1, Integer.MAX_VALUE));
+    }
+
+    /**
+     * tcp_sendmsg_locked once the write filled {@code seg}, the write queue's tail, to the size goal and has more
+     * bytes to queue: when a push is forced ({@link #forcedPush}) it is marked PSH and everything that may go is
+     * sent (__tcp_push_pending_frames with TCP_NAGLE_PUSH); otherwise, when it is the only unsent segment, it is
+     * sent on its own (tcp_push_one). A MSG_OOB write pushes only at its end. So the segments a large write fills
+     * leave while it goes on, before later ones are queued behind them (which {@link #growFlags} would merge).
+     */
+    static void pushFullSegment(TcpConnection c, PacketBuffer seg) {
+        if ((c.sendFlags & MsgFlags.MSG_OOB) != 0) return;
+        if (forcedPush(c)) {
+            markPush(c, seg);
+            push(c, TCP_NAGLE_PUSH);
+        } else if (seg == c.sendHead) {
+            push(c, TCP_NAGLE_PUSH);
+        }
     }
 
     /** Linux tcp_mark_push: {@code seg} goes with PSH, and the bytes written so far count as pushed. */
@@ -311,7 +348,7 @@ final class TcpOutput {
                 tail.endSeq += n;
                 c.writeSeq += n;
                 queued += n;
-                if (queued < len && tail.length() >= goal && forcedPush(c)) markPush(c, tail);
+                if (queued < len && tail.length() >= goal) pushFullSegment(c, tail);
                 continue;
             }
             if (sendSpace(c) <= 0) break;
@@ -333,7 +370,7 @@ final class TcpOutput {
             c.writeQueue.add(nb);
             if (c.sendHead == null) c.sendHead = nb;
             c.nonagle &= ~TCP_NAGLE_PUSH; // skb_entail
-            if (queued < len && n >= goal && forcedPush(c)) markPush(c, nb);
+            if (queued < len && n >= goal) pushFullSegment(c, nb);
         }
         return queued;
     }
@@ -389,6 +426,7 @@ final class TcpOutput {
         // urgent mode sends one MSS per segment (tcp_write_xmit: no tcp_mss_split_point beyond the MSS), so that
         // the urgent pointer of each is its own
         int goal = c.sndUrg ? c.mss : sizeGoal(c);
+        int grownEnd = c.sndNxt; // the end of the segments merged by the last growFlags: they go as one
         while ((seg = c.sendHead) != null) {
             boolean fin = (seg.flags & Tcp.FIN) != 0;
             int len = seg.length();
@@ -406,6 +444,7 @@ final class TcpOutput {
                 cwndLimited = true;
                 break;
             }
+            if (!Tcp.seqLt(seg.seq, grownEnd)) grownEnd = growFlags(c, seg, inflight);
             if (inflight == 0 && len > Math.max(c.win.cwnd, c.mss)) {
                 split(c, seg, (int) Math.max(c.mss, c.win.cwnd / c.mss * c.mss));
                 len = seg.length();
@@ -461,6 +500,40 @@ final class TcpOutput {
             c.persistTimer.schedule(persistTimeoutNs(c));
         }
         return sent;
+    }
+
+    /** Linux GSO_LEGACY_MAX_SIZE: the GSO limit of a device without segmentation offload, bytes. */
+    static final int SOFTWARE_GSO_MAX_SIZE = 65536;
+
+    /**
+     * Linux tcp_grow_skb (6.10+), as far as flags go: before its window test tcp_write_xmit moves bytes of the
+     * segment queued behind the head of the unsent data into the head, up to {@code min(cwnd quota, tcp_tso_segs)}
+     * MSS in all, and when that empties the segment it joins the head with its flags. The merged segment leaves
+     * whole, its PSH on its last packet (GSO), or cut to what the window takes, the PSH going with the rest
+     * (tso_fragment). jnet keeps its segments and moves the PSH instead, from {@code head} to the segment merged.
+     * Returns the end of the merged segment, which the loop sends without growing it again (the rest of a cut is
+     * grown anew on the next round, as Linux grows the rest).
+     */
+    static int growFlags(TcpConnection c, PacketBuffer head, long inflight) {
+        PacketBuffer next = head.next;
+        if (next == null) return head.endSeq;
+        int mss = Math.max(1, c.mss);
+        long cwndSegs = c.win.cwnd / mss;
+        long inflightSegs = (Math.max(0, inflight - leftOut(c)) + mss - 1) / mss;
+        long quota = Math.max(1, Math.min(Math.max(cwndSegs >> 1, 1), cwndSegs - inflightSegs)); // tcp_cwnd_test
+        io.jnet.ip.Route r = c.tcp.ip.route(c.remoteAddr, c.dst);
+        int gso = r == null ? 0 : r.itf().device().gsoMaxSize();
+        // tcp_tso_segs; Linux segments in software what a device cannot (GSO), so its limit applies to every device
+        long maxSegs = tsoAutosize(c, gso > 0 ? gso : SOFTWARE_GSO_MAX_SIZE) / mss;
+        long missing = Math.min(quota, maxSegs) * mss - head.length();
+        int nlen = next.length();
+        // a bare FIN is not merged (nothing to move); a segment only partly moved keeps its flags
+        if (nlen == 0 || nlen > missing) return head.endSeq;
+        if ((head.flags & Tcp.PSH) != 0) {
+            head.flags &= ~Tcp.PSH;
+            next.flags |= Tcp.PSH;
+        }
+        return next.endSeq;
     }
 
     /**

@@ -184,7 +184,7 @@ final class TcpTimers {
         boolean userTimedOut = false;
         if (c.probesTstampNs == 0) c.probesTstampNs = now;
         else userTimedOut = c.userTimeoutMs > 0 && now - c.probesTstampNs >= c.userTimeoutMs * 1_000_000L;
-        if (userTimedOut || c.probesOut > limit) {
+        if (userTimedOut || c.probesOut >= limit) { // tcp_probe_timer: icsk_probes_out >= max_probes ends it
             tcp.mib.inc(MibCounter.TcpExtTCPAbortOnTimeout);
             TcpOutput.abort(c, Errno.ETIMEDOUT.number(), false);
             return;
@@ -194,8 +194,13 @@ final class TcpTimers {
         long usable = (c.sndUna + (int) Math.min(c.sndWnd, Integer.MAX_VALUE)) - c.sndNxt;
         PacketBuffer seg = c.sendHead;
         if (usable > 0 && seg != null && seg.length() > 0) {
-            // some window left, too small for sender SWS avoidance: send what fits (tcp_write_wakeup)
-            if (seg.length() > usable) TcpOutput.split(c, seg, (int) usable);
+            // some window left, too small for sender SWS avoidance: send what fits (tcp_write_wakeup), with PSH,
+            // and the bytes of the whole segment count as pushed; cut to the window, the rest keeps the PSH too
+            // (tcp_fragment gives the second part the flags)
+            if (io.jnet.wire.Tcp.seqLt(c.pushedSeq, seg.endSeq)) c.pushedSeq = seg.endSeq;
+            seg.flags |= io.jnet.wire.Tcp.PSH;
+            if (seg.length() > usable || seg.length() > c.mss) TcpOutput.split(c, seg, (int) Math.min(usable, c.mss));
+            seg.flags |= io.jnet.wire.Tcp.PSH;
             TcpOutput.transmitData(c, seg, false);
             c.sendHead = seg.next;
             c.sndNxt = seg.endSeq;
@@ -205,11 +210,13 @@ final class TcpTimers {
             // next probe, if the window stays below a segment, comes one RTO after the ACK, not a doubled one
             c.probesOut = 0;
             c.persistBackoff = 0;
+            c.probesTstampNs = 0;
             return;
         }
         TcpOutput.sendProbe(c); // zero window: an old sequence number elicits an ACK
         c.probesOut++;
-        c.persistBackoff++;
+        // tcp_send_probe0: the backoff grows up to net.ipv4.tcp_retries2
+        if (c.persistBackoff < tcp.sysctl.tcpRetries2.intValue()) c.persistBackoff++;
         if (!c.rtoTimer.isPending()) c.persistTimer.schedule(TcpOutput.persistTimeoutNs(c));
     }
 
