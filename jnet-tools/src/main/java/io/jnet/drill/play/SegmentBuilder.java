@@ -9,6 +9,9 @@ import java.util.List;
 final class SegmentBuilder {
     private SegmentBuilder() {}
 
+    /** Why an inbound packet cannot be addressed: what the runner does not know yet. */
+    static final String PORTS_UNKNOWN = "an inbound packet before the connection's ports are known (a bind, a connect or the runner's first SYN gives them)";
+
     /** packetdrill's inbound TTL. */
     static final int TTL = 64;
 
@@ -16,15 +19,15 @@ final class SegmentBuilder {
      * The packet, sequence numbers made absolute with {@code flow}'s initial ones, TS ecr moved onto the stack's
      * clock, checksums filled.
      *
-     * @throws PlayException when the line needs what the runner does not know yet (an ack before the stack's
-     *     SYN, a port before a bind or connect)
+     * @throws Unsupported when the runner cannot build the packet (a runner limit, not the stack's failure): the ports
+     *     are not known yet, or an ack before the stack's SYN
+     * @throws PlayException when the line itself is wrong (ACK flag without {@code ack N}, options over 40 bytes)
      */
-    static byte[] build(SegmentSpec s, Flow flow, Inet4Address local, Inet4Address remote, int line) throws PlayException {
-        if (flow.localPort < 0) throw new PlayException(line, "inbound packet before the stack's port is known (no bind or connect yet)");
-        if (flow.remotePort < 0) throw new PlayException(line, "inbound packet before the runner's port is known");
+    static byte[] build(SegmentSpec s, Flow flow, Inet4Address local, Inet4Address remote, int line) throws PlayException, Unsupported {
+        if (flow.localPort < 0 || flow.remotePort < 0) throw new Unsupported(line, PORTS_UNKNOWN);
         long ack = 0;
         if (s.ack() != null) {
-            if (flow.localIsn < 0) throw new PlayException(line, "inbound ack before the stack sent its SYN (its sequence numbers are unknown)");
+            if (flow.localIsn < 0) throw new Unsupported(line, "an inbound ack before the stack sent its SYN (its sequence numbers are unknown)");
             ack = Flow.u32(flow.localIsn + s.ack());
         } else if ((s.flags() & Tcp.ACK) != 0) {
             throw new PlayException(line, "an inbound segment with the ACK flag needs 'ack N'");
