@@ -194,7 +194,9 @@ public final class Player {
             flow.remotePort = p.ports().get().source();
             flow.localPort = p.ports().get().destination();
         }
-        if (flow.remotePort < 0 && (s.flags() & Tcp.SYN) != 0) flow.remotePort = 40000 + (int) (flow.remoteIsn % 20000);
+        // the runner's port, unless a connect or the line gave it: any first inbound packet picks one (packetdrill
+        // takes an ephemeral port), a SYN or a segment to a socket that never connected (answered by a reset)
+        if (flow.remotePort < 0) flow.remotePort = 40000 + (int) (flow.remoteIsn % 20000);
         try {
             target.inject(SegmentBuilder.build(s, flow, target.localAddress(), target.remoteAddress(), line));
         } catch (java.io.IOException e) {

@@ -156,6 +156,18 @@ class PlayerTest {
     }
 
     @Test
+    void beforeTheStacksSynAcksAreSentAsWrittenAndItsSequenceNumbersReadAbsolute() throws Exception {
+        // packetdrill's offset for an inbound ack is the stack's live ISN, 0 while the socket never sent a SYN
+        Verdict v = playOnJnet("""
+                0  socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
+                +0 bind(3, ..., ...) = 0
+                +0 < . 1:1(0) ack 5001 win 1000
+                +0 > R 5001:5001(0)
+                """);
+        assertThat(v.status()).as(v.toString()).isEqualTo(Verdict.Status.PASS);
+    }
+
+    @Test
     void segmentsCoveringOneExpectedSegmentMatchIt() throws Exception {
         Verdict v = playOnJnet(ESTABLISHED + """
                 +0 write(4, ..., 3000) = 3000
