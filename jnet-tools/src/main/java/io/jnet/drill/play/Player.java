@@ -286,8 +286,14 @@ public final class Player {
             lastEnd = scriptNow(); // the script goes on from the moment the call blocked
             return;
         }
+        long calledAt = scriptNow();
         if (!target.awaitCall(caller, result, Math.max(tolerance, 1000))) {
-            throw new Failure(line, s.renderCall() + " blocked at " + secs(when[0]) + " (a call that should block needs ...END)");
+            // on real time the target cannot always tell a call that blocked from one that is only slow
+            long waited = scriptNow() - calledAt;
+            throw new Failure(line, s.renderCall() + " called at " + secs(calledAt) + " had not returned"
+                    + (waited > 0 ? String.format(java.util.Locale.ROOT, " %.1f ms later", waited / 1e3) : "")
+                    + ": it blocked (a call that should block needs ...END in the script), or it was slower than"
+                    + " the tolerance allows (on real time, e.g. a loaded machine)");
         }
         CallResult r = resultOf(result, s, line);
         lastEnd = r.micros() - start;
