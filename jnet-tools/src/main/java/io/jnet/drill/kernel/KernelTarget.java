@@ -27,9 +27,10 @@ import java.util.regex.Pattern;
  *
  * <p>The runner is the remote peer: {@link #inject} writes an IPv4 packet to the TUN device (the kernel receives it on
  * {@code tun0}); {@link #nextOutbound} reads what the kernel sends out of {@code tun0}, dropping what is not IPv4 or is
- * IGMP. As in packetdrill, the device offers checksum and TCP segmentation offload by default, so the kernel sends TCP
- * "super-packets" of several segments (up to 64 KB, each IPv4 header's total length covering it all), with checksums
- * completed here; {@link Options#offload} false gives plain MTU-sized packets.
+ * IGMP. The device offers checksum offload by default (checksums are completed here) but, unlike packetdrill's, no TCP
+ * segmentation offload: the kernel segments large TCP packets itself, so the runner sees the MSS-sized segments a
+ * wire would carry, not TSO "super-packets" (a script line expecting a super-packet still matches its pieces, see
+ * {@code Player}); {@link Options#offload} false turns checksum offload off too.
  *
  * <p>Time is real: microseconds of {@link System#nanoTime()} since {@link #open}; {@link #waitUntil} sleeps, then spins
  * the last 200 µs.
@@ -51,8 +52,8 @@ public final class KernelTarget implements Target {
     /**
      * The set-up of a target: addresses as packetdrill's {@code --local_ip}, {@code --gateway_ip},
      * {@code --remote_ip}, the local prefix length (16 in packetdrill), the TUN MTU in
-     * bytes ({@code --mtu}, 68..65535), and whether the TUN device offers checksum and segmentation offload as
-     * packetdrill's does.
+     * bytes ({@code --mtu}, 68..65535), and whether the TUN device offers checksum offload (never segmentation
+     * offload: see the class).
      */
     public record Options(Inet4Address localAddress, Inet4Address gatewayAddress, Inet4Address remoteAddress,
                           int prefixLength, int mtu, boolean offload) {

@@ -16,10 +16,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * as a non-blocking descriptor on {@code /dev/net/tun}. It is created in the namespace of the thread that opens it,
  * which is why {@link #open} takes a {@link Netns}. Closing the descriptor deletes the interface.
  *
- * <p>With {@code offload}, the device is opened as packetdrill opens it: {@code IFF_VNET_HDR} and
- * {@code TUNSETOFFLOAD(TUN_F_CSUM | TUN_F_TSO4 | TUN_F_TSO6 | TUN_F_TSO_ECN)}, so the kernel hands out TCP
- * "super-packets" of many segments and leaves checksums to the device; {@link #receive} strips the virtio header and
- * completes the checksum, and {@link #send} puts an empty header (no offload asked) before each packet.
+ * <p>With {@code offload}, the device is opened with {@code IFF_VNET_HDR} and {@code TUNSETOFFLOAD(TUN_F_CSUM)}: it
+ * offers checksum offload, so the kernel leaves transport checksums partial, and {@link #receive} strips the virtio
+ * header and completes the checksum as a NIC would; {@link #send} puts an empty header (no offload asked) before each
+ * packet. Segmentation offload (TSO) is deliberately not offered, unlike packetdrill (which asks for
+ * {@code TUN_F_TSO4 | TUN_F_TSO6 | TUN_F_TSO_ECN} too and so sniffs TCP "super-packets" of many segments): without it
+ * the kernel's software GSO cuts each large TCP packet into MSS-sized segments before the device (sequence numbers,
+ * PSH and FIN on the last piece, IP ids, as a NIC's TSO would), so what is read here is what a wire would carry.
+ * TCP itself still builds large packets (GSO stays on), so its sending decisions are the same as with TSO.
  *
  * <p>Threads: one receiver at a time and one sender at a time (each has its own lock); {@link #close} ends a waiting
  * {@link #receive} through an eventfd and waits for it.
@@ -37,7 +41,7 @@ final class TunDevice implements AutoCloseable {
     static final int TUN_F_CSUM = 0x01, TUN_F_TSO4 = 0x02, TUN_F_TSO6 = 0x04, TUN_F_TSO_ECN = 0x08;
     private static final int IFREQ_SIZE = 40;
     private static final int IFREQ_FLAGS_OFFSET = 16;
-    /** Largest packet read: 64 KB (a TSO super-packet) plus the virtio header. */
+    /** Largest packet read: 64 KB (an IP packet's largest) plus the virtio header. */
     static final int READ_BUFFER = 65536 + VnetHeader.SIZE;
 
     private final int fd;
@@ -70,7 +74,7 @@ final class TunDevice implements AutoCloseable {
     /**
      * Creates the TUN interface {@code name} in {@code netns}.
      *
-     * @param offload open it as packetdrill does (virtio header, checksum and segmentation offload); see the class
+     * @param offload open it with a virtio header and checksum offload (no segmentation offload); see the class
      * @throws IOException when open(2), TUNSETIFF or TUNSETOFFLOAD fails, with the errno
      */
     static TunDevice open(Netns netns, String name, boolean offload) throws IOException {
@@ -100,7 +104,8 @@ final class TunDevice implements AutoCloseable {
                 if (Libc.ioctl(c, fd, TUNSETIFF, ifr) < 0) {
                     throw new IOException("TUNSETIFF " + name + " failed: " + describe(Libc.errno(c)));
                 }
-                if (offload && Libc.ioctl(c, fd, TUNSETOFFLOAD, (long) (TUN_F_CSUM | TUN_F_TSO4 | TUN_F_TSO6 | TUN_F_TSO_ECN)) < 0) {
+                // checksum offload only: no TSO, so large TCP packets are segmented by the kernel (see the class)
+                if (offload && Libc.ioctl(c, fd, TUNSETOFFLOAD, (long) TUN_F_CSUM) < 0) {
                     throw new IOException("TUNSETOFFLOAD on " + name + " failed: " + describe(Libc.errno(c)));
                 }
                 return fd;

@@ -178,7 +178,7 @@ public final class Player {
     }
 
     /** Waits until the event's time, checking on the way that a pending blocking call has not returned early. */
-    private void waitFor(long[] when) throws InterruptedException, Failure, PlayException {
+    private void waitFor(long[] when) throws InterruptedException, Failure, PlayException, Unsupported {
         if (when == null) return;
         long t = start + when[0];
         finishPending(when[0]);
@@ -194,7 +194,9 @@ public final class Player {
             flow.remotePort = p.ports().get().source();
             flow.localPort = p.ports().get().destination();
         }
-        if (flow.remotePort < 0 && (s.flags() & Tcp.SYN) != 0) flow.remotePort = 40000 + (int) (flow.remoteIsn % 20000);
+        // the runner's port, unless a connect or the line gave it: any first inbound packet picks one (packetdrill
+        // takes an ephemeral port), a SYN or a segment to a socket that never connected (answered by a reset)
+        if (flow.remotePort < 0) flow.remotePort = 40000 + (int) (flow.remoteIsn % 20000);
         try {
             target.inject(SegmentBuilder.build(s, flow, target.localAddress(), target.remoteAddress(), line));
         } catch (java.io.IOException e) {
@@ -284,21 +286,22 @@ public final class Player {
             lastEnd = scriptNow(); // the script goes on from the moment the call blocked
             return;
         }
+        long calledAt = scriptNow();
         if (!target.awaitCall(caller, result, Math.max(tolerance, 1000))) {
-            throw new Failure(line, s.renderCall() + " blocked at " + secs(when[0]) + " (a call that should block needs ...END)");
+            // on real time the target cannot always tell a call that blocked from one that is only slow
+            long waited = scriptNow() - calledAt;
+            throw new Failure(line, s.renderCall() + " called at " + secs(calledAt) + " had not returned"
+                    + (waited > 0 ? String.format(java.util.Locale.ROOT, " %.1f ms later", waited / 1e3) : "")
+                    + ": it blocked (a call that should block needs ...END in the script), or it was slower than"
+                    + " the tolerance allows (on real time, e.g. a loaded machine)");
         }
-        CallResult r;
-        try {
-            r = result.get();
-        } catch (ExecutionException e) {
-            throw new Failure(line, s.renderCall() + ": the target failed: " + e.getCause());
-        }
+        CallResult r = resultOf(result, s, line);
         lastEnd = r.micros() - start;
         check(s, r, line);
     }
 
     /** Checks a blocking call that has returned, or that should have by {@code scriptMicros}. */
-    private void finishPending(long scriptMicros) throws InterruptedException, Failure {
+    private void finishPending(long scriptMicros) throws InterruptedException, Failure, PlayException, Unsupported {
         Pending p = pending;
         if (p == null) return;
         if (!p.result().isDone()) {
@@ -317,17 +320,23 @@ public final class Player {
                     + ", expected to return at " + secs(p.endMicros()));
         }
         pending = null;
-        CallResult r;
-        try {
-            r = p.result().get();
-        } catch (ExecutionException e) {
-            throw new Failure(p.line(), p.call().renderCall() + ": the target failed: " + e.getCause());
-        }
+        CallResult r = resultOf(p.result(), p.call(), p.line());
         long at = r.micros() - start;
         if (Math.abs(at - p.endMicros()) > tolerance) {
             throw new Failure(p.line(), p.call().renderCall() + " returned at " + secs(at) + ", expected at " + secs(p.endMicros()));
         }
         check(p.call(), r, p.line());
+    }
+
+    /** A finished call's result; a value of its expected output that could not be evaluated is reported as such. */
+    private static CallResult resultOf(CompletableFuture<CallResult> f, Syscall call, int line)
+            throws InterruptedException, Failure, PlayException, Unsupported {
+        try {
+            return f.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof SyscallRunner.ScriptValueError v) v.rethrow();
+            throw new Failure(line, call.renderCall() + ": the target failed: " + e.getCause());
+        }
     }
 
     /** On real time a call may need a moment past the end of the allowed window to be seen returning. */
@@ -339,7 +348,7 @@ public final class Player {
         }
     }
 
-    private void check(Syscall s, CallResult r, int line) throws Failure {
+    private void check(Syscall s, CallResult r, int line) throws Failure, PlayException, Unsupported {
         Expr want = s.result();
         String call = s.renderCall();
         if (s.errno().isPresent()) {
@@ -355,12 +364,7 @@ public final class Player {
             throw new Failure(line, call + " = -1 " + r.error().getMessage() + ", expected " + want.render());
         }
         if (!(want instanceof Expr.Ellipsis)) {
-            long w;
-            try {
-                w = values.number(want);
-            } catch (PlayException | Unsupported e) {
-                throw new Failure(line, "result " + want.render() + ": " + e.getMessage());
-            }
+            long w = values.number(want); // an unknown symbol is unsupported, a malformed value the script's fault
             if (w != r.value()) throw new Failure(line, call + " = " + r.value() + ", expected " + w);
         }
         if (r.outputCheck() != null) throw new Failure(line, call + ": " + r.outputCheck());
@@ -380,6 +384,8 @@ public final class Player {
         try {
             r = CodeBlock.evaluate(c.text(), name -> {
                 if (name.startsWith("tcpi_")) {
+                    // a field the runner's layout lacks is an unknown name (unsupported), one the stack lacks absent
+                    if (!io.jnet.drill.target.TcpInfoLayout.has(name)) return null;
                     if (info == null || !io.jnet.drill.target.TcpInfoLayout.isPresent(name, info.length)) return null;
                     return io.jnet.drill.target.TcpInfoLayout.get(info, name);
                 }

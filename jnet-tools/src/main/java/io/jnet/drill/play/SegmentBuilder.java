@@ -9,23 +9,27 @@ import java.util.List;
 final class SegmentBuilder {
     private SegmentBuilder() {}
 
+    /** Why an inbound packet cannot be addressed: what the runner does not know yet. */
+    static final String PORTS_UNKNOWN = "an inbound packet before the connection's ports are known (no bind or connect yet)";
+
     /** packetdrill's inbound TTL. */
     static final int TTL = 64;
 
     /**
-     * The packet, sequence numbers made absolute with {@code flow}'s initial ones, TS ecr moved onto the stack's
-     * clock, checksums filled.
+     * The packet, sequence numbers made absolute with {@code flow}'s initial ones (an ack or SACK block before the
+     * stack's SYN is left as written, as packetdrill does), TS ecr moved onto the stack's clock, checksums filled.
      *
-     * @throws PlayException when the line needs what the runner does not know yet (an ack before the stack's
-     *     SYN, a port before a bind or connect)
+     * @throws Unsupported when the runner cannot address the packet: the ports are not known yet (a runner limit,
+     *     not the stack's failure)
+     * @throws PlayException when the line itself is wrong (ACK flag without {@code ack N}, options over 40 bytes)
      */
-    static byte[] build(SegmentSpec s, Flow flow, Inet4Address local, Inet4Address remote, int line) throws PlayException {
-        if (flow.localPort < 0) throw new PlayException(line, "inbound packet before the stack's port is known (no bind or connect yet)");
-        if (flow.remotePort < 0) throw new PlayException(line, "inbound packet before the runner's port is known");
+    static byte[] build(SegmentSpec s, Flow flow, Inet4Address local, Inet4Address remote, int line) throws PlayException, Unsupported {
+        if (flow.localPort < 0 || flow.remotePort < 0) throw new Unsupported(line, PORTS_UNKNOWN);
         long ack = 0;
         if (s.ack() != null) {
-            if (flow.localIsn < 0) throw new PlayException(line, "inbound ack before the stack sent its SYN (its sequence numbers are unknown)");
-            ack = Flow.u32(flow.localIsn + s.ack());
+            // before the stack sent a SYN its ISN is unknown: the ack is sent as written, absolute (packetdrill's
+            // local_seq_script_to_live_offset is then the socket's live ISN, still 0), as outbound numbers are read
+            ack = Flow.u32((flow.localIsn < 0 ? 0 : flow.localIsn) + s.ack());
         } else if ((s.flags() & Tcp.ACK) != 0) {
             throw new PlayException(line, "an inbound segment with the ACK flag needs 'ack N'");
         }

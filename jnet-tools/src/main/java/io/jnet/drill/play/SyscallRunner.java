@@ -309,7 +309,27 @@ final class SyscallRunner {
         try {
             return values.number(e);
         } catch (PlayException | Unsupported x) {
-            throw new IllegalStateException(x.getMessage(), x);
+            throw new ScriptValueError(x);
+        }
+    }
+
+    /**
+     * A value in a call's expected output that could not be evaluated when the call returned (an unknown symbol: a
+     * runner limit; a malformed value: the script's fault), carried out of the call's thread so that the player
+     * reports it as what it is, not as the target failing.
+     */
+    static final class ScriptValueError extends RuntimeException {
+        private final Exception problem;
+
+        ScriptValueError(Exception problem) {
+            super(problem.getMessage(), problem, false, false);
+            this.problem = problem;
+        }
+
+        /** Rethrows the {@link Unsupported} or {@link PlayException} this carries. */
+        void rethrow() throws Unsupported, PlayException {
+            if (problem instanceof Unsupported u) throw u;
+            throw (PlayException) problem;
         }
     }
 
@@ -383,6 +403,9 @@ final class SyscallRunner {
             StringBuilder bad = new StringBuilder(); // every field that differs, not only the first
             for (Expr m : s.members()) {
                 if (!(m instanceof Expr.Field f) || f.value() instanceof Expr.Ellipsis) continue;
+                if (!TcpInfoLayout.has(f.name())) {
+                    throw new ScriptValueError(new Unsupported(line, "struct tcp_info field " + f.name() + " is not known to jnet drill"));
+                }
                 long w = numberOrThrow(f.value());
                 long g;
                 try {
