@@ -275,9 +275,17 @@ final class TcpInput {
             c.rtoTimer.cancel();
             establish(c);
             TcpFriends.acceptOffer(c, pkt);
+            // tcp_rcv_synsent_state_process: in pingpong mode (TCP_QUICKACK off before connect) the final ACK waits
+            // up to TCP_DELACK_MAX for data to ride on, the connection leaving pingpong mode for quick-ACK mode
+            boolean delayAck = c.pingpong > 0;
             enterQuickAck(c);
-            TcpOutput.sendAck(c);
-            if ((flags & Tcp.URG) != 0) urg(c, pkt, flags, seq, urgPtr); // tcp_rcv_state_process: "step6 onward by hand"
+            if (delayAck) {
+                c.ackPending = true;
+                c.delackTimer.schedule(c.tcp.sysctl.tcpDelackMaxMs.intValue() * 1_000_000L);
+            } else {
+                TcpOutput.sendAck(c);
+                if ((flags & Tcp.URG) != 0) urg(c, pkt, flags, seq, urgPtr); // tcp_rcv_state_process: "step6 onward by hand"
+            }
             TcpOutput.xmit(c);
             c.wakeUp();
         } else {
@@ -846,17 +854,26 @@ final class TcpInput {
      * segments at once, 2 when that is 0, at most 16. A window below two segments gives one quick ACK.
      */
     static void enterQuickAck(TcpConnection c) {
-        int q = c.rcvWnd / Math.max(1, 2 * c.rcvMss);
-        c.quickAcks = Math.max(c.quickAcks, Math.min(16, q == 0 ? 2 : q));
+        incrQuickAck(c);
         c.pingpong = 0;
         c.atoNs = c.tcp.sysctl.tcpDelackMinMs.intValue() * 1_000_000L;
+    }
+
+    /**
+     * More quick ACKs without leaving pingpong mode (tcp_incr_quickack), as the first data and data after a silence
+     * longer than the RTO get them (tcp_event_data_recv): in pingpong mode (TCP_QUICKACK off) they are not used
+     * (tcp_in_quickack_mode) and the data waits for the delayed-ACK timer.
+     */
+    static void incrQuickAck(TcpConnection c) {
+        int q = c.rcvWnd / Math.max(1, 2 * c.rcvMss);
+        c.quickAcks = Math.max(c.quickAcks, Math.min(16, q == 0 ? 2 : q));
     }
 
     private static void eventDataRecv(TcpConnection c) {
         long now = c.lastRecvNs;
         long atoMin = c.tcp.sysctl.tcpDelackMinMs.intValue() * 1_000_000L;
         if (c.lrcvtimeNs == 0) {
-            enterQuickAck(c);
+            incrQuickAck(c);
             c.atoNs = atoMin;
         } else {
             long m = now - c.lrcvtimeNs;
@@ -865,7 +882,7 @@ final class TcpInput {
             } else if (m < c.atoNs) {
                 c.atoNs = Math.min(c.atoNs / 2 + m, c.rtt.currentRtoUs() * 1000);
             } else if (m > c.rtt.currentRtoUs() * 1000) {
-                enterQuickAck(c); // data after a long silence
+                incrQuickAck(c); // data after a long silence
             }
         }
         c.lrcvtimeNs = now;

@@ -67,6 +67,11 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
     private int userMss;
     /** TCP_USER_TIMEOUT for children (ms), 0 = none. */
     private int userTimeoutMs;
+    /**
+     * TCP_QUICKACK off: the listener's pingpong mode, which children inherit (Linux's sk_clone_lock copies icsk_ack);
+     * cleared by the first listen() (inet_csk_listen_start's inet_csk_delack_init).
+     */
+    private boolean pingpong;
 
     TcpListenerImpl(TcpProtocol tcp) {
         this.tcp = tcp;
@@ -113,6 +118,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
             this.backlog = Math.max(0, Math.min(backlog, max));
             if (listening) return;
             if (!tcp.canListen(this, boundAddress, localPort)) throw new ErrnoException(Errno.EADDRINUSE, "listen");
+            pingpong = false; // inet_csk_listen_start: inet_csk_delack_init
             listening = true;
             tcp.addListener(this);
         } finally {
@@ -286,6 +292,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         c.lingerNs = lingerNs;
         c.userMss = userMss;
         c.userTimeoutMs = userTimeoutMs;
+        c.pingpong = pingpong ? 1 : 0;
         Route r = tcp.ip.route(src, c.dst);
         if (r == null) return null;
         c.advMss = TcpOutput.advMss(c, r.itf().device().mtu());
@@ -451,6 +458,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
                 if ((Integer) value < 0) throw new ErrnoException(Errno.EINVAL, "TCP_USER_TIMEOUT " + value);
                 userTimeoutMs = (Integer) value;
             } else if (option == SocketOption.TCP_MAXSEG) userMss = TcpSocketOptions.checked(option, (Integer) value);
+            else if (option == SocketOption.TCP_QUICKACK) pingpong = !(Boolean) value;
             else if (option == SocketOption.SO_RCVLOWAT)
                 rcvLowat = TcpSocketOptions.capRcvLowat((Integer) value, rcvbuf, tcp.sysctl.tcpRmem.intValue(2));
             else if (option == SocketOption.SO_LINGER) {
@@ -480,6 +488,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         else if (option == SocketOption.TCP_USER_TIMEOUT) v = userTimeoutMs;
         else if (option == SocketOption.TCP_MAXSEG) v = userMss != 0 ? userMss : TcpSocketOptions.TCP_MSS_DEFAULT;
         else if (option == SocketOption.SO_RCVLOWAT) v = rcvLowat;
+        else if (option == SocketOption.TCP_QUICKACK) v = !pingpong;
         else if (option == SocketOption.SO_LINGER) v = lingerNs < 0 ? null : Duration.ofNanos(lingerNs);
         else if (option == SocketOption.SO_SNDTIMEO) v = Duration.ZERO;
         else if (option == SocketOption.SO_ERROR) v = 0; // a listener has no pending error
