@@ -157,6 +157,15 @@ final class TcpInput {
         // ACK processing (fifth)
         if (c.state == TcpState.SYN_RECEIVED) {
             if (Tcp.seqLt(c.sndUna, ack) && Tcp.seqLeq(ack, c.sndMax)) {
+                if (c.parent != null && c.retransmits < c.parent.deferAcceptRetrans() && pkt.endSeq == c.irs + 1) {
+                    // tcp_check_req: while TCP_DEFER_ACCEPT defers it, a bare ACK is dropped and the request
+                    // marked acked; data (or the bare ACK after the deferral's last SYN-ACK) completes it. A
+                    // request counts no segments (the child's segs_in starts at the SYN's 1)
+                    c.reqAcked = true;
+                    c.segsIn--;
+                    tcp.mib.inc(MibCounter.TcpExtTCPDeferAcceptDrop);
+                    return false;
+                }
                 if (c.parent != null && !c.parent.admitChild(c)) return false; // accept queue full: drop the ACK
                 c.sndWnd = (long) wnd << c.sndWscale;
                 c.sndWl1 = seq;
@@ -275,9 +284,10 @@ final class TcpInput {
             c.rtoTimer.cancel();
             establish(c);
             TcpFriends.acceptOffer(c, pkt);
-            // tcp_rcv_synsent_state_process: in pingpong mode (TCP_QUICKACK off before connect) the final ACK waits
-            // up to TCP_DELACK_MAX for data to ride on, the connection leaving pingpong mode for quick-ACK mode
-            boolean delayAck = c.pingpong > 0;
+            // tcp_rcv_synsent_state_process: in pingpong mode (TCP_QUICKACK off before connect) or with
+            // TCP_DEFER_ACCEPT set the final ACK waits up to TCP_DELACK_MAX for data to ride on, the connection
+            // leaving pingpong mode for quick-ACK mode
+            boolean delayAck = c.pingpong > 0 || c.deferAccept != 0;
             enterQuickAck(c);
             if (delayAck) {
                 c.ackPending = true;
@@ -308,7 +318,8 @@ final class TcpInput {
      * SYN-ACK's send time, unless it was retransmitted (Karn); then the echoed timestamp, if any.
      */
     private static void synAckRttSample(TcpConnection c, TcpOptions opts) {
-        if (c.retransmits == 0 && c.lastSynSentNs != 0) {
+        // Karn counts SYN-ACKs resent (req->num_retrans), not timeouts: TCP_DEFER_ACCEPT's resend none
+        if (c.totalRetrans == 0 && c.lastSynSentNs != 0) {
             rttSample(c, Math.max(1, (c.lastRecvNs - c.lastSynSentNs) / 1000));
         } else if (c.tsEnabled && opts.hasTimestamp && opts.tsEcr != 0) {
             long ms = (c.tcp.tsClock() + c.tsOffset - opts.tsEcr) & 0xFFFFFFFFL;

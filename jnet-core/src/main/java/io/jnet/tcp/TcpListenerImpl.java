@@ -72,6 +72,11 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
      * cleared by the first listen() (inet_csk_listen_start's inet_csk_delack_init).
      */
     private boolean pingpong;
+    /**
+     * TCP_DEFER_ACCEPT as SYN-ACK timeouts (Linux rskq_defer_accept, secs_to_retrans), 0 = off: read by requests
+     * as they go ({@link TcpInput}'s final-ACK check, {@link TcpTimers}' SYN-ACK timer). Not inherited.
+     */
+    private volatile int deferAccept;
 
     TcpListenerImpl(TcpProtocol tcp) {
         this.tcp = tcp;
@@ -402,7 +407,13 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         return COOKIE_HANDED_ON;
     }
 
-    /** Before a child completes: false (and the ACK is dropped) when the accept queue is full. */
+    /** TCP_DEFER_ACCEPT now, in SYN-ACK timeouts (READ_ONCE(rskq_defer_accept)). */
+    int deferAcceptRetrans() { return deferAccept; }
+
+    /**
+     * Before a child completes: false (and the ACK is dropped) when the accept queue is full; the request is then
+     * marked acked (tcp_check_req's listen_overflow), unless net.ipv4.tcp_abort_on_overflow resets it.
+     */
     boolean admitChild(TcpConnection c) {
         synchronized (acceptQueue) {
             if (!closed && acceptQueue.size() <= backlog) return true;
@@ -410,6 +421,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         tcp.mib.inc(MibCounter.TcpExtListenOverflows);
         tcp.mib.inc(MibCounter.TcpExtListenDrops);
         if (closed || tcp.sysctl.tcpAbortOnOverflow.enabled()) TcpOutput.abort(c, 0, true);
+        else c.reqAcked = true;
         return false;
     }
 
@@ -459,6 +471,8 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
                 userTimeoutMs = (Integer) value;
             } else if (option == SocketOption.TCP_MAXSEG) userMss = TcpSocketOptions.checked(option, (Integer) value);
             else if (option == SocketOption.TCP_QUICKACK) pingpong = !(Boolean) value;
+            else if (option == SocketOption.TCP_DEFER_ACCEPT)
+                deferAccept = io.jnet.socket.SocketOptionValues.deferAcceptRetrans((Integer) value);
             else if (option == SocketOption.SO_RCVLOWAT)
                 rcvLowat = TcpSocketOptions.capRcvLowat((Integer) value, rcvbuf, tcp.sysctl.tcpRmem.intValue(2));
             else if (option == SocketOption.SO_LINGER) {
@@ -489,6 +503,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         else if (option == SocketOption.TCP_MAXSEG) v = userMss != 0 ? userMss : TcpSocketOptions.TCP_MSS_DEFAULT;
         else if (option == SocketOption.SO_RCVLOWAT) v = rcvLowat;
         else if (option == SocketOption.TCP_QUICKACK) v = !pingpong;
+        else if (option == SocketOption.TCP_DEFER_ACCEPT) v = io.jnet.socket.SocketOptionValues.deferAcceptSeconds(deferAccept);
         else if (option == SocketOption.SO_LINGER) v = lingerNs < 0 ? null : Duration.ofNanos(lingerNs);
         else if (option == SocketOption.SO_SNDTIMEO) v = Duration.ZERO;
         else if (option == SocketOption.SO_ERROR) v = 0; // a listener has no pending error

@@ -89,6 +89,8 @@ final class TcpSocketOptions {
             c.keepCnt = checked(option, (Integer) value);
         } else if (option == SocketOption.TCP_QUICKACK) {
             setQuickack(c, (Boolean) value);
+        } else if (option == SocketOption.TCP_DEFER_ACCEPT) {
+            c.deferAccept = SocketOptionValues.deferAcceptRetrans((Integer) value); // secs_to_retrans
         } else {
             throw new ErrnoException(Errno.ENOPROTOOPT, "setsockopt " + option);
         }
@@ -138,6 +140,7 @@ final class TcpSocketOptions {
         else if (option == SocketOption.TCP_MAXSEG) v = c.userMss != 0 && c.state == TcpState.CLOSED ? c.userMss : c.mss;
         else if (option == SocketOption.SO_RCVLOWAT) v = c.rcvLowat;
         else if (option == SocketOption.TCP_QUICKACK) v = c.pingpong == 0; // !inet_csk_in_pingpong_mode
+        else if (option == SocketOption.TCP_DEFER_ACCEPT) v = SocketOptionValues.deferAcceptSeconds(c.deferAccept);
         else throw new ErrnoException(Errno.ENOPROTOOPT, "getsockopt " + option);
         return (T) v;
     }
