@@ -72,8 +72,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <li>Socket options: TCP_NODELAY, SO_LINGER (seconds), SO_SNDBUF and SO_RCVBUF (bytes; read back as the JDK
  * reports them on Linux, half of getsockopt's doubled value, so what was set within net.core.wmem_max /
  * rmem_max), SO_KEEPALIVE, SO_REUSEADDR and SO_TIMEOUT, and on a client the extended TCP_KEEPIDLE,
- * TCP_KEEPINTERVAL (seconds) and TCP_KEEPCOUNT, as jnet's options ({@link SocketOption}). jnet has no IP_TOS,
- * SO_REUSEPORT nor TCP_QUICKACK: the typed {@code setOption}/{@code getOption} throw
+ * TCP_KEEPINTERVAL (seconds), TCP_KEEPCOUNT and TCP_QUICKACK, as jnet's options ({@link SocketOption}). jnet has
+ * no IP_TOS nor SO_REUSEPORT: the typed {@code setOption}/{@code getOption} throw
  * {@link UnsupportedOperationException} for them (they are not in {@link #supportedOptions()}), the int-based
  * {@link #setOption(int, Object)}/{@link #getOption(int)} a {@link SocketException}. Urgent data as the
  * JDK's on Linux: {@link #sendUrgentData} sends one byte with MSG_OOB; SO_OOBINLINE, off by default, keeps

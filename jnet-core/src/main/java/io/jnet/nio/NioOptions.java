@@ -22,7 +22,8 @@ final class NioOptions {
     static final Set<java.net.SocketOption<?>> TCP = Set.of(StandardSocketOptions.SO_SNDBUF,
             StandardSocketOptions.SO_RCVBUF, StandardSocketOptions.SO_KEEPALIVE, StandardSocketOptions.SO_REUSEADDR,
             StandardSocketOptions.SO_LINGER, StandardSocketOptions.TCP_NODELAY, ExtendedSocketOptions.TCP_KEEPIDLE,
-            ExtendedSocketOptions.TCP_KEEPINTERVAL, ExtendedSocketOptions.TCP_KEEPCOUNT);
+            ExtendedSocketOptions.TCP_KEEPINTERVAL, ExtendedSocketOptions.TCP_KEEPCOUNT,
+            ExtendedSocketOptions.TCP_QUICKACK);
     /** What a local (UNIX) stream socket channel supports, as the JDK's UNIX channels. */
     static final Set<java.net.SocketOption<?>> LOCAL = Set.of(StandardSocketOptions.SO_SNDBUF,
             StandardSocketOptions.SO_RCVBUF, StandardSocketOptions.SO_LINGER);
@@ -79,6 +80,8 @@ final class NioOptions {
         if (name == ExtendedSocketOptions.TCP_KEEPIDLE) return SocketOption.TCP_KEEPIDLE;
         if (name == ExtendedSocketOptions.TCP_KEEPINTERVAL) return SocketOption.TCP_KEEPINTVL;
         if (name == ExtendedSocketOptions.TCP_KEEPCOUNT) return SocketOption.TCP_KEEPCNT;
+        // a boolean, as the JDK's setsockopt(TCP_QUICKACK, 0 or 1)
+        if (name == ExtendedSocketOptions.TCP_QUICKACK) return SocketOption.TCP_QUICKACK;
         return null;
     }
 

@@ -96,6 +96,34 @@ public final class SocketOption<T> {
      */
     public static final SocketOption<Integer> TCP_MAXSEG = new SocketOption<>("TCP_MAXSEG", Integer.class);
     /**
+     * TCP sockets and listeners: quick-ACK mode (TCP_QUICKACK, Linux option number 12; tcp.c __tcp_sock_set_quickack).
+     * False puts the connection in pingpong (interactive) mode (inet_csk_enter_pingpong_mode): received data is not
+     * ACKed at once but by the delayed-ACK timer, so the ACK may ride on a reply. True leaves pingpong mode and, when
+     * an ACK is pending on an ESTABLISHED or CLOSE_WAIT connection, sends it now if the read side allows
+     * (tcp_cleanup_rbuf). Neither is permanent, as in Linux: pingpong mode ends when the delayed-ACK timer has to
+     * send an ACK on its own (tcp_delack_timer_handler) or on a duplicate or out-of-window segment, and a
+     * connection enters it again when it replies within the delayed-ACK timeout of the data it received
+     * (tcp_event_data_sent). Reading gives true unless in pingpong mode (!inet_csk_in_pingpong_mode). Set before
+     * connect, pingpong mode delays the handshake's final ACK by up to 200 ms (TCP_DELACK_MAX) so that it may ride
+     * on the first data (tcp_rcv_synsent_state_process). A listener's setting, made after listen() (which clears
+     * it, inet_csk_listen_start), is inherited by its connections. jdk.net.ExtendedSocketOptions.TCP_QUICKACK
+     * maps here.
+     */
+    public static final SocketOption<Boolean> TCP_QUICKACK = new SocketOption<>("TCP_QUICKACK", Boolean.class);
+    /**
+     * TCP_DEFER_ACCEPT in seconds (Linux option number 9), 0 (the default) off. On a listener, a connection whose
+     * handshake ends with a bare ACK is not completed nor accepted: the request stays in SYN-RECEIVED until data
+     * arrives, which completes it (tcp_check_req counts each bare ACK dropped as TcpExtTCPDeferAcceptDrop). Linux
+     * stores the seconds as a number of SYN-ACK timeouts, doubling from 1 s up to 120 s (secs_to_retrans: 5 s
+     * are 3 timeouts, 1 + 2 + 4 s), and reads them back as the seconds those take (retrans_to_secs: 7). While it
+     * waits, no SYN-ACK is retransmitted until the last of those timeouts, whose SYN-ACK gives the peer one more
+     * chance: its bare ACK then completes the connection. A request that never sees data nor that ACK is dropped,
+     * without a RST, once both the deferral and net.ipv4.tcp_synack_retries timeouts have passed (Linux
+     * reqsk_timer_handler, syn_ack_recalc). On a connecting socket, as in Linux, the handshake's final ACK waits
+     * up to 200 ms for data to carry it (tcp_rcv_synsent_state_process). Negative: 0.
+     */
+    public static final SocketOption<Integer> TCP_DEFER_ACCEPT = new SocketOption<>("TCP_DEFER_ACCEPT", Integer.class);
+    /**
      * RDS sockets only (SOL_RDS RDS_CONG_MONITOR): report, as a congestion update from
      * {@link RdsSocket#receive}, when a destination port this socket got ENOBUFS from is uncongested again.
      */

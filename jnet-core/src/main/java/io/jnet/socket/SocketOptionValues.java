@@ -27,4 +27,43 @@ public final class SocketOptionValues {
         if (d.isNegative()) throw new ErrnoException(Errno.EINVAL, "negative timeout");
         return d.toNanos();
     }
+
+    /** TCP_TIMEOUT_INIT and TCP_RTO_MAX in seconds, as TCP_DEFER_ACCEPT's conversions take them. */
+    private static final int TIMEOUT_INIT_S = 1, RTO_MAX_S = 120;
+
+    /**
+     * TCP_DEFER_ACCEPT seconds as the SYN-ACK retransmissions Linux stores (tcp.c secs_to_retrans with
+     * TCP_TIMEOUT_INIT 1 s and TCP_RTO_MAX 120 s): the fewest retransmissions whose timeouts, doubling from 1 s up
+     * to 120 s, add up to at least {@code seconds}, at most 255; 0 (off) for 0 or less.
+     */
+    public static int deferAcceptRetrans(int seconds) {
+        int res = 0;
+        if (seconds > 0) {
+            int timeout = TIMEOUT_INIT_S, period = timeout;
+            res = 1;
+            while (seconds > period && res < 255) {
+                res++;
+                timeout = Math.min(timeout << 1, RTO_MAX_S);
+                period += timeout;
+            }
+        }
+        return res;
+    }
+
+    /**
+     * TCP_DEFER_ACCEPT's stored retransmissions back in seconds, as getsockopt reads them (tcp.c retrans_to_secs):
+     * what that many timeouts take, so a value set reads back rounded up (5 gives 3 retransmissions, read as 7).
+     */
+    public static int deferAcceptSeconds(int retrans) {
+        int period = 0;
+        if (retrans > 0) {
+            int timeout = TIMEOUT_INIT_S;
+            period = timeout;
+            while (--retrans > 0) {
+                timeout = Math.min(timeout << 1, RTO_MAX_S);
+                period += timeout;
+            }
+        }
+        return period;
+    }
 }

@@ -82,6 +82,16 @@ final class TcpConnection extends TcpEndpoint implements TcpSocket, TcpProtocol.
      * (tcp_mss_clamp, tcp_parse_options).
      */
     int userMss;
+    /**
+     * TCP_DEFER_ACCEPT as Linux stores it on any TCP socket (icsk_accept_queue.rskq_defer_accept): SYN-ACK timeouts;
+     * on a connecting socket it delays the handshake's final ACK (tcp_rcv_synsent_state_process).
+     */
+    int deferAccept;
+    /**
+     * A listener's child in SYN-RECEIVED whose handshake the peer completed with a bare ACK, dropped while
+     * TCP_DEFER_ACCEPT defers it or while the accept queue was full (Linux inet_rsk(req)->acked).
+     */
+    boolean reqAcked;
 
     // --- receive sequence space
     int irs;

@@ -163,6 +163,15 @@ final class TcpInput {
         // ACK processing (fifth)
         if (c.state == TcpState.SYN_RECEIVED) {
             if (Tcp.seqLt(c.sndUna, ack) && Tcp.seqLeq(ack, c.sndMax)) {
+                if (c.parent != null && c.retransmits < c.parent.deferAcceptRetrans() && pkt.endSeq == c.irs + 1) {
+                    // tcp_check_req: while TCP_DEFER_ACCEPT defers it, a bare ACK is dropped and the request
+                    // marked acked; data (or the bare ACK after the deferral's last SYN-ACK) completes it. A
+                    // request counts no segments (the child's segs_in starts at the SYN's 1)
+                    c.reqAcked = true;
+                    c.segsIn--;
+                    tcp.mib.inc(MibCounter.TcpExtTCPDeferAcceptDrop);
+                    return false;
+                }
                 if (c.parent != null && !c.parent.admitChild(c)) return false; // accept queue full: drop the ACK
                 // Linux creates the child at this ACK with snd_una = ISN + 1 (tcp_create_openreq_child): the ACK of
                 // the SYN-ACK advances nothing in tcp_ack and bytes_acked stays 0 (a simultaneous open counts it)
@@ -286,9 +295,18 @@ final class TcpInput {
             c.rtoTimer.cancel();
             establish(c);
             TcpFriends.acceptOffer(c, pkt);
+            // tcp_rcv_synsent_state_process: in pingpong mode (TCP_QUICKACK off before connect) or with
+            // TCP_DEFER_ACCEPT set the final ACK waits up to TCP_DELACK_MAX for data to ride on, the connection
+            // leaving pingpong mode for quick-ACK mode
+            boolean delayAck = c.pingpong > 0 || c.deferAccept != 0;
             enterQuickAck(c);
-            TcpOutput.sendAck(c);
-            if ((flags & Tcp.URG) != 0) urg(c, pkt, flags, seq, urgPtr); // tcp_rcv_state_process: "step6 onward by hand"
+            if (delayAck) {
+                c.ackPending = true;
+                c.delackTimer.schedule(c.tcp.sysctl.tcpDelackMaxMs.intValue() * 1_000_000L);
+            } else {
+                TcpOutput.sendAck(c);
+                if ((flags & Tcp.URG) != 0) urg(c, pkt, flags, seq, urgPtr); // tcp_rcv_state_process: "step6 onward by hand"
+            }
             TcpOutput.xmit(c);
             c.wakeUp();
         } else {
@@ -311,7 +329,8 @@ final class TcpInput {
      * SYN-ACK's send time, unless it was retransmitted (Karn); then the echoed timestamp, if any.
      */
     private static void synAckRttSample(TcpConnection c, TcpOptions opts) {
-        if (c.retransmits == 0 && c.lastSynSentNs != 0) {
+        // Karn counts SYN-ACKs resent (req->num_retrans), not timeouts: TCP_DEFER_ACCEPT's resend none
+        if (c.totalRetrans == 0 && c.lastSynSentNs != 0) {
             rttSample(c, Math.max(1, (c.lastRecvNs - c.lastSynSentNs) / 1000));
         } else if (c.tsEnabled && opts.hasTimestamp && opts.tsEcr != 0) {
             long ms = (c.tcp.tsClock() + c.tsOffset - opts.tsEcr) & 0xFFFFFFFFL;
@@ -914,17 +933,26 @@ final class TcpInput {
      * segments at once, 2 when that is 0, at most 16. A window below two segments gives one quick ACK.
      */
     static void enterQuickAck(TcpConnection c) {
-        int q = c.rcvWnd / Math.max(1, 2 * c.rcvMss);
-        c.quickAcks = Math.max(c.quickAcks, Math.min(16, q == 0 ? 2 : q));
+        incrQuickAck(c);
         c.pingpong = 0;
         c.atoNs = c.tcp.sysctl.tcpDelackMinMs.intValue() * 1_000_000L;
+    }
+
+    /**
+     * More quick ACKs without leaving pingpong mode (tcp_incr_quickack), as the first data and data after a silence
+     * longer than the RTO get them (tcp_event_data_recv): in pingpong mode (TCP_QUICKACK off) they are not used
+     * (tcp_in_quickack_mode) and the data waits for the delayed-ACK timer.
+     */
+    static void incrQuickAck(TcpConnection c) {
+        int q = c.rcvWnd / Math.max(1, 2 * c.rcvMss);
+        c.quickAcks = Math.max(c.quickAcks, Math.min(16, q == 0 ? 2 : q));
     }
 
     private static void eventDataRecv(TcpConnection c) {
         long now = c.lastRecvNs;
         long atoMin = c.tcp.sysctl.tcpDelackMinMs.intValue() * 1_000_000L;
         if (c.lrcvtimeNs == 0) {
-            enterQuickAck(c);
+            incrQuickAck(c);
             c.atoNs = atoMin;
         } else {
             long m = now - c.lrcvtimeNs;
@@ -933,7 +961,7 @@ final class TcpInput {
             } else if (m < c.atoNs) {
                 c.atoNs = Math.min(c.atoNs / 2 + m, c.rtt.currentRtoUs() * 1000);
             } else if (m > c.rtt.currentRtoUs() * 1000) {
-                enterQuickAck(c); // data after a long silence
+                incrQuickAck(c); // data after a long silence
             }
         }
         c.lrcvtimeNs = now;

@@ -71,6 +71,16 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
     private int userMss;
     /** TCP_USER_TIMEOUT for children (ms), 0 = none. */
     private int userTimeoutMs;
+    /**
+     * TCP_QUICKACK off: the listener's pingpong mode, which children inherit (Linux's sk_clone_lock copies icsk_ack);
+     * cleared by the first listen() (inet_csk_listen_start's inet_csk_delack_init).
+     */
+    private boolean pingpong;
+    /**
+     * TCP_DEFER_ACCEPT as SYN-ACK timeouts (Linux rskq_defer_accept, secs_to_retrans), 0 = off: read by requests
+     * as they go ({@link TcpInput}'s final-ACK check, {@link TcpTimers}' SYN-ACK timer). Not inherited.
+     */
+    private volatile int deferAccept;
 
     TcpListenerImpl(TcpProtocol tcp) {
         this.tcp = tcp;
@@ -118,6 +128,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
             this.backlog = Math.max(0, Math.min(backlog, max));
             if (listening) return;
             if (!tcp.canListen(this, boundAddress, localPort)) throw new ErrnoException(Errno.EADDRINUSE, "listen");
+            pingpong = false; // inet_csk_listen_start: inet_csk_delack_init
             listening = true;
             stopped = false;
             tcp.addListener(this);
@@ -294,6 +305,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         c.lingerNs = lingerNs;
         c.userMss = userMss;
         c.userTimeoutMs = userTimeoutMs;
+        c.pingpong = pingpong ? 1 : 0;
         Route r = tcp.ip.route(src, c.dst);
         if (r == null) return null;
         c.advMss = TcpOutput.advMss(c, r.itf().device().mtu());
@@ -404,7 +416,13 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         return COOKIE_HANDED_ON;
     }
 
-    /** Before a child completes: false (and the ACK is dropped) when the accept queue is full. */
+    /** TCP_DEFER_ACCEPT now, in SYN-ACK timeouts (READ_ONCE(rskq_defer_accept)). */
+    int deferAcceptRetrans() { return deferAccept; }
+
+    /**
+     * Before a child completes: false (and the ACK is dropped) when the accept queue is full; the request is then
+     * marked acked (tcp_check_req's listen_overflow), unless net.ipv4.tcp_abort_on_overflow resets it.
+     */
     boolean admitChild(TcpConnection c) {
         synchronized (acceptQueue) {
             if (!closed && listening && acceptQueue.size() <= backlog) return true;
@@ -412,6 +430,7 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         tcp.mib.inc(MibCounter.TcpExtListenOverflows);
         tcp.mib.inc(MibCounter.TcpExtListenDrops);
         if (closed || !listening || tcp.sysctl.tcpAbortOnOverflow.enabled()) TcpOutput.abort(c, 0, true);
+        else c.reqAcked = true;
         return false;
     }
 
@@ -460,6 +479,9 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
                 if ((Integer) value < 0) throw new ErrnoException(Errno.EINVAL, "TCP_USER_TIMEOUT " + value);
                 userTimeoutMs = (Integer) value;
             } else if (option == SocketOption.TCP_MAXSEG) userMss = TcpSocketOptions.checked(option, (Integer) value);
+            else if (option == SocketOption.TCP_QUICKACK) pingpong = !(Boolean) value;
+            else if (option == SocketOption.TCP_DEFER_ACCEPT)
+                deferAccept = io.jnet.socket.SocketOptionValues.deferAcceptRetrans((Integer) value);
             else if (option == SocketOption.SO_RCVLOWAT)
                 rcvLowat = TcpSocketOptions.capRcvLowat((Integer) value, rcvbuf, tcp.sysctl.tcpRmem.intValue(2));
             else if (option == SocketOption.SO_LINGER) {
@@ -489,6 +511,8 @@ final class TcpListenerImpl implements TcpServerSocket, TcpProtocol.Binder {
         else if (option == SocketOption.TCP_USER_TIMEOUT) v = userTimeoutMs;
         else if (option == SocketOption.TCP_MAXSEG) v = userMss != 0 ? userMss : TcpSocketOptions.TCP_MSS_DEFAULT;
         else if (option == SocketOption.SO_RCVLOWAT) v = rcvLowat;
+        else if (option == SocketOption.TCP_QUICKACK) v = !pingpong;
+        else if (option == SocketOption.TCP_DEFER_ACCEPT) v = io.jnet.socket.SocketOptionValues.deferAcceptSeconds(deferAccept);
         else if (option == SocketOption.SO_LINGER) v = lingerNs < 0 ? null : Duration.ofNanos(lingerNs);
         else if (option == SocketOption.SO_SNDTIMEO) v = Duration.ZERO;
         else if (option == SocketOption.SO_ERROR) v = 0; // a listener has no pending error

@@ -707,7 +707,9 @@ final class TcpOutput {
         if (c.sackOk) c.sack.onSent(seg); // sent segments are what SACK blocks refer to
         if (len < c.mss) c.sndSml = seg.endSeq;
         if (len > 0) { // tcp_event_data_sent
-            if (c.pingpong == 0 && c.ackPending && now - c.lrcvtimeNs < c.atoNs) c.pingpong = 1;
+            // a reply within the delayed-ACK timeout of the last data received, its ACK sent already or not, is
+            // interactive: pingpong mode (inet_csk_inc_pingpong_cnt; net.ipv4.tcp_pingpong_thresh 1)
+            if (c.pingpong == 0 && now - c.lrcvtimeNs < c.atoNs) c.pingpong = 1;
             idleRestart(c, now);
             c.lastSendNs = now;
         }

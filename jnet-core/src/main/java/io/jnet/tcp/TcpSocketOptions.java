@@ -87,6 +87,10 @@ final class TcpSocketOptions {
             c.keepIntvlS = checked(option, (Integer) value);
         } else if (option == SocketOption.TCP_KEEPCNT) {
             c.keepCnt = checked(option, (Integer) value);
+        } else if (option == SocketOption.TCP_QUICKACK) {
+            setQuickack(c, (Boolean) value);
+        } else if (option == SocketOption.TCP_DEFER_ACCEPT) {
+            c.deferAccept = SocketOptionValues.deferAcceptRetrans((Integer) value); // secs_to_retrans
         } else {
             throw new ErrnoException(Errno.ENOPROTOOPT, "setsockopt " + option);
         }
@@ -135,8 +139,29 @@ final class TcpSocketOptions {
         else if (option == SocketOption.TCP_USER_TIMEOUT) v = c.userTimeoutMs;
         else if (option == SocketOption.TCP_MAXSEG) v = c.userMss != 0 && c.state == TcpState.CLOSED ? c.userMss : c.mss;
         else if (option == SocketOption.SO_RCVLOWAT) v = c.rcvLowat;
+        else if (option == SocketOption.TCP_QUICKACK) v = c.pingpong == 0; // !inet_csk_in_pingpong_mode
+        else if (option == SocketOption.TCP_DEFER_ACCEPT) v = SocketOptionValues.deferAcceptSeconds(c.deferAccept);
         else throw new ErrnoException(Errno.ENOPROTOOPT, "getsockopt " + option);
         return (T) v;
+    }
+
+    /**
+     * TCP_QUICKACK as Linux's __tcp_sock_set_quickack: off enters pingpong mode (inet_csk_enter_pingpong_mode); on
+     * leaves it and, when an ACK is pending (inet_csk_ack_scheduled) on an ESTABLISHED or CLOSE_WAIT connection,
+     * marks it pushed (ICSK_ACK_PUSHED) and lets tcp_cleanup_rbuf decide as after a one-byte read: the ACK goes
+     * now when the receive queue is empty or a window update is due. Quick ACKs are not granted: the next data is
+     * ACKed at once only while quick ACKs remain (tcp_in_quickack_mode).
+     */
+    static void setQuickack(TcpConnection c, boolean on) {
+        if (!on) {
+            c.pingpong = 1;
+            return;
+        }
+        c.pingpong = 0;
+        if ((c.state == TcpState.ESTABLISHED || c.state == TcpState.CLOSE_WAIT) && c.ackPending) {
+            c.ackPushed = true;
+            TcpOutput.cleanupRbuf(c, 1);
+        }
     }
 
     /**

@@ -52,16 +52,33 @@ final class TcpTimers {
                 return;
             }
             case SYN_RECEIVED -> {
-                int limit = c.parent != null ? tcp.sysctl.tcpSynackRetries.intValue() : tcp.sysctl.tcpSynRetries.intValue();
-                if (++c.retransmits > limit) {
+                // a listener's request: reqsk_timer_handler with syn_ack_recalc, retransmits as num_timeout
+                boolean expire, resend = true;
+                if (c.parent == null) {
+                    expire = c.retransmits >= tcp.sysctl.tcpSynRetries.intValue();
+                } else {
+                    int max = tcp.sysctl.tcpSynackRetries.intValue();
+                    int defer = c.parent.deferAcceptRetrans();
+                    expire = c.retransmits >= max;
+                    if (defer != 0) {
+                        // TCP_DEFER_ACCEPT: a request the peer ACKed lives out the deferral too, without SYN-ACKs
+                        // but for the deferral's last timeout, the peer's last chance to complete it
+                        expire &= !c.reqAcked || c.retransmits >= defer;
+                        resend = !c.reqAcked || c.retransmits >= defer - 1;
+                    }
+                }
+                c.retransmits++;
+                if (expire) {
                     tcp.mib.inc(MibCounter.TcpExtTCPAbortOnTimeout);
                     TcpOutput.abort(c, Errno.ETIMEDOUT.number(), false);
                     return;
                 }
                 c.rtt.backoff++;
-                tcp.mib.inc(MibCounter.TcpRetransSegs);
-                c.totalRetrans++;
-                TcpOutput.sendSyn(c, true);
+                if (resend) {
+                    tcp.mib.inc(MibCounter.TcpRetransSegs);
+                    c.totalRetrans++;
+                    TcpOutput.sendSyn(c, true);
+                }
                 c.rtoTimer.schedule(c.rtt.currentRtoUs() * 1000);
                 return;
             }

@@ -357,7 +357,8 @@ class JnetSocketImplTest {
         assertThat(s.supportedOptions()).containsExactlyInAnyOrder(StandardSocketOptions.SO_RCVBUF,
                 StandardSocketOptions.SO_SNDBUF, StandardSocketOptions.SO_REUSEADDR, StandardSocketOptions.SO_KEEPALIVE,
                 StandardSocketOptions.SO_LINGER, StandardSocketOptions.TCP_NODELAY, ExtendedSocketOptions.TCP_KEEPIDLE,
-                ExtendedSocketOptions.TCP_KEEPINTERVAL, ExtendedSocketOptions.TCP_KEEPCOUNT);
+                ExtendedSocketOptions.TCP_KEEPINTERVAL, ExtendedSocketOptions.TCP_KEEPCOUNT,
+                ExtendedSocketOptions.TCP_QUICKACK);
         assertThatThrownBy(() -> s.setOption(StandardSocketOptions.IP_TOS, 0x10))
                 .isExactlyInstanceOf(UnsupportedOperationException.class);
         // the extended keepalive options, as Linux's TCP_KEEPIDLE, TCP_KEEPINTVL (seconds) and TCP_KEEPCNT
@@ -368,8 +369,12 @@ class JnetSocketImplTest {
         assertThat(s.getOption(ExtendedSocketOptions.TCP_KEEPIDLE)).isEqualTo(10);
         assertThat(s.getOption(ExtendedSocketOptions.TCP_KEEPINTERVAL)).isEqualTo(3);
         assertThat(s.getOption(ExtendedSocketOptions.TCP_KEEPCOUNT)).isEqualTo(4);
-        assertThatThrownBy(() -> s.getOption(ExtendedSocketOptions.TCP_QUICKACK))
-                .isExactlyInstanceOf(UnsupportedOperationException.class);
+        // TCP_QUICKACK as Linux's: true (not in pingpong mode) on a new socket, false once pingpong mode is asked for
+        assertThat(s.getOption(ExtendedSocketOptions.TCP_QUICKACK)).isTrue();
+        s.setOption(ExtendedSocketOptions.TCP_QUICKACK, false);
+        assertThat(s.getOption(ExtendedSocketOptions.TCP_QUICKACK)).isFalse();
+        s.setOption(ExtendedSocketOptions.TCP_QUICKACK, true);
+        assertThat(s.getOption(ExtendedSocketOptions.TCP_QUICKACK)).isTrue();
         assertThatThrownBy(() -> s.setOption(StandardSocketOptions.SO_RCVBUF, -1))
                 .isExactlyInstanceOf(IllegalArgumentException.class);
 

@@ -113,6 +113,10 @@ class SkbCacheTest {
                 exchange(client, peer, 200, 100);
                 long hits = ns.mib().get(MibCounter.TcpExtJnetTxSkbCacheHits);
                 assertThat(hits).isGreaterThan(100);
+                // request/response is interactive (pingpong mode, tcp_event_data_sent): the client ACKs the last
+                // response by its delayed-ACK timer, and only then does the peer park that response's buffer
+                long until = System.nanoTime() + 5_000_000_000L;
+                while (((TcpConnection) peer).skbCache.parked() == 0 && System.nanoTime() < until) Thread.sleep(5);
                 // a second connection's unread 256 KiB holds TCP over a limit of one page: under pressure
                 TcpSocket c2 = TcpSocket.open(ns);
                 c2.connect(new InetSocketAddress("127.0.0.1", 7001));

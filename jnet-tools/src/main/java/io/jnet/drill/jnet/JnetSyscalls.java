@@ -7,6 +7,7 @@ import io.jnet.socket.Events;
 import io.jnet.socket.PollableSocket;
 import io.jnet.socket.Poller;
 import io.jnet.socket.SocketOption;
+import io.jnet.socket.SocketOptionValues;
 import io.jnet.socket.TcpServerSocket;
 import io.jnet.socket.TcpSocket;
 import io.jnet.socket.UdpSocket;
@@ -43,7 +44,7 @@ final class JnetSyscalls implements Syscalls {
     static final int SO_REUSEADDR = 2, SO_TYPE = 3, SO_ERROR = 4, SO_SNDBUF = 7, SO_RCVBUF = 8, SO_KEEPALIVE = 9,
             SO_OOBINLINE = 10, SO_LINGER = 13, SO_RCVLOWAT = 18, SO_RCVTIMEO = 20, SO_SNDTIMEO = 21, SO_BUSY_POLL = 46;
     static final int TCP_NODELAY = 1, TCP_MAXSEG = 2, TCP_CORK = 3, TCP_KEEPIDLE = 4, TCP_KEEPINTVL = 5, TCP_KEEPCNT = 6,
-            TCP_INFO = 11, TCP_USER_TIMEOUT = 18;
+            TCP_DEFER_ACCEPT = 9, TCP_INFO = 11, TCP_QUICKACK = 12, TCP_USER_TIMEOUT = 18;
     static final int O_RDWR = 2, O_NONBLOCK = 0x800, F_GETFL = 3, F_SETFL = 4, F_GETFD = 1, F_SETFD = 2;
     static final long FIONREAD = 0x541B, SIOCOUTQ = 0x5411, SIOCOUTQNSD = 0x894B, SIOCATMARK = 0x8905;
     static final int SHUT_RD = 0, SHUT_WR = 1, SHUT_RDWR = 2;
@@ -323,6 +324,11 @@ final class JnetSyscalls implements Syscalls {
                 int lowat = (Integer) v < 0 ? Integer.MAX_VALUE : (Integer) v;
                 v = Math.max(1, Math.min(lowat, ns.sysctl().tcpRmem.intValue(2) >> 1));
             }
+            if (p == null && option == SocketOption.TCP_DEFER_ACCEPT) {
+                // kept as the seconds getsockopt reads back (retrans_to_secs of secs_to_retrans), which the jnet
+                // socket turns into the same number of SYN-ACK timeouts
+                v = SocketOptionValues.deferAcceptSeconds(SocketOptionValues.deferAcceptRetrans((Integer) v));
+            }
             if (p == null) {
                 checkPending(option, v);
                 s.pendingOptions.put(option, v);
@@ -547,6 +553,8 @@ final class JnetSyscalls implements Syscalls {
                 case TCP_KEEPCNT -> SocketOption.TCP_KEEPCNT;
                 case TCP_MAXSEG -> SocketOption.TCP_MAXSEG;
                 case TCP_USER_TIMEOUT -> SocketOption.TCP_USER_TIMEOUT;
+                case TCP_QUICKACK -> SocketOption.TCP_QUICKACK;
+                case TCP_DEFER_ACCEPT -> SocketOption.TCP_DEFER_ACCEPT;
                 default -> throw new SyscallException(ENOPROTOOPT);
             };
         }
@@ -607,6 +615,7 @@ final class JnetSyscalls implements Syscalls {
         if (option == SocketOption.TCP_KEEPCNT) return sysctl.tcpKeepaliveProbes.intValue();
         if (option == SocketOption.TCP_MAXSEG) return 536; // TCP_MSS_DEFAULT
         if (option == SocketOption.SO_RCVLOWAT) return 1; // sock_init_data
+        if (option == SocketOption.TCP_QUICKACK) return true; // not in pingpong mode
         if (option.type() == Boolean.class) return false;
         if (option.type() == Integer.class) return 0;
         return null;
