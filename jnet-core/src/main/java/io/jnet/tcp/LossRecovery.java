@@ -27,7 +27,9 @@ interface LossRecovery {
      * cleaned of what it covers. In fast recovery it is a full or a partial acknowledgement (RFC 6582 3.2 step 3).
      *
      * @return true when the ACK arrived in fast recovery (ending it or not): cwnd is the recovery's on this ACK
-     *         and the congestion control must not grow it (RFC 5681 3.2 step 6)
+     *         and the congestion control must not grow it (RFC 5681 3.2 step 6); false outside recovery and when
+     *         the ACK undid it (the restored window then grows by what the ACK delivered, as Linux's
+     *         tcp_cong_control once the state is Open again)
      */
     boolean onNewAck(TcpConnection c, int ack, long acked);
 

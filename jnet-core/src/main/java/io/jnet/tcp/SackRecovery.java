@@ -118,9 +118,10 @@ final class SackRecovery implements LossRecovery {
         ackedThisAck = acked;
         if (inRecovery) {
             if (Tcp.seqGeq(ack, recoveryPoint)) {
-                exitRecovery(c);
+                if (exitRecovery(c)) return false; // undone: the window grows on this ACK as outside recovery
             } else if (c.undo.tryUndoPartial(c, ack - (int) acked)) {
                 leaveRecoveryUndone(c); // the hole was filled by a delayed original (tcp_try_undo_partial)
+                return false;
             }
         } else if (c.caState == TcpInfo.TCP_CA_Loss) {
             // tcp_process_loss runs in afterAck, once the ACK's SACK blocks and window growth are known
@@ -365,14 +366,17 @@ final class SackRecovery implements LossRecovery {
     }
 
     /** SND.UNA reached RecoveryPoint: cwnd = ssthresh (RFC 6937; Linux tcp_end_cwnd_reduction), state Open. */
-    private void exitRecovery(TcpConnection c) {
+    /** Ends recovery at its recovery point; returns true when it was undone (tcp_try_undo_recovery). */
+    private boolean exitRecovery(TcpConnection c) {
         CongestionWindow w = c.win;
-        if (!c.undo.tryUndoRecovery(c)) w.cwnd = Math.max(w.mss, w.ssthresh); // a full undo keeps its window
+        boolean undone = c.undo.tryUndoRecovery(c);
+        if (!undone) w.cwnd = Math.max(w.mss, w.ssthresh); // a full undo keeps its window
         inRecovery = false;
         c.cc.afterRecovery(w);
         c.caState = TcpInfo.TCP_CA_Open;
         c.rack.onRecoveryEnd();
         c.undo.onOpen(c);
+        return undone;
     }
 
     /** Clamps the walks' cursors to SND.UNA (they never lag it by more than a window, so never wrap). */

@@ -425,6 +425,12 @@ final class SackScoreboard {
     PacketBuffer lastSent() { return last; }
 
     /** Forgets the D-SACK of the previous ACK (called as an ACK's processing begins). */
+    /**
+     * Segments the current ACK's valid D-SACK block reports received twice, 0 without one: Linux counts them
+     * delivered (tcp_dsack_seen's sack_delivered, added to tp->delivered), so they are in what the ACK delivered.
+     */
+    long dsackSegsThisAck() { return dsackThisAck ? dsackSegs : 0; }
+
     void clearAckState() {
         dsackThisAck = false;
         reordered = false;

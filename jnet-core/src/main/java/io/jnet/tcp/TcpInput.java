@@ -637,11 +637,15 @@ final class TcpInput {
         c.rate.generate(deliveredSegments, now, c.minRtt.get());
         if (measured) c.rtt.resetBackoff();
         c.retransmits = 0;
-        // loss recovery first: an ACK in fast recovery sets cwnd there, any other lets the congestion control grow it
+        // loss recovery first: an ACK in fast recovery sets cwnd there, any other (the one that undid a recovery
+        // included: Linux's tcp_cong_control after tcp_fastretrans_alert returned to Open) lets the congestion
+        // control grow it
         if (!c.recovery.onNewAck(c, ack, acked)) {
             // what the ACK delivered, acknowledged or SACKed, and not SACKed before (Linux's acked_sacked,
-            // tcp_newly_delivered: tcp_clean_rtx_queue does not count segments SACKed earlier)
-            long delivered = Math.max(0, acked + c.sack.sackedBytes() - priorSackedBytes);
+            // tcp_newly_delivered: tcp_clean_rtx_queue does not count segments SACKed earlier), and the segments a
+            // D-SACK reports received twice
+            long delivered = Math.max(0, acked + c.sack.sackedBytes() - priorSackedBytes)
+                    + c.sack.dsackSegsThisAck() * c.mss;
             c.cc.onAck(c.win, delivered, TcpOutput.isCwndLimited(c));
         }
         // retransmission timer (RFC 6298 5.2/5.3)
