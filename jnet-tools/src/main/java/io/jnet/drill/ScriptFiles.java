@@ -1,7 +1,6 @@
 package io.jnet.drill;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,13 +37,22 @@ public final class ScriptFiles {
         ScriptFiles f = new ScriptFiles();
         for (Path p : paths) {
             if (Files.isDirectory(p)) {
+                List<Path> found;
                 try (Stream<Path> s = Files.walk(p)) {
-                    s.filter(x -> x.toString().endsWith(".pkt") && Files.isRegularFile(x)).sorted().forEach(f.scripts::add);
+                    found = s.filter(x -> x.toString().endsWith(".pkt") && !Files.isDirectory(x)).sorted().toList();
+                }
+                if (found.isEmpty()) throw new IOException("no scripts found under " + p);
+                for (Path x : found) {
+                    // a dangling link is reported, not skipped: its script would silently never play
+                    if (!Files.isRegularFile(x)) throw new IOException("not a readable script (a dangling link?): " + x);
+                    f.scripts.add(x);
                 }
                 f.readNearestExpectedFailures(p.toAbsolutePath());
             } else if (Files.isRegularFile(p)) {
                 f.scripts.add(p);
                 f.readNearestExpectedFailures(p.toAbsolutePath().getParent());
+            } else if (Files.isSymbolicLink(p)) {
+                throw new IOException("a dangling link, no script: " + p);
             } else {
                 throw new IOException("no such script or directory: " + p);
             }
@@ -89,12 +97,22 @@ public final class ScriptFiles {
     /** Why {@code script} is expected to fail, or null when it is expected to pass. */
     public String expectedFailure(Path script) { return expectedFailures.get(script.toAbsolutePath().normalize()); }
 
-    /** A script's text. */
-    static String read(Path p) {
+    /**
+     * A script's text. packetdrill reads bytes: a file that is not valid UTF-8 (a Latin-1 comment) is read as
+     * ISO-8859-1, so its ASCII statements still play; a UTF-8 byte-order mark at the start is skipped.
+     *
+     * @throws IOException when the file cannot be read
+     */
+    static String read(Path p) throws IOException {
+        byte[] b = Files.readAllBytes(p);
+        int from = b.length >= 3 && (b[0] & 0xff) == 0xEF && (b[1] & 0xff) == 0xBB && (b[2] & 0xff) == 0xBF ? 3 : 0;
         try {
-            return Files.readString(p, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                    .decode(java.nio.ByteBuffer.wrap(b, from, b.length - from)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return new String(b, from, b.length - from, StandardCharsets.ISO_8859_1);
         }
     }
 }

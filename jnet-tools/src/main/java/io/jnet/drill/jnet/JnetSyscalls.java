@@ -238,7 +238,10 @@ final class JnetSyscalls implements Syscalls {
     @Override
     public byte[] readv(int fd, int[] iovLengths) throws SyscallException {
         int total = 0;
-        for (int l : iovLengths) total += l;
+        for (int l : iovLengths) {
+            if (l < 0) throw new SyscallException(EINVAL);
+            total += l;
+        }
         return read(fd, total);
     }
 
@@ -267,6 +270,7 @@ final class JnetSyscalls implements Syscalls {
 
     @Override
     public Received recvfrom(int fd, int len, int flags) throws SyscallException {
+        if (len < 0) throw new SyscallException(EINVAL); // a huge size_t: refused, as the kernel target reports
         return call(() -> {
             SocketFile s = sock(fd);
             if (s.udp != null) {
@@ -305,7 +309,10 @@ final class JnetSyscalls implements Syscalls {
     @Override
     public Received recvmsg(int fd, int[] iovLengths, int flags) throws SyscallException {
         int total = 0;
-        for (int l : iovLengths) total += l;
+        for (int l : iovLengths) {
+            if (l < 0) throw new SyscallException(EINVAL);
+            total += l;
+        }
         return recvfrom(fd, total, flags);
     }
 

@@ -70,6 +70,8 @@ public final class Player {
     private final java.util.concurrent.ExecutorService callThreads = java.util.concurrent.Executors.newCachedThreadPool(
             Thread.ofPlatform().daemon().name("drill-call-", 0).factory());
     private boolean lastInbound;
+    /** The line being played, for an error that carries none. */
+    private int currentLine;
     /** A blocking call in progress (at most one, as packetdrill). */
     private Pending pending;
 
@@ -105,17 +107,20 @@ public final class Player {
             return new Verdict(Verdict.Status.FAIL, p.line(), p.getMessage(), scriptNow());
         } catch (Unsupported u) {
             return new Verdict(Verdict.Status.UNSUPPORTED, u.line(), u.getMessage(), scriptNow());
+        } catch (RuntimeException e) {
+            // a value the checks above missed: still the line being played, not an abort of the run
+            return new Verdict(Verdict.Status.FAIL, currentLine, "cannot play this line: " + e, scriptNow());
         } finally {
             if (pending != null) pending.result().cancel(true);
             callThreads.shutdownNow();
         }
     }
 
-    private void applyScriptOptions(Script script) throws Unsupported {
+    private void applyScriptOptions(Script script) throws Unsupported, PlayException {
         for (var o : script.options()) {
             String v = o.value().orElse("");
             switch (o.name()) {
-                case "tolerance_usecs" -> tolerance = Long.parseLong(v);
+                case "tolerance_usecs" -> tolerance = toleranceValue(v, o.pos().line());
                 case "ip_version" -> {
                     if (!v.equals("ipv4")) throw new Unsupported(o.pos().line(), "--ip_version=" + v + " (jnet drill plays IPv4 only until IPv6)");
                 }
@@ -126,15 +131,38 @@ public final class Player {
         }
     }
 
+    /** The largest {@code --tolerance_usecs} taken: 100 s (a larger one would let any timing pass). */
+    public static final long MAX_TOLERANCE_USECS = 100_000_000L;
+
+    private static long toleranceValue(String v, int line) throws PlayException {
+        long t;
+        try {
+            t = Long.parseLong(v.strip());
+        } catch (NumberFormatException e) {
+            throw new PlayException(line, "--tolerance_usecs=" + v + " is not a number of microseconds");
+        }
+        if (t < 0 || t > MAX_TOLERANCE_USECS) {
+            throw new PlayException(line, "--tolerance_usecs=" + v + " is out of range (0 to " + MAX_TOLERANCE_USECS + ")");
+        }
+        return t;
+    }
+
     private long scriptNow() { return target.nowMicros() - start; }
 
     // ------------------------------------------------------------------ events
 
     private void event(Event e) throws InterruptedException, Failure, PlayException, Unsupported {
         int line = e.pos().line();
+        currentLine = line;
         boolean inbound = e.action() instanceof Packet p && p.direction() == Direction.INBOUND;
         long base = lastInbound && inbound ? lastScheduled : lastEnd;
         long[] when = schedule(e.time(), base); // {start, end} in script µs, or null for *
+        if (when != null && (e.time() instanceof EventTime.Absolute || e.time() instanceof EventTime.AbsoluteRange)
+                && when[0] < lastScheduled) {
+            // packetdrill refuses a script whose times go backwards
+            throw new PlayException(line, "time goes backwards: " + secs(when[0]) + " is before the previous event's "
+                    + secs(lastScheduled));
+        }
         if (options.log() != null) options.log().printf("%8.3f %s%n", scriptNow() / 1e6, e.render());
         switch (e.action()) {
             case TcpPacket p when p.direction() == Direction.INBOUND -> inbound(p, when, line);

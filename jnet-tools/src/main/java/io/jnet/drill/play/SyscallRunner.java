@@ -45,8 +45,22 @@ final class SyscallRunner {
         CallResult call() throws SyscallException;
     }
 
-    /** Evaluates the arguments of {@code c} (in the player's thread, so errors point at the script). */
+    /**
+     * Evaluates the arguments of {@code c} (in the player's thread, so errors point at the script). A negative count
+     * or iov_len (a huge size_t) makes a call that fails with EINVAL, as Linux refuses it (the kernel target says
+     * so too): no buffer of that size can be made to hand to a target.
+     */
     Prepared prepare(Syscall c) throws PlayException, Unsupported {
+        try {
+            return prepareCall(c);
+        } catch (NegativeLength e) {
+            return () -> {
+                throw new SyscallException(io.jnet.drill.target.LinuxErrno.number("EINVAL"));
+            };
+        }
+    }
+
+    private Prepared prepareCall(Syscall c) throws PlayException, Unsupported, NegativeLength {
         List<Expr> a = c.arguments();
         int line = c.pos().line();
         return switch (c.name()) {
@@ -349,8 +363,25 @@ final class SyscallRunner {
     }
 
     /** A buffer argument: {@code ...} or a string; {@code len} bytes (zeros after the string's text). */
-    private static byte[] buffer(Expr e, int len, int line) throws PlayException {
-        byte[] b = new byte[Math.max(len, 0)];
+    /** The largest buffer the runner makes for a script's call (a larger count is the script's mistake). */
+    static final int MAX_BUFFER = 64 << 20;
+
+    /**
+     * A negative count or iov_len (a huge size_t on Linux): Linux refuses the call with EINVAL, as the kernel target
+     * reports, so the runner plays the call as failing with EINVAL (a buffer of that size cannot be made).
+     */
+    private static final class NegativeLength extends Exception {
+        NegativeLength() { super(null, null, false, false); }
+    }
+
+    private static void checkCount(long n, String what, int line) throws PlayException, NegativeLength {
+        if (n < 0) throw new NegativeLength();
+        if (n > MAX_BUFFER) throw new PlayException(line, what + " " + n + " is larger than jnet drill plays (" + MAX_BUFFER + " bytes)");
+    }
+
+    private static byte[] buffer(Expr e, int len, int line) throws PlayException, NegativeLength {
+        checkCount(len, "count", line);
+        byte[] b = new byte[len];
         if (e instanceof Expr.Str s) {
             byte[] t = s.value().getBytes(StandardCharsets.ISO_8859_1);
             System.arraycopy(t, 0, b, 0, Math.min(t.length, b.length));
@@ -361,14 +392,16 @@ final class SyscallRunner {
     }
 
     /** An iovec array: {@code [{iov_base=..., iov_len=N}, ...]} or older {@code [{..., N}]}. */
-    private byte[][] iovecs(Expr e, int line) throws PlayException, Unsupported {
+    private byte[][] iovecs(Expr e, int line) throws PlayException, Unsupported, NegativeLength {
         Expr.Array arr = array(e, line);
         byte[][] out = new byte[arr.elements().size()][];
         for (int k = 0; k < out.length; k++) {
             Expr.Struct s = struct(arr.elements().get(k), line);
             Expr len = s.field("iov_len").orElse(s.members().size() == 2 ? s.members().get(1) : null);
             if (len == null) throw new PlayException(line, "iovec without iov_len: " + s.render());
-            out[k] = new byte[(int) values.number(len)];
+            long n = values.number(len);
+            checkCount(n, "iov_len", line);
+            out[k] = new byte[(int) n];
         }
         return out;
     }

@@ -1,0 +1,146 @@
+package io.jnet.drill;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jnet.drill.jnet.JnetTarget;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A script's own problem is reported at its line (FAIL, or unsupported for a runner limit) and the run goes on. */
+class DrillRobustnessTest {
+    static final String HANDSHAKE = """
+            0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
+            +0 setsockopt(3, SOL_SOCKET, SO_REUSEADDR, [1], 4) = 0
+            +0 bind(3, ..., ...) = 0
+            +0 listen(3, 1) = 0
+            +0 < S 0:0(0) win 65535 <mss 1460>
+            +0 > S. 0:0(0) ack 1 <mss 1460>
+            +.1 < . 1:1(0) ack 1 win 514
+            +0 accept(3, ..., ...) = 4
+            """;
+
+    @TempDir
+    Path dir;
+
+    record Run(List<Drill.Result> results, String text) {
+        Drill.Result only() { return results.getFirst(); }
+    }
+
+    Run run(Path... scripts) throws Exception {
+        Inet4Address local = v4("192.168.0.1"), remote = v4("192.0.2.1"), gateway = v4("192.168.0.2");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        List<Drill.Result> results = Drill.run(ScriptFiles.collect(List.of(scripts)), () -> new JnetTarget(local, remote, gateway, 1500),
+                new Drill.Settings(1, Map.of(), 4000, false), new PrintStream(out, true, StandardCharsets.UTF_8));
+        return new Run(results, out.toString(StandardCharsets.UTF_8));
+    }
+
+    Path script(String name, String text) throws Exception { return Files.writeString(dir.resolve(name), text); }
+
+    @Test
+    void aScriptThatIsNotUtf8IsReadAsBytesAndTheRunGoesOn() throws Exception {
+        byte[] latin1 = ("// caf\u00e9\n" + HANDSHAKE).getBytes(StandardCharsets.ISO_8859_1);
+        Path a = Files.write(dir.resolve("a-latin1.pkt"), latin1);
+        byte[] random = new byte[300];
+        new java.util.Random(7).nextBytes(random);
+        Path b = Files.write(dir.resolve("b-random.pkt"), random);
+        Path c = script("c-after.pkt", HANDSHAKE);
+        Run r = run(a, b, c);
+        assertThat(r.results()).extracting(Drill.Result::outcome)
+                .containsExactly(Drill.Outcome.PASS, Drill.Outcome.FAIL, Drill.Outcome.PASS);
+        assertThat(r.text()).contains("FAIL        " + b + ":").contains("scripts 3, passed 2, failed 1");
+    }
+
+    @Test
+    void aByteOrderMarkIsSkipped() throws Exception {
+        byte[] text = HANDSHAKE.getBytes(StandardCharsets.UTF_8);
+        byte[] bom = new byte[text.length + 3];
+        bom[0] = (byte) 0xEF;
+        bom[1] = (byte) 0xBB;
+        bom[2] = (byte) 0xBF;
+        System.arraycopy(text, 0, bom, 3, text.length);
+        assertThat(run(Files.write(dir.resolve("bom.pkt"), bom)).only().outcome()).isEqualTo(Drill.Outcome.PASS);
+    }
+
+    @Test
+    void aParseErrorNamesFileAndLineOnce() throws Exception {
+        Path p = script("bad.pkt", "0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3\n+0 listen(3, 1 = 0\n");
+        Run r = run(p);
+        assertThat(r.only().outcome()).isEqualTo(Drill.Outcome.FAIL);
+        String line = r.text().lines().findFirst().orElseThrow();
+        assertThat(line).startsWith("FAIL        " + p + ":2: parse error: ");
+        assertThat(line.indexOf(p.toString())).isEqualTo(line.lastIndexOf(p.toString()));
+    }
+
+    @Test
+    void aNegativeIovLengthOrCountFailsWithEinvalAsOnLinux() throws Exception {
+        Path w = script("writev.pkt", HANDSHAKE + "+0 writev(4, [{..., 10}, {..., -3}], 2) = -1 EINVAL\n");
+        Path rd = script("read.pkt", HANDSHAKE + "+0 read(4, ..., -5) = -1 EINVAL\n");
+        Path rv = script("readv.pkt", HANDSHAKE + "+0 readv(4, [{..., 10}, {..., -3}], 2) = -1 EINVAL\n");
+        assertThat(run(w, rd, rv).results()).extracting(Drill.Result::outcome)
+                .containsExactly(Drill.Outcome.PASS, Drill.Outcome.PASS, Drill.Outcome.PASS);
+    }
+
+    @Test
+    void aPortOutOfRangeIsTheScriptsMistakeAtItsLine() throws Exception {
+        Path p = script("bind.pkt", """
+                0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
+                +0 bind(3, {sa_family=AF_INET, sin_port=htons(70000), sin_addr=inet_addr("192.168.0.1")}, 16) = 0
+                """);
+        Run r = run(p);
+        assertThat(r.only().outcome()).isEqualTo(Drill.Outcome.FAIL);
+        assertThat(r.text()).contains("bind.pkt:2: sin_port 70000 is out of range").doesNotContain("could not open the target");
+    }
+
+    @Test
+    void anUnknownTcpInfoFieldIsUnsupported() throws Exception {
+        Run r = run(script("tcpi.pkt", HANDSHAKE + "+0 %{ assert tcpi_frobnicate == 3 }%\n"));
+        assertThat(r.only().outcome()).isEqualTo(Drill.Outcome.UNSUPPORTED);
+        assertThat(r.text()).contains("tcpi.pkt:9: ").contains("tcpi_frobnicate");
+    }
+
+    @Test
+    void aMalformedToleranceInTheScriptIsAFailAtItsLine() throws Exception {
+        Run r = run(script("tol.pkt", "--tolerance_usecs=abc\n" + HANDSHAKE), script("tol2.pkt", "--tolerance_usecs=-5\n" + HANDSHAKE));
+        assertThat(r.results()).extracting(Drill.Result::outcome).containsExactly(Drill.Outcome.FAIL, Drill.Outcome.FAIL);
+        assertThat(r.text()).contains("tol.pkt:1: --tolerance_usecs=abc is not a number").contains("tol2.pkt:1: --tolerance_usecs=-5 is out of range");
+    }
+
+    @Test
+    void absoluteTimesGoingBackwardsAreAScriptError() throws Exception {
+        Run r = run(script("back.pkt", HANDSHAKE + "0.5 write(4, ..., 10) = 10\n0.1 < . 1:1(0) ack 11 win 514\n"));
+        assertThat(r.only().outcome()).isEqualTo(Drill.Outcome.FAIL);
+        assertThat(r.text()).contains("back.pkt:10: time goes backwards");
+    }
+
+    @Test
+    void anExpectedFailureShowsTheActualMismatchAndTheListedReason() throws Exception {
+        Path p = script("x.pkt", "0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3\n+0 listen(3, 1) = -1 EINVAL\n");
+        Files.writeString(dir.resolve(ScriptFiles.EXPECTED_FAILURES), "x.pkt  jnet lacks something\n");
+        Run r = run(p);
+        assertThat(r.only().outcome()).isEqualTo(Drill.Outcome.EXPECTED_FAILURE);
+        assertThat(r.text()).contains("xfail       " + p + ":2: listen(3, 1) = 0, expected -1 EINVAL (listed: jnet lacks something)");
+    }
+
+    @Test
+    void aDirectoryWithoutScriptsOrADanglingLinkIsAnError() throws Exception {
+        Path empty = Files.createDirectory(dir.resolve("empty"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ScriptFiles.collect(List.of(empty)))
+                .hasMessageContaining("no scripts found under " + empty);
+        Path d = Files.createDirectory(dir.resolve("d"));
+        Files.createSymbolicLink(d.resolve("gone.pkt"), d.resolve("missing.pkt"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ScriptFiles.collect(List.of(d))).hasMessageContaining("gone.pkt");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ScriptFiles.collect(List.of(d.resolve("gone.pkt"))))
+                .hasMessageContaining("dangling");
+    }
+
+    static Inet4Address v4(String s) throws Exception { return (Inet4Address) InetAddress.getByName(s); }
+}
