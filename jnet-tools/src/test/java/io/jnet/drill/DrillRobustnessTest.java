@@ -142,5 +142,52 @@ class DrillRobustnessTest {
                 .hasMessageContaining("dangling");
     }
 
+    @Test
+    void constructsThatCouldDecideAResultAreUnsupported() throws Exception {
+        Path cmsg = script("cmsg.pkt", HANDSHAKE + "+0 < P. 1:11(10) ack 1 win 514\n+0 > . 1:1(0) ack 11\n"
+                + "+0 recvmsg(4, {msg_name(...)=..., msg_iov(1)=[{..., 100}], msg_control(24)=[{cmsg_level=SOL_SOCKET, cmsg_type=SO_TIMESTAMP, cmsg_data=0}], msg_flags=0}, 0) = 10\n");
+        Path opt = script("opt.pkt", "--frobnicate=1\n" + HANDSHAKE);
+        Path percent = script("percent.pkt", "--tolerance_percent=10\n" + HANDSHAKE);
+        Path v6 = script("v6.pkt", "0 socket(AF_INET6, SOCK_STREAM, IPPROTO_TCP) = 3\n");
+        Path fionbio = script("fionbio.pkt", HANDSHAKE + "+0 ioctl(4, FIONBIO, [1]) = 0\n");
+        Path second = script("second.pkt", """
+                0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
+                +0 fcntl(3, F_SETFL, O_RDWR|O_NONBLOCK) = 0
+                +0 connect(3, ..., ...) = -1 EINPROGRESS
+                +0 > S 0:0(0) <...>
+                +0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 4
+                +0 fcntl(4, F_SETFL, O_RDWR|O_NONBLOCK) = 0
+                +0 connect(4, ..., ...) = -1 EINPROGRESS
+                +0 > S 0:0(0) <...>
+                """);
+        Path epoll = script("epoll.pkt", """
+                0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
+                +0 epoll_create(1) = 4
+                +0 epoll_ctl(4, EPOLL_CTL_ADD, 3, {events=EPOLLIN, fd=3}) = 0
+                """);
+        Run r = run(cmsg, opt, percent, v6, fionbio, second, epoll);
+        assertThat(r.results()).extracting(Drill.Result::outcome).containsOnly(Drill.Outcome.UNSUPPORTED);
+        assertThat(r.text()).contains("cmsg.pkt:11: recvmsg with control messages")
+                .contains("opt.pkt:1: --frobnicate").contains("percent.pkt:1: --tolerance_percent")
+                .contains("v6.pkt:1: socket(AF_INET6").contains("fionbio.pkt:9: ioctl FIONBIO")
+                .contains("second.pkt:8: a second connection (one connection per script)")
+                .contains("epoll.pkt:3: ").contains("neither connected nor listened")
+                .contains("unsupported 7");
+    }
+
+    @Test
+    void tosAndTtlOnAnOutboundLineAreCompared() throws Exception {
+        String synAck = "+0 > S. 0:0(0) ack 1 <mss 1460>\n";
+        String base = HANDSHAKE.replace(synAck, "%s");
+        assertThat(HANDSHAKE).contains(synAck);
+        Path tos = script("tos.pkt", base.formatted("+0 > [tos 0x10] S. 0:0(0) ack 1 <mss 1460>\n"));
+        Path ttl = script("ttl.pkt", base.formatted("+0 > [ttl 3] S. 0:0(0) ack 1 <mss 1460>\n"));
+        Path ok = script("ok.pkt", base.formatted("+0 > [tos 0x0] S. 0:0(0) ack 1 <mss 1460>\n"));
+        Run r = run(ok, tos, ttl);
+        assertThat(r.results()).extracting(Drill.Result::outcome)
+                .containsExactly(Drill.Outcome.PASS, Drill.Outcome.FAIL, Drill.Outcome.FAIL);
+        assertThat(r.text()).contains("TOS 0x0, expected 0x10").contains("expected 3");
+    }
+
     static Inet4Address v4(String s) throws Exception { return (Inet4Address) InetAddress.getByName(s); }
 }

@@ -447,8 +447,9 @@ final class JnetSyscalls implements Syscalls {
             if (!(target instanceof SocketFile s)) throw new SyscallException(1); // EPERM: not pollable
             PollableSocket p = s.socket();
             if (p == null) {
-                // a TCP socket that has neither listened nor connected: Linux reports it as EPOLLOUT | EPOLLHUP
-                throw new SyscallException(EOPNOTSUPP);
+                // a TCP socket that has neither listened nor connected: Linux reports it as EPOLLOUT | EPOLLHUP; jnet
+                // has nothing to watch yet, a runner limit (the player reports it unsupported)
+                throw new UnsupportedOperationException("epoll_ctl on a socket that has neither connected nor listened");
             }
             int interest = events & (EPOLLIN | EPOLLPRI | EPOLLOUT | EPOLLRDHUP | EPOLLET | EPOLLONESHOT);
             synchronized (e) {
@@ -665,7 +666,7 @@ final class JnetSyscalls implements Syscalls {
         entered.incrementAndGet();
         try {
             return body.call();
-        } catch (SyscallException e) {
+        } catch (SyscallException | UnsupportedOperationException e) {
             throw e;
         } catch (ErrnoException e) {
             throw new SyscallException(e.errno().number());

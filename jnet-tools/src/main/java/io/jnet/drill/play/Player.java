@@ -126,7 +126,10 @@ public final class Player {
                 }
                 case "local_ip", "remote_ip", "gateway_ip", "netmask_ip", "mtu" -> throw new Unsupported(o.pos().line(),
                         "--" + o.name() + " inside a script (give it on the command line)");
-                default -> { } // options that change nothing the player does (e.g. --tcp_ts_tick_usecs) are accepted
+                // the stack's TS val is not compared, so its clock's tick changes nothing the runner does
+                case "tcp_ts_tick_usecs" -> { }
+                // any other option could decide the result (a tolerance in percent, a port, non-fatal checks ...)
+                default -> throw new Unsupported(o.pos().line(), "--" + o.name() + " inside a script (not honoured by jnet drill)");
             }
         }
     }
@@ -218,6 +221,13 @@ public final class Player {
         if (when == null) throw new Unsupported(line, "an inbound packet at any time (*)");
         waitFor(when);
         SegmentSpec s = spec(p);
+        if (p.ip().isPresent() && (p.ip().get().tos().isPresent() || p.ip().get().ttl().isPresent() || p.ip().get().flowLabel().isPresent())) {
+            throw new Unsupported(line, "IP header fields on an inbound packet: " + p.ip().get().render());
+        }
+        if (p.ports().isPresent() && (s.flags() & Tcp.SYN) != 0 && (s.flags() & Tcp.ACK) == 0 && flow.localPort >= 0 && flow.remotePort >= 0
+                && (p.ports().get().source() != flow.remotePort || p.ports().get().destination() != flow.localPort)) {
+            throw new Unsupported(line, "a second connection (one connection per script)");
+        }
         if (p.ports().isPresent()) {
             flow.remotePort = p.ports().get().source();
             flow.localPort = p.ports().get().destination();
@@ -245,11 +255,20 @@ public final class Player {
             SegmentMatcher.Actual a = SegmentMatcher.decode(o.packet(), flow, target.localAddress(), target.remoteAddress());
             long at = o.micros() - start;
             if (a == null) throw new Failure(line, "expected " + p.render() + ", the stack sent a packet that is not TCP to the peer at " + secs(at));
+            if ((a.flags() & Tcp.SYN) != 0 && (SegmentMatcher.sourcePort(o.packet()) != flow.localPort
+                    || SegmentMatcher.destinationPort(o.packet()) != flow.remotePort
+                    || a.seq() != 0 && !((want.flags() & Tcp.SYN) != 0 && Flow.u32(want.seq()) == a.seq()))) {
+                // a SYN with other ports, or another initial sequence number than the script states (a new
+                // incarnation on the same ports states its ISN relative to the first): a second connection
+                throw new Unsupported(line, "a second connection (one connection per script): the stack sent " + a.text() + " at " + secs(at));
+            }
             if (when != null && at < when[0] - tolerance) {
                 throw new Failure(line, "expected " + p.render() + " at " + secs(when[0]) + ", sent " + secs(when[0] - at)
                         + " early: " + a.text() + " at " + secs(at));
             }
-            List<String> diff = SegmentMatcher.differences(want, a, o.packet(), flow);
+            List<String> ipDiff = ipDifferences(p, o.packet());
+            List<String> diff = new ArrayList<>(SegmentMatcher.differences(want, a, o.packet(), flow));
+            diff.addAll(ipDiff);
             if (diff.isEmpty()) {
                 lastEnd = Math.max(lastEnd, at);
                 SegmentMatcher.learnTimestamps(want, a, flow);
@@ -260,6 +279,7 @@ public final class Player {
             if (a.seq() == Flow.u32(want.seq()) && a.length() > 0 && a.length() < want.length()
                     && (a.flags() | Tcp.PSH | Tcp.FIN) == (want.flags() | Tcp.PSH | Tcp.FIN)
                     && (a.flags() & ~want.flags()) == 0
+                    && ipDiff.isEmpty()
                     && SegmentMatcher.differences(piece(want, a.length(), a.flags()), a, o.packet(), flow).isEmpty()) {
                 SegmentMatcher.learnTimestamps(want, a, flow);
                 Integer urg = want.urgentPointer() == null ? null : want.urgentPointer() - a.length(); // from the next piece
@@ -270,6 +290,21 @@ public final class Player {
             throw new Failure(line, "expected " + p.render() + (when == null ? "" : " at " + secs(when[0]))
                     + "\n    actual   " + a.text() + " at " + secs(at) + "\n    " + String.join("; ", diff));
         }
+    }
+
+    /** The IP header fields an outbound line states ({@code [tos 0x10]}, {@code [ttl 3]}) that the packet lacks. */
+    private static List<String> ipDifferences(TcpPacket p, byte[] packet) throws Unsupported {
+        if (p.ip().isEmpty()) return List.of();
+        var ip = p.ip().get();
+        if (ip.flowLabel().isPresent()) throw new Unsupported(p.pos().line(), "an IPv6 flow label");
+        List<String> d = new ArrayList<>();
+        if (ip.tos().isPresent() && (packet[1] & 0xff) != ip.tos().getAsInt()) {
+            d.add("TOS 0x" + Integer.toHexString(packet[1] & 0xff) + ", expected 0x" + Integer.toHexString(ip.tos().getAsInt()));
+        }
+        if (ip.ttl().isPresent() && (packet[8] & 0xff) != ip.ttl().getAsInt()) {
+            d.add("TTL " + (packet[8] & 0xff) + ", expected " + ip.ttl().getAsInt());
+        }
+        return d;
     }
 
     private static SegmentSpec piece(SegmentSpec w, int len, int flags) {
@@ -363,6 +398,7 @@ public final class Player {
             return f.get();
         } catch (ExecutionException e) {
             if (e.getCause() instanceof SyscallRunner.ScriptValueError v) v.rethrow();
+            if (e.getCause() instanceof UnsupportedOperationException u) throw new Unsupported(line, call.renderCall() + ": " + u.getMessage());
             throw new Failure(line, call.renderCall() + ": the target failed: " + e.getCause());
         }
     }

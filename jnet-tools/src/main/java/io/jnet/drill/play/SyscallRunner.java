@@ -68,6 +68,7 @@ final class SyscallRunner {
                 need(c, 3);
                 // packetdrill: socket(..., ...) takes the script's address family (AF_INET until IPv6)
                 int domain = a.get(0) instanceof Expr.Ellipsis ? (int) LinuxConstants.require("AF_INET") : i(a, 0);
+                if (domain == LinuxConstants.require("AF_INET6")) throw new Unsupported(line, "socket(AF_INET6, ...) (jnet drill plays IPv4 only)");
                 int type = i(a, 1), proto = i(a, 2);
                 yield () -> {
                     int fd = sys.socket(domain, type, proto);
@@ -153,6 +154,9 @@ final class SyscallRunner {
                 byte[][] iov = iovecs(msg.field("msg_iov").orElseThrow(() -> new PlayException(line, "msghdr without msg_iov")), line);
                 int[] lens = new int[iov.length];
                 for (int k = 0; k < iov.length; k++) lens[k] = iov[k].length;
+                if (msg.field("msg_control").isPresent() && !(msg.field("msg_control").get() instanceof Expr.Ellipsis)) {
+                    throw new Unsupported(line, "recvmsg with control messages");
+                }
                 int flags = i(a, 2);
                 Expr wantFlags = msg.field("msg_flags").orElse(null);
                 yield () -> {
@@ -198,6 +202,9 @@ final class SyscallRunner {
                 int fd = fd(a, 0);
                 long request = values.number(a.get(1));
                 Expr want = a.get(2);
+                if (request == LinuxConstants.require("FIONBIO")) {
+                    throw new Unsupported(line, "ioctl FIONBIO (an input argument; use fcntl O_NONBLOCK)");
+                }
                 yield () -> {
                     int v = sys.ioctlInt(fd, request);
                     String bad = null;
