@@ -189,5 +189,33 @@ class DrillRobustnessTest {
         assertThat(r.text()).contains("TOS 0x0, expected 0x10").contains("expected 3");
     }
 
+    @Test
+    void anUnexpectedPacketLongBeforeTheNextExpectedOneIsCalledUnexpected() throws Exception {
+        Run r = run(script("rto.pkt", HANDSHAKE + "+0 write(4, ..., 100) = 100\n+0 > P. 1:101(100) ack 1\n+5 > F. 101:101(0) ack 1\n"));
+        assertThat(r.only().outcome()).isEqualTo(Drill.Outcome.FAIL);
+        assertThat(r.text()).contains("rto.pkt:11: unexpected packet P. 1:101(100) ack 1")
+                .contains("(the next expected, at line 11, is > F. 101:101(0) ack 1 at 5.").doesNotContain("early");
+    }
+
+    @Test
+    void verbosePrintsEveryPieceOfAnExpectedSegment() throws Exception {
+        Path p = script("pieces.pkt", HANDSHAKE.replace("ack 1 win 514", "ack 1 win 65535") + "+0 write(4, ..., 3000) = 3000\n+0 > P. 1:3001(3000) ack 1\n");
+        Inet4Address local = v4("192.168.0.1"), remote = v4("192.0.2.1"), gateway = v4("192.168.0.2");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        List<Drill.Result> results = Drill.run(ScriptFiles.collect(List.of(p)), () -> new JnetTarget(local, remote, gateway, 1500),
+                new Drill.Settings(1, Map.of(), 4000, true), new PrintStream(out, true, StandardCharsets.UTF_8));
+        assertThat(results.getFirst().outcome()).isEqualTo(Drill.Outcome.PASS);
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertThat(text.lines().filter(l -> l.contains(" sent ") && l.contains("(a piece)")).count()).isEqualTo(2);
+        assertThat(text).contains(" 1:1461(1460) ack 1").contains(" 1461:2921(1460) ack 1").contains("sent P. 2921:3001(80) ack 1");
+    }
+
+    @Test
+    void aStatementCutShortByTheEndOfTheFileIsReportedAtItsLine() throws Exception {
+        Run r = run(script("cut.pkt", "0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3\n+0 listen(3,"));
+        assertThat(r.only().outcome()).isEqualTo(Drill.Outcome.FAIL);
+        assertThat(r.text()).contains("cut.pkt:2: parse error: ");
+    }
+
     static Inet4Address v4(String s) throws Exception { return (Inet4Address) InetAddress.getByName(s); }
 }

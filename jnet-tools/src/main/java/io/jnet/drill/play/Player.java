@@ -70,6 +70,8 @@ public final class Player {
     private final java.util.concurrent.ExecutorService callThreads = java.util.concurrent.Executors.newCachedThreadPool(
             Thread.ofPlatform().daemon().name("drill-call-", 0).factory());
     private boolean lastInbound;
+    /** The previous event's time as the script writes it (µs), for {@link #checkTimeOrder}. */
+    private long writtenTime;
     /** The line being played, for an error that carries none. */
     private int currentLine;
     /** A blocking call in progress (at most one, as packetdrill). */
@@ -160,12 +162,7 @@ public final class Player {
         boolean inbound = e.action() instanceof Packet p && p.direction() == Direction.INBOUND;
         long base = lastInbound && inbound ? lastScheduled : lastEnd;
         long[] when = schedule(e.time(), base); // {start, end} in script µs, or null for *
-        if (when != null && (e.time() instanceof EventTime.Absolute || e.time() instanceof EventTime.AbsoluteRange)
-                && when[0] < lastScheduled) {
-            // packetdrill refuses a script whose times go backwards
-            throw new PlayException(line, "time goes backwards: " + secs(when[0]) + " is before the previous event's "
-                    + secs(lastScheduled));
-        }
+        checkTimeOrder(e.time(), line);
         if (options.log() != null) options.log().printf("%8.3f %s%n", scriptNow() / 1e6, e.render());
         switch (e.action()) {
             case TcpPacket p when p.direction() == Direction.INBOUND -> inbound(p, when, line);
@@ -196,6 +193,25 @@ public final class Player {
             lastEnd = scriptNow();
         }
         lastInbound = inbound;
+    }
+
+    /**
+     * packetdrill refuses a script whose times go backwards: an absolute time before the previous event's time as
+     * written (relative times add up from the script's times, not from when events happened, which on real time
+     * run late).
+     */
+    private void checkTimeOrder(EventTime t, int line) throws PlayException {
+        long at = switch (t) {
+            case EventTime.Absolute a -> a.micros();
+            case EventTime.AbsoluteRange r -> r.startMicros();
+            case EventTime.Relative r -> writtenTime + r.micros();
+            case EventTime.RelativeRange r -> writtenTime + r.startMicros();
+            case EventTime.Any a -> writtenTime;
+        };
+        if ((t instanceof EventTime.Absolute || t instanceof EventTime.AbsoluteRange) && at < writtenTime) {
+            throw new PlayException(line, "time goes backwards: " + secs(at) + " is before the previous event's " + secs(writtenTime));
+        }
+        writtenTime = at;
     }
 
     private static long[] schedule(EventTime t, long base) {
@@ -262,13 +278,18 @@ public final class Player {
                 // incarnation on the same ports states its ISN relative to the first): a second connection
                 throw new Unsupported(line, "a second connection (one connection per script): the stack sent " + a.text() + " at " + secs(at));
             }
-            if (when != null && at < when[0] - tolerance) {
-                throw new Failure(line, "expected " + p.render() + " at " + secs(when[0]) + ", sent " + secs(when[0] - at)
-                        + " early: " + a.text() + " at " + secs(at));
-            }
             List<String> ipDiff = ipDifferences(p, o.packet());
             List<String> diff = new ArrayList<>(SegmentMatcher.differences(want, a, o.packet(), flow));
             diff.addAll(ipDiff);
+            if (when != null && at < when[0] - tolerance) {
+                if (!diff.isEmpty() && !isPiece(want, a, o.packet(), ipDiff)) {
+                    // not the expected packet sent early, but another one the script does not expect
+                    throw new Failure(line, "unexpected packet " + a.text() + " at " + secs(at) + " (the next expected, at line "
+                            + line + ", is " + p.render() + " at " + secs(when[0]) + ")");
+                }
+                throw new Failure(line, "expected " + p.render() + " at " + secs(when[0]) + ", sent " + secs(when[0] - at)
+                        + " early: " + a.text() + " at " + secs(at));
+            }
             if (diff.isEmpty()) {
                 lastEnd = Math.max(lastEnd, at);
                 SegmentMatcher.learnTimestamps(want, a, flow);
@@ -276,12 +297,9 @@ public final class Player {
                 return;
             }
             // a piece of the expected segment: the first bytes, the same flags but PSH/FIN saved for the last piece
-            if (a.seq() == Flow.u32(want.seq()) && a.length() > 0 && a.length() < want.length()
-                    && (a.flags() | Tcp.PSH | Tcp.FIN) == (want.flags() | Tcp.PSH | Tcp.FIN)
-                    && (a.flags() & ~want.flags()) == 0
-                    && ipDiff.isEmpty()
-                    && SegmentMatcher.differences(piece(want, a.length(), a.flags()), a, o.packet(), flow).isEmpty()) {
+            if (isPiece(want, a, o.packet(), ipDiff)) {
                 SegmentMatcher.learnTimestamps(want, a, flow);
+                if (options.log() != null) options.log().printf("%8.3f   sent %s (a piece)%n", at / 1e6, a.text());
                 Integer urg = want.urgentPointer() == null ? null : want.urgentPointer() - a.length(); // from the next piece
                 want = new SegmentSpec(want.direction(), want.flags(), want.seq() + a.length(), want.length() - a.length(),
                         want.ack(), want.window(), urg, want.options(), want.ecn());
@@ -305,6 +323,15 @@ public final class Player {
             d.add("TTL " + (packet[8] & 0xff) + ", expected " + ip.ttl().getAsInt());
         }
         return d;
+    }
+
+    /** Whether {@code a} is the first piece of the expected segment (a stack without segmentation offload). */
+    private boolean isPiece(SegmentSpec want, SegmentMatcher.Actual a, byte[] packet, List<String> ipDiff) {
+        return a.seq() == Flow.u32(want.seq()) && a.length() > 0 && a.length() < want.length()
+                && (a.flags() | Tcp.PSH | Tcp.FIN) == (want.flags() | Tcp.PSH | Tcp.FIN)
+                && (a.flags() & ~want.flags()) == 0
+                && ipDiff.isEmpty()
+                && SegmentMatcher.differences(piece(want, a.length(), a.flags()), a, packet, flow).isEmpty();
     }
 
     private static SegmentSpec piece(SegmentSpec w, int len, int flags) {
