@@ -14,7 +14,7 @@ import java.util.stream.Stream;
  * The scripts to play: {@code .pkt} files given directly or found under directories (sorted, so runs are
  * repeatable), and the expected failures listed beside them.
  *
- * <p>An {@code expected-failures.txt} file in a directory lists, one per line, a script path relative to that
+ * <p>An {@code expected-failures.txt} file in a script's directory or the nearest directory above it lists, one per line, a script path relative to that
  * directory, then whitespace and the reason ({@code sack/sack-reneging.pkt  jnet does not renege}); {@code #}
  * starts a comment. A listed script that fails is an expected failure; one that passes is reported, so the list
  * does not go stale.
@@ -46,8 +46,9 @@ public final class ScriptFiles {
                     // a dangling link is reported, not skipped: its script would silently never play
                     if (!Files.isRegularFile(x)) throw new IOException("not a readable script (a dangling link?): " + x);
                     f.scripts.add(x);
+                    // the list nearest each script: one in a subfolder applies too, not only one at or above p
+                    f.readNearestExpectedFailures(x.toAbsolutePath().getParent());
                 }
-                f.readNearestExpectedFailures(p.toAbsolutePath());
             } else if (Files.isRegularFile(p)) {
                 f.scripts.add(p);
                 f.readNearestExpectedFailures(p.toAbsolutePath().getParent());
@@ -60,7 +61,10 @@ public final class ScriptFiles {
         return f;
     }
 
-    /** Reads the expected-failures list of {@code dir} or of the nearest directory above it that has one. */
+    /**
+     * Reads the expected-failures list of {@code dir} or of the nearest directory above it that has one (each list
+     * once).
+     */
     private void readNearestExpectedFailures(Path dir) throws IOException {
         while (dir != null && !Files.exists(dir.resolve(EXPECTED_FAILURES))) dir = dir.getParent();
         if (dir != null && read.add(dir)) readExpectedFailures(dir);

@@ -217,5 +217,14 @@ class DrillRobustnessTest {
         assertThat(r.text()).contains("cut.pkt:2: parse error: ");
     }
 
+    @Test
+    void theExpectedFailuresListOfASubfolderApplies() throws Exception {
+        Path sub = Files.createDirectories(dir.resolve("suite/sub"));
+        Path p = Files.writeString(sub.resolve("x.pkt"), "0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3\n+0 listen(3, 1) = -1 EINVAL\n");
+        Files.writeString(sub.resolve(ScriptFiles.EXPECTED_FAILURES), "x.pkt  listed in the subfolder\n");
+        ScriptFiles files = ScriptFiles.collect(List.of(dir.resolve("suite")));
+        assertThat(files.expectedFailure(p)).isEqualTo("listed in the subfolder");
+    }
+
     static Inet4Address v4(String s) throws Exception { return (Inet4Address) InetAddress.getByName(s); }
 }
