@@ -99,7 +99,11 @@ public final class Drill {
         try {
             script = DrillParser.parse(p.toString(), ScriptFiles.read(p), settings.defines());
         } catch (java.io.IOException e) {
-            Verdict v = new Verdict(Verdict.Status.FAIL, 0, "cannot read the script: " + e, 0);
+            Verdict v = new Verdict(Verdict.Status.FAIL, 0, "cannot read the script: " + e.getMessage(), 0);
+            return new Result(p, Outcome.FAIL, v, null, ms(t0));
+        } catch (RuntimeException e) {
+            // a parser bug must not end the run: this script fails, the next ones play
+            Verdict v = new Verdict(Verdict.Status.FAIL, 0, "cannot parse the script: " + e, 0);
             return new Result(p, Outcome.FAIL, v, null, ms(t0));
         } catch (DrillParseException e) {
             // the file and line are printed before the message: give the column and the reason only. A construct the

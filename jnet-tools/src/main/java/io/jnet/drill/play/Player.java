@@ -111,7 +111,8 @@ public final class Player {
             return new Verdict(Verdict.Status.UNSUPPORTED, u.line(), u.getMessage(), scriptNow());
         } catch (RuntimeException e) {
             // a value the checks above missed: still the line being played, not an abort of the run
-            return new Verdict(Verdict.Status.FAIL, currentLine, "cannot play this line: " + e, scriptNow());
+            String why = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+            return new Verdict(Verdict.Status.FAIL, currentLine, "cannot play this line: " + why, scriptNow());
         } finally {
             if (pending != null) pending.result().cancel(true);
             callThreads.shutdownNow();
