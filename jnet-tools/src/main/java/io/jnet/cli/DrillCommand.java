@@ -21,10 +21,11 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code jnet drill}: plays packetdrill scripts against jnet or this machine's Linux. */
-@Command(name = "drill", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "drill", mixinStandardHelpOptions = true, versionProvider = Version.Provider.class, sortOptions = false,
         description = {"Play scripts in packetdrill's language against jnet (a fresh namespace per script, on virtual time)",
                 "or against this machine's Linux (a fresh network namespace with a TUN device, in real time; needs root).",
-                "Prints one line per script and a summary; exits 1 when a script fails or is unsupported."})
+                "Prints one line per script and a summary. Exit status: 0 when every script passed or failed as listed in",
+                "expected-failures.txt, 1 when a script failed, passed unexpectedly or is unsupported, 2 on a usage error."})
 public final class DrillCommand implements Callable<Integer> {
 
     @Spec
@@ -69,10 +70,14 @@ public final class DrillCommand implements Callable<Integer> {
         ScriptFiles files;
         Inet4Address local, remote, gateway;
         try {
+            validate();
             files = ScriptFiles.collect(paths);
             local = v4(localIp, "--local_ip");
             remote = v4(remoteIp, "--remote_ip");
             gateway = v4(gatewayIp, "--gateway_ip");
+            if (!sameSlash16(local, gateway)) {
+                throw new IllegalArgumentException("--gateway_ip " + gatewayIp + " is not in the local /16 of --local_ip " + localIp);
+            }
         } catch (IOException | IllegalArgumentException e) {
             spec.commandLine().getErr().println("jnet drill: " + e.getMessage());
             return Main.EXIT_USAGE;
@@ -103,6 +108,27 @@ public final class DrillCommand implements Callable<Integer> {
         }
         var results = Drill.run(files, factory, new Drill.Settings(n, defines, toleranceUsecs, verbose), out);
         return Drill.allGood(results) ? Main.EXIT_OK : Main.EXIT_FAILURE;
+    }
+
+    /** The options' ranges (picocli checks their types). */
+    private void validate() {
+        if (toleranceUsecs < 0 || toleranceUsecs > io.jnet.drill.play.Player.MAX_TOLERANCE_USECS) {
+            throw new IllegalArgumentException("--tolerance_usecs must be 0 to " + io.jnet.drill.play.Player.MAX_TOLERANCE_USECS
+                    + ", not " + toleranceUsecs);
+        }
+        if (runs != null && runs < 1) throw new IllegalArgumentException("--runs must be 1 or more, not " + runs);
+        if (mtu < 68 || mtu > 65535) throw new IllegalArgumentException("--mtu must be 68 to 65535, not " + mtu);
+        for (String name : defines.keySet()) {
+            if (name.isBlank()) throw new IllegalArgumentException("-D needs NAME=value, with a name");
+        }
+        for (Path p : paths) {
+            if (p.toString().isEmpty()) throw new IllegalArgumentException("an empty path was given as a script");
+        }
+    }
+
+    private static boolean sameSlash16(Inet4Address a, Inet4Address b) {
+        byte[] x = a.getAddress(), y = b.getAddress();
+        return x[0] == y[0] && x[1] == y[1];
     }
 
     private static Inet4Address v4(String text, String option) {

@@ -98,9 +98,21 @@ public final class Drill {
         Script script;
         try {
             script = DrillParser.parse(p.toString(), ScriptFiles.read(p), settings.defines());
+        } catch (java.io.IOException e) {
+            Verdict v = new Verdict(Verdict.Status.FAIL, 0, "cannot read the script: " + e.getMessage(), 0);
+            return new Result(p, Outcome.FAIL, v, null, ms(t0));
+        } catch (RuntimeException e) {
+            // a parser bug must not end the run: this script fails, the next ones play
+            Verdict v = new Verdict(Verdict.Status.FAIL, 0, "cannot parse the script: " + e, 0);
+            return new Result(p, Outcome.FAIL, v, null, ms(t0));
         } catch (DrillParseException e) {
-            Verdict v = new Verdict(Verdict.Status.UNSUPPORTED, e.line(), "parse error: " + e.getMessage(), 0);
-            return new Result(p, Outcome.UNSUPPORTED, v, null, ms(t0));
+            // the file and line are printed before the message: give the column and the reason only. A construct the
+            // parser does not support is unsupported; anything else is the script's mistake
+            boolean unsupported = e.reason().startsWith("not supported");
+            Verdict v = new Verdict(unsupported ? Verdict.Status.UNSUPPORTED : Verdict.Status.FAIL, e.line(),
+                    (unsupported ? "" : "parse error: ") + e.reason() + " (column " + e.column() + ")", 0);
+            Outcome o = unsupported ? Outcome.UNSUPPORTED : expectedFailure == null ? Outcome.FAIL : Outcome.EXPECTED_FAILURE;
+            return new Result(p, o, v, expectedFailure, ms(t0));
         }
         Verdict v = null;
         for (int run = 0; run < Math.max(1, settings.runs()); run++) {
@@ -109,7 +121,8 @@ public final class Drill {
             } catch (InterruptedException e) {
                 throw e;
             } catch (Exception e) {
-                v = new Verdict(Verdict.Status.FAIL, 0, "could not open the target: " + e.getMessage(), 0);
+                // Player reports the script's own problems as verdicts: what lands here is the target's
+                v = new Verdict(Verdict.Status.FAIL, 0, "could not open the target: " + e, 0);
             }
             if (v.status() != Verdict.Status.PASS) break;
         }
@@ -130,7 +143,7 @@ public final class Drill {
         return switch (r.outcome()) {
             case PASS -> "pass        " + r.script() + " (" + r.wallMillis() + " ms)";
             case FAIL -> "FAIL        " + where + ": " + v.message();
-            case EXPECTED_FAILURE -> "xfail       " + where + ": " + r.note();
+            case EXPECTED_FAILURE -> "xfail       " + where + ": " + v.message() + " (listed: " + r.note() + ")";
             case UNEXPECTED_PASS -> "XPASS       " + r.script() + ": listed as an expected failure (" + r.note() + ") but passed";
             case UNSUPPORTED -> "unsupported " + where + ": " + v.message();
         };

@@ -1,7 +1,6 @@
 package io.jnet.drill;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +14,7 @@ import java.util.stream.Stream;
  * The scripts to play: {@code .pkt} files given directly or found under directories (sorted, so runs are
  * repeatable), and the expected failures listed beside them.
  *
- * <p>An {@code expected-failures.txt} file in a directory lists, one per line, a script path relative to that
+ * <p>An {@code expected-failures.txt} file in a script's directory or the nearest directory above it lists, one per line, a script path relative to that
  * directory, then whitespace and the reason ({@code sack/sack-reneging.pkt  jnet does not renege}); {@code #}
  * starts a comment. A listed script that fails is an expected failure; one that passes is reported, so the list
  * does not go stale.
@@ -38,13 +37,23 @@ public final class ScriptFiles {
         ScriptFiles f = new ScriptFiles();
         for (Path p : paths) {
             if (Files.isDirectory(p)) {
+                List<Path> found;
                 try (Stream<Path> s = Files.walk(p)) {
-                    s.filter(x -> x.toString().endsWith(".pkt") && Files.isRegularFile(x)).sorted().forEach(f.scripts::add);
+                    found = s.filter(x -> x.toString().endsWith(".pkt") && !Files.isDirectory(x)).sorted().toList();
                 }
-                f.readNearestExpectedFailures(p.toAbsolutePath());
+                if (found.isEmpty()) throw new IOException("no scripts found under " + p);
+                for (Path x : found) {
+                    // a dangling link is reported, not skipped: its script would silently never play
+                    if (!Files.isRegularFile(x)) throw new IOException("not a readable script (a dangling link?): " + x);
+                    f.scripts.add(x);
+                    // the list nearest each script: one in a subfolder applies too, not only one at or above p
+                    f.readNearestExpectedFailures(x.toAbsolutePath().getParent());
+                }
             } else if (Files.isRegularFile(p)) {
                 f.scripts.add(p);
                 f.readNearestExpectedFailures(p.toAbsolutePath().getParent());
+            } else if (Files.isSymbolicLink(p)) {
+                throw new IOException("a dangling link, no script: " + p);
             } else {
                 throw new IOException("no such script or directory: " + p);
             }
@@ -52,7 +61,10 @@ public final class ScriptFiles {
         return f;
     }
 
-    /** Reads the expected-failures list of {@code dir} or of the nearest directory above it that has one. */
+    /**
+     * Reads the expected-failures list of {@code dir} or of the nearest directory above it that has one (each list
+     * once).
+     */
     private void readNearestExpectedFailures(Path dir) throws IOException {
         while (dir != null && !Files.exists(dir.resolve(EXPECTED_FAILURES))) dir = dir.getParent();
         if (dir != null && read.add(dir)) readExpectedFailures(dir);
@@ -89,12 +101,22 @@ public final class ScriptFiles {
     /** Why {@code script} is expected to fail, or null when it is expected to pass. */
     public String expectedFailure(Path script) { return expectedFailures.get(script.toAbsolutePath().normalize()); }
 
-    /** A script's text. */
-    static String read(Path p) {
+    /**
+     * A script's text. packetdrill reads bytes: a file that is not valid UTF-8 (a Latin-1 comment) is read as
+     * ISO-8859-1, so its ASCII statements still play; a UTF-8 byte-order mark at the start is skipped.
+     *
+     * @throws IOException when the file cannot be read
+     */
+    static String read(Path p) throws IOException {
+        byte[] b = Files.readAllBytes(p);
+        int from = b.length >= 3 && (b[0] & 0xff) == 0xEF && (b[1] & 0xff) == 0xBB && (b[2] & 0xff) == 0xBF ? 3 : 0;
         try {
-            return Files.readString(p, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                    .decode(java.nio.ByteBuffer.wrap(b, from, b.length - from)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return new String(b, from, b.length - from, StandardCharsets.ISO_8859_1);
         }
     }
 }

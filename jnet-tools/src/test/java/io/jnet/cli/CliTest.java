@@ -536,7 +536,7 @@ class CliTest {
         assertThat(run("--version")).isZero();
         String top = out();
         assertThat(top).isNotBlank();
-        for (String cmd : new String[] {"perf", "serve", "fetch"}) {
+        for (String cmd : new String[] {"perf", "serve", "fetch", "drill"}) {
             outBuf.reset();
             assertThat(run(cmd, "--version")).as(cmd).isZero();
             assertThat(out()).as(cmd).isEqualTo(top);

@@ -239,7 +239,10 @@ final class JnetSyscalls implements Syscalls {
     @Override
     public byte[] readv(int fd, int[] iovLengths) throws SyscallException {
         int total = 0;
-        for (int l : iovLengths) total += l;
+        for (int l : iovLengths) {
+            if (l < 0) throw new SyscallException(EINVAL);
+            total += l;
+        }
         return read(fd, total);
     }
 
@@ -268,6 +271,7 @@ final class JnetSyscalls implements Syscalls {
 
     @Override
     public Received recvfrom(int fd, int len, int flags) throws SyscallException {
+        if (len < 0) throw new SyscallException(EINVAL); // a huge size_t: refused, as the kernel target reports
         return call(() -> {
             SocketFile s = sock(fd);
             if (s.udp != null) {
@@ -306,7 +310,10 @@ final class JnetSyscalls implements Syscalls {
     @Override
     public Received recvmsg(int fd, int[] iovLengths, int flags) throws SyscallException {
         int total = 0;
-        for (int l : iovLengths) total += l;
+        for (int l : iovLengths) {
+            if (l < 0) throw new SyscallException(EINVAL);
+            total += l;
+        }
         return recvfrom(fd, total, flags);
     }
 
@@ -446,8 +453,9 @@ final class JnetSyscalls implements Syscalls {
             if (!(target instanceof SocketFile s)) throw new SyscallException(1); // EPERM: not pollable
             PollableSocket p = s.socket();
             if (p == null) {
-                // a TCP socket that has neither listened nor connected: Linux reports it as EPOLLOUT | EPOLLHUP
-                throw new SyscallException(EOPNOTSUPP);
+                // a TCP socket that has neither listened nor connected: Linux reports it as EPOLLOUT | EPOLLHUP; jnet
+                // has nothing to watch yet, a runner limit (the player reports it unsupported)
+                throw new UnsupportedOperationException("epoll_ctl on a socket that has neither connected nor listened");
             }
             int interest = events & (EPOLLIN | EPOLLPRI | EPOLLOUT | EPOLLRDHUP | EPOLLET | EPOLLONESHOT);
             synchronized (e) {
@@ -667,7 +675,7 @@ final class JnetSyscalls implements Syscalls {
         entered.incrementAndGet();
         try {
             return body.call();
-        } catch (SyscallException e) {
+        } catch (SyscallException | UnsupportedOperationException e) {
             throw e;
         } catch (ErrnoException e) {
             throw new SyscallException(e.errno().number());

@@ -70,6 +70,10 @@ public final class Player {
     private final java.util.concurrent.ExecutorService callThreads = java.util.concurrent.Executors.newCachedThreadPool(
             Thread.ofPlatform().daemon().name("drill-call-", 0).factory());
     private boolean lastInbound;
+    /** The previous event's time as the script writes it (µs), for {@link #checkTimeOrder}. */
+    private long writtenTime;
+    /** The line being played, for an error that carries none. */
+    private int currentLine;
     /** A blocking call in progress (at most one, as packetdrill). */
     private Pending pending;
 
@@ -105,25 +109,48 @@ public final class Player {
             return new Verdict(Verdict.Status.FAIL, p.line(), p.getMessage(), scriptNow());
         } catch (Unsupported u) {
             return new Verdict(Verdict.Status.UNSUPPORTED, u.line(), u.getMessage(), scriptNow());
+        } catch (RuntimeException e) {
+            // a value the checks above missed: still the line being played, not an abort of the run
+            String why = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+            return new Verdict(Verdict.Status.FAIL, currentLine, "cannot play this line: " + why, scriptNow());
         } finally {
             if (pending != null) pending.result().cancel(true);
             callThreads.shutdownNow();
         }
     }
 
-    private void applyScriptOptions(Script script) throws Unsupported {
+    private void applyScriptOptions(Script script) throws Unsupported, PlayException {
         for (var o : script.options()) {
             String v = o.value().orElse("");
             switch (o.name()) {
-                case "tolerance_usecs" -> tolerance = Long.parseLong(v);
+                case "tolerance_usecs" -> tolerance = toleranceValue(v, o.pos().line());
                 case "ip_version" -> {
                     if (!v.equals("ipv4")) throw new Unsupported(o.pos().line(), "--ip_version=" + v + " (jnet drill plays IPv4 only until IPv6)");
                 }
                 case "local_ip", "remote_ip", "gateway_ip", "netmask_ip", "mtu" -> throw new Unsupported(o.pos().line(),
                         "--" + o.name() + " inside a script (give it on the command line)");
-                default -> { } // options that change nothing the player does (e.g. --tcp_ts_tick_usecs) are accepted
+                // the stack's TS val is not compared, so its clock's tick changes nothing the runner does
+                case "tcp_ts_tick_usecs" -> { }
+                // any other option could decide the result (a tolerance in percent, a port, non-fatal checks ...)
+                default -> throw new Unsupported(o.pos().line(), "--" + o.name() + " inside a script (not honoured by jnet drill)");
             }
         }
+    }
+
+    /** The largest {@code --tolerance_usecs} taken: 100 s (a larger one would let any timing pass). */
+    public static final long MAX_TOLERANCE_USECS = 100_000_000L;
+
+    private static long toleranceValue(String v, int line) throws PlayException {
+        long t;
+        try {
+            t = Long.parseLong(v.strip());
+        } catch (NumberFormatException e) {
+            throw new PlayException(line, "--tolerance_usecs=" + v + " is not a number of microseconds");
+        }
+        if (t < 0 || t > MAX_TOLERANCE_USECS) {
+            throw new PlayException(line, "--tolerance_usecs=" + v + " is out of range (0 to " + MAX_TOLERANCE_USECS + ")");
+        }
+        return t;
     }
 
     private long scriptNow() { return target.nowMicros() - start; }
@@ -132,9 +159,11 @@ public final class Player {
 
     private void event(Event e) throws InterruptedException, Failure, PlayException, Unsupported {
         int line = e.pos().line();
+        currentLine = line;
         boolean inbound = e.action() instanceof Packet p && p.direction() == Direction.INBOUND;
         long base = lastInbound && inbound ? lastScheduled : lastEnd;
         long[] when = schedule(e.time(), base); // {start, end} in script µs, or null for *
+        checkTimeOrder(e.time(), line);
         if (options.log() != null) options.log().printf("%8.3f %s%n", scriptNow() / 1e6, e.render());
         switch (e.action()) {
             case TcpPacket p when p.direction() == Direction.INBOUND -> inbound(p, when, line);
@@ -167,6 +196,25 @@ public final class Player {
         lastInbound = inbound;
     }
 
+    /**
+     * packetdrill refuses a script whose times go backwards: an absolute time before the previous event's time as
+     * written (relative times add up from the script's times, not from when events happened, which on real time
+     * run late).
+     */
+    private void checkTimeOrder(EventTime t, int line) throws PlayException {
+        long at = switch (t) {
+            case EventTime.Absolute a -> a.micros();
+            case EventTime.AbsoluteRange r -> r.startMicros();
+            case EventTime.Relative r -> writtenTime + r.micros();
+            case EventTime.RelativeRange r -> writtenTime + r.startMicros();
+            case EventTime.Any a -> writtenTime;
+        };
+        if ((t instanceof EventTime.Absolute || t instanceof EventTime.AbsoluteRange) && at < writtenTime) {
+            throw new PlayException(line, "time goes backwards: " + secs(at) + " is before the previous event's " + secs(writtenTime));
+        }
+        writtenTime = at;
+    }
+
     private static long[] schedule(EventTime t, long base) {
         return switch (t) {
             case EventTime.Absolute a -> new long[] {a.micros(), a.micros()};
@@ -190,6 +238,13 @@ public final class Player {
         if (when == null) throw new Unsupported(line, "an inbound packet at any time (*)");
         waitFor(when);
         SegmentSpec s = spec(p);
+        if (p.ip().isPresent() && (p.ip().get().tos().isPresent() || p.ip().get().ttl().isPresent() || p.ip().get().flowLabel().isPresent())) {
+            throw new Unsupported(line, "IP header fields on an inbound packet: " + p.ip().get().render());
+        }
+        if (p.ports().isPresent() && (s.flags() & Tcp.SYN) != 0 && (s.flags() & Tcp.ACK) == 0 && flow.localPort >= 0 && flow.remotePort >= 0
+                && (p.ports().get().source() != flow.remotePort || p.ports().get().destination() != flow.localPort)) {
+            throw new Unsupported(line, "a second connection (one connection per script)");
+        }
         if (p.ports().isPresent()) {
             flow.remotePort = p.ports().get().source();
             flow.localPort = p.ports().get().destination();
@@ -217,11 +272,25 @@ public final class Player {
             SegmentMatcher.Actual a = SegmentMatcher.decode(o.packet(), flow, target.localAddress(), target.remoteAddress());
             long at = o.micros() - start;
             if (a == null) throw new Failure(line, "expected " + p.render() + ", the stack sent a packet that is not TCP to the peer at " + secs(at));
+            if ((a.flags() & Tcp.SYN) != 0 && (SegmentMatcher.sourcePort(o.packet()) != flow.localPort
+                    || SegmentMatcher.destinationPort(o.packet()) != flow.remotePort
+                    || a.seq() != 0 && !((want.flags() & Tcp.SYN) != 0 && Flow.u32(want.seq()) == a.seq()))) {
+                // a SYN with other ports, or another initial sequence number than the script states (a new
+                // incarnation on the same ports states its ISN relative to the first): a second connection
+                throw new Unsupported(line, "a second connection (one connection per script): the stack sent " + a.text() + " at " + secs(at));
+            }
+            List<String> ipDiff = ipDifferences(p, o.packet());
+            List<String> diff = new ArrayList<>(SegmentMatcher.differences(want, a, o.packet(), flow));
+            diff.addAll(ipDiff);
             if (when != null && at < when[0] - tolerance) {
+                if (!diff.isEmpty() && !isPiece(want, a, o.packet(), ipDiff)) {
+                    // not the expected packet sent early, but another one the script does not expect
+                    throw new Failure(line, "unexpected packet " + a.text() + " at " + secs(at) + " (the next expected, at line "
+                            + line + ", is " + p.render() + " at " + secs(when[0]) + ")");
+                }
                 throw new Failure(line, "expected " + p.render() + " at " + secs(when[0]) + ", sent " + secs(when[0] - at)
                         + " early: " + a.text() + " at " + secs(at));
             }
-            List<String> diff = SegmentMatcher.differences(want, a, o.packet(), flow);
             if (diff.isEmpty()) {
                 lastEnd = Math.max(lastEnd, at);
                 SegmentMatcher.learnTimestamps(want, a, flow);
@@ -229,11 +298,9 @@ public final class Player {
                 return;
             }
             // a piece of the expected segment: the first bytes, the same flags but PSH/FIN saved for the last piece
-            if (a.seq() == Flow.u32(want.seq()) && a.length() > 0 && a.length() < want.length()
-                    && (a.flags() | Tcp.PSH | Tcp.FIN) == (want.flags() | Tcp.PSH | Tcp.FIN)
-                    && (a.flags() & ~want.flags()) == 0
-                    && SegmentMatcher.differences(piece(want, a.length(), a.flags()), a, o.packet(), flow).isEmpty()) {
+            if (isPiece(want, a, o.packet(), ipDiff)) {
                 SegmentMatcher.learnTimestamps(want, a, flow);
+                if (options.log() != null) options.log().printf("%8.3f   sent %s (a piece)%n", at / 1e6, a.text());
                 Integer urg = want.urgentPointer() == null ? null : want.urgentPointer() - a.length(); // from the next piece
                 want = new SegmentSpec(want.direction(), want.flags(), want.seq() + a.length(), want.length() - a.length(),
                         want.ack(), want.window(), urg, want.options(), want.ecn());
@@ -242,6 +309,30 @@ public final class Player {
             throw new Failure(line, "expected " + p.render() + (when == null ? "" : " at " + secs(when[0]))
                     + "\n    actual   " + a.text() + " at " + secs(at) + "\n    " + String.join("; ", diff));
         }
+    }
+
+    /** The IP header fields an outbound line states ({@code [tos 0x10]}, {@code [ttl 3]}) that the packet lacks. */
+    private static List<String> ipDifferences(TcpPacket p, byte[] packet) throws Unsupported {
+        if (p.ip().isEmpty()) return List.of();
+        var ip = p.ip().get();
+        if (ip.flowLabel().isPresent()) throw new Unsupported(p.pos().line(), "an IPv6 flow label");
+        List<String> d = new ArrayList<>();
+        if (ip.tos().isPresent() && (packet[1] & 0xff) != ip.tos().getAsInt()) {
+            d.add("TOS 0x" + Integer.toHexString(packet[1] & 0xff) + ", expected 0x" + Integer.toHexString(ip.tos().getAsInt()));
+        }
+        if (ip.ttl().isPresent() && (packet[8] & 0xff) != ip.ttl().getAsInt()) {
+            d.add("TTL " + (packet[8] & 0xff) + ", expected " + ip.ttl().getAsInt());
+        }
+        return d;
+    }
+
+    /** Whether {@code a} is the first piece of the expected segment (a stack without segmentation offload). */
+    private boolean isPiece(SegmentSpec want, SegmentMatcher.Actual a, byte[] packet, List<String> ipDiff) {
+        return a.seq() == Flow.u32(want.seq()) && a.length() > 0 && a.length() < want.length()
+                && (a.flags() | Tcp.PSH | Tcp.FIN) == (want.flags() | Tcp.PSH | Tcp.FIN)
+                && (a.flags() & ~want.flags()) == 0
+                && ipDiff.isEmpty()
+                && SegmentMatcher.differences(piece(want, a.length(), a.flags()), a, packet, flow).isEmpty();
     }
 
     private static SegmentSpec piece(SegmentSpec w, int len, int flags) {
@@ -335,6 +426,7 @@ public final class Player {
             return f.get();
         } catch (ExecutionException e) {
             if (e.getCause() instanceof SyscallRunner.ScriptValueError v) v.rethrow();
+            if (e.getCause() instanceof UnsupportedOperationException u) throw new Unsupported(line, call.renderCall() + ": " + u.getMessage());
             throw new Failure(line, call.renderCall() + ": the target failed: " + e.getCause());
         }
     }

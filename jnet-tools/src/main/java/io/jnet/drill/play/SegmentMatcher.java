@@ -53,6 +53,12 @@ final class SegmentMatcher {
         return new Actual(flags, seq, payload, ack, Tcp.window(p, t), options, ecn, text);
     }
 
+    /** The TCP source port of an IPv4 packet {@link #decode} took. */
+    static int sourcePort(byte[] p) { return Tcp.sourcePort(p, Ipv4.headerLength(p, 0)); }
+
+    /** The TCP destination port of an IPv4 packet {@link #decode} took. */
+    static int destinationPort(byte[] p) { return Tcp.destinationPort(p, Ipv4.headerLength(p, 0)); }
+
     /** What differs between the expected segment and the actual one, or an empty list when they match. */
     static List<String> differences(SegmentSpec e, Actual a, byte[] p, Flow flow) {
         List<String> d = new ArrayList<>();

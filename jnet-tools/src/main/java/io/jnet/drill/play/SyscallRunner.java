@@ -45,8 +45,22 @@ final class SyscallRunner {
         CallResult call() throws SyscallException;
     }
 
-    /** Evaluates the arguments of {@code c} (in the player's thread, so errors point at the script). */
+    /**
+     * Evaluates the arguments of {@code c} (in the player's thread, so errors point at the script). A negative count
+     * or iov_len (a huge size_t) makes a call that fails with EINVAL, as Linux refuses it (the kernel target says
+     * so too): no buffer of that size can be made to hand to a target.
+     */
     Prepared prepare(Syscall c) throws PlayException, Unsupported {
+        try {
+            return prepareCall(c);
+        } catch (NegativeLength e) {
+            return () -> {
+                throw new SyscallException(io.jnet.drill.target.LinuxErrno.number("EINVAL"));
+            };
+        }
+    }
+
+    private Prepared prepareCall(Syscall c) throws PlayException, Unsupported, NegativeLength {
         List<Expr> a = c.arguments();
         int line = c.pos().line();
         return switch (c.name()) {
@@ -54,6 +68,7 @@ final class SyscallRunner {
                 need(c, 3);
                 // packetdrill: socket(..., ...) takes the script's address family (AF_INET until IPv6)
                 int domain = a.get(0) instanceof Expr.Ellipsis ? (int) LinuxConstants.require("AF_INET") : i(a, 0);
+                if (domain == LinuxConstants.require("AF_INET6")) throw new Unsupported(line, "socket(AF_INET6, ...) (jnet drill plays IPv4 only)");
                 int type = i(a, 1), proto = i(a, 2);
                 yield () -> {
                     int fd = sys.socket(domain, type, proto);
@@ -139,6 +154,9 @@ final class SyscallRunner {
                 byte[][] iov = iovecs(msg.field("msg_iov").orElseThrow(() -> new PlayException(line, "msghdr without msg_iov")), line);
                 int[] lens = new int[iov.length];
                 for (int k = 0; k < iov.length; k++) lens[k] = iov[k].length;
+                if (msg.field("msg_control").isPresent() && !(msg.field("msg_control").get() instanceof Expr.Ellipsis)) {
+                    throw new Unsupported(line, "recvmsg with control messages");
+                }
                 int flags = i(a, 2);
                 Expr wantFlags = msg.field("msg_flags").orElse(null);
                 yield () -> {
@@ -184,6 +202,9 @@ final class SyscallRunner {
                 int fd = fd(a, 0);
                 long request = values.number(a.get(1));
                 Expr want = a.get(2);
+                if (request == LinuxConstants.require("FIONBIO")) {
+                    throw new Unsupported(line, "ioctl FIONBIO (an input argument; use fcntl O_NONBLOCK)");
+                }
                 yield () -> {
                     int v = sys.ioctlInt(fd, request);
                     String bad = null;
@@ -349,8 +370,25 @@ final class SyscallRunner {
     }
 
     /** A buffer argument: {@code ...} or a string; {@code len} bytes (zeros after the string's text). */
-    private static byte[] buffer(Expr e, int len, int line) throws PlayException {
-        byte[] b = new byte[Math.max(len, 0)];
+    /** The largest buffer the runner makes for a script's call (a larger count is the script's mistake). */
+    static final int MAX_BUFFER = 64 << 20;
+
+    /**
+     * A negative count or iov_len (a huge size_t on Linux): Linux refuses the call with EINVAL, as the kernel target
+     * reports, so the runner plays the call as failing with EINVAL (a buffer of that size cannot be made).
+     */
+    private static final class NegativeLength extends Exception {
+        NegativeLength() { super(null, null, false, false); }
+    }
+
+    private static void checkCount(long n, String what, int line) throws PlayException, NegativeLength {
+        if (n < 0) throw new NegativeLength();
+        if (n > MAX_BUFFER) throw new PlayException(line, what + " " + n + " is larger than jnet drill plays (" + MAX_BUFFER + " bytes)");
+    }
+
+    private static byte[] buffer(Expr e, int len, int line) throws PlayException, NegativeLength {
+        checkCount(len, "count", line);
+        byte[] b = new byte[len];
         if (e instanceof Expr.Str s) {
             byte[] t = s.value().getBytes(StandardCharsets.ISO_8859_1);
             System.arraycopy(t, 0, b, 0, Math.min(t.length, b.length));
@@ -361,14 +399,16 @@ final class SyscallRunner {
     }
 
     /** An iovec array: {@code [{iov_base=..., iov_len=N}, ...]} or older {@code [{..., N}]}. */
-    private byte[][] iovecs(Expr e, int line) throws PlayException, Unsupported {
+    private byte[][] iovecs(Expr e, int line) throws PlayException, Unsupported, NegativeLength {
         Expr.Array arr = array(e, line);
         byte[][] out = new byte[arr.elements().size()][];
         for (int k = 0; k < out.length; k++) {
             Expr.Struct s = struct(arr.elements().get(k), line);
             Expr len = s.field("iov_len").orElse(s.members().size() == 2 ? s.members().get(1) : null);
             if (len == null) throw new PlayException(line, "iovec without iov_len: " + s.render());
-            out[k] = new byte[(int) values.number(len)];
+            long n = values.number(len);
+            checkCount(n, "iov_len", line);
+            out[k] = new byte[(int) n];
         }
         return out;
     }

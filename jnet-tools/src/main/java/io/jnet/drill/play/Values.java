@@ -62,7 +62,9 @@ final class Values {
             long v = number(addr);
             a = intAddress((int) v);
         }
-        return new InetSocketAddress(a, (int) number(port));
+        long p = number(port);
+        if (p < 0 || p > 0xffff) throw new PlayException(port.pos().line(), "sin_port " + p + " is out of range (0 to 65535)");
+        return new InetSocketAddress(a, (int) p);
     }
 
     private static InetAddress intAddress(int v) {

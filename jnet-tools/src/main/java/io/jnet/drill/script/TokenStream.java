@@ -75,6 +75,13 @@ final class TokenStream {
         if (t.kind() == Kind.IPV6_ADDR) {
             return error(t, "not supported by jnet drill: IPv6 address '" + t.text() + "' (expected " + what + ")");
         }
+        if (t.kind() == Kind.EOF && index > 0) {
+            // a statement cut short by the end of the file: its last line, after its last token
+            Token last = tokens.get(index - 1);
+            SourcePos at = last.endLine() == last.pos().line()
+                    ? new SourcePos(last.pos().line(), last.pos().column() + last.text().length()) : new SourcePos(last.endLine(), 1);
+            return error(at, "expected " + what + ", found " + t.describe());
+        }
         return error(t, "expected " + what + ", found " + t.describe());
     }
 
