@@ -83,7 +83,7 @@ final class JnetSyscalls implements Syscalls {
         for (Thread t : inCall) {
             Thread.State st = t.getState();
             if (st != Thread.State.WAITING && st != Thread.State.TIMED_WAITING && st != Thread.State.TERMINATED) return false;
-            if (st != Thread.State.TERMINATED && SockLock.wakeupPending(t)) return false;
+            if (st != Thread.State.TERMINATED && (SockLock.wakeupPending(t) || Poller.wakeupPending(t))) return false;
         }
         return true;
     }

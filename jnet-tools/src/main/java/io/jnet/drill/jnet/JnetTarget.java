@@ -18,8 +18,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Time moves only in {@link #waitUntil} and {@link #nextOutbound}, one timer at a time, and only once every
  * system call in progress is parked: a call woken by a packet or a timer finishes its work (and sends what it
- * sends) at the time that woke it. Each step of the clock goes to the next timer of the namespace, or 1 ms when a
- * call is parked (its timeout may be on another wheel), never past the target time.
+ * sends) at the time that woke it. Each step of the clock goes straight to the next thing that can happen: the
+ * earliest timer of any wheel on the clock, or the earliest timeout of a call parked on the clock, never past the
+ * target time; so a script that waits seconds plays in milliseconds.
  */
 public final class JnetTarget implements Target {
     private static final AtomicInteger SEQ = new AtomicInteger();
@@ -125,12 +126,18 @@ public final class JnetTarget implements Target {
         }
     }
 
-    /** Moves the clock to the next timer, or 1 ms while a call is parked, never past {@code limitMicros}. */
+    /**
+     * Moves the clock straight to the next thing that can happen, never past {@code limitMicros}: the earliest timer
+     * of any wheel on the clock (a poll's timeout is one) or the earliest deadline of a call parked in
+     * {@link VirtualClock#parkUntil} (a socket timeout). A call parked without a deadline waits for a packet, a timer
+     * or the limit. Called only once the stack has settled, so every call woken earlier has run.
+     */
     private void step(long limitMicros) {
         long limit = startNanos + limitMicros * 1000;
         long now = clock.nanoTime();
-        long next = ns.timers().nextDeadline();
-        if (syscalls.callsEntered() != syscalls.callsReturned()) next = Math.min(next, now + 1_000_000L);
+        long next = clock.nextTimerDeadline();
+        long sleeper = clock.nextSleeperDeadline();
+        if (sleeper - now > 0) next = Math.min(next, sleeper); // one at or before now was woken already
         long to = Math.min(Math.max(next, now + 1), limit);
         if (to > now) clock.advanceNanos(to - now);
     }
