@@ -161,6 +161,15 @@ public final class Poller implements AutoCloseable {
         return p != null && p.poller.signals != p.seenSignals;
     }
 
+    /**
+     * True when {@code t} is parked in a poll on a virtual clock and not signalled yet: it stays parked until a
+     * socket becomes ready, {@link #wakeup}, {@link #close} or its timeout. A snapshot, as {@link #wakeupPending}.
+     */
+    public static boolean parkedInPoll(Thread t) {
+        Parked p = PARKED.get(t);
+        return p != null && p.poller.signals == p.seenSignals && t.getState() != Thread.State.RUNNABLE;
+    }
+
     /** The clock poll timeouts count on: real time, or a namespace's (virtual) clock. */
     private final Clock clock;
     /** On a virtual clock: ends a poll whose timeout passed in virtual time (null on real time). */

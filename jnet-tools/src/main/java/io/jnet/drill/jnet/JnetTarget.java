@@ -130,7 +130,9 @@ public final class JnetTarget implements Target {
      * Moves the clock straight to the next thing that can happen, never past {@code limitMicros}: the earliest timer
      * of any wheel on the clock (a poll's timeout is one) or the earliest deadline of a call parked in
      * {@link VirtualClock#parkUntil} (a socket timeout). A call parked without a deadline waits for a packet, a timer
-     * or the limit. Called only once the stack has settled, so every call woken earlier has run.
+     * or the limit. Called only once the stack has settled, so every call woken earlier has run; but a call parked
+     * outside a socket wait or a poll (for a lock) may be about to run, so then the step is 1 ms at
+     * most, as before.
      */
     private void step(long limitMicros) {
         long limit = startNanos + limitMicros * 1000;
@@ -138,19 +140,28 @@ public final class JnetTarget implements Target {
         long next = clock.nextTimerDeadline();
         long sleeper = clock.nextSleeperDeadline();
         if (sleeper - now > 0) next = Math.min(next, sleeper); // one at or before now was woken already
+        // a call parked elsewhere (for a lock, say) may have been let go and not run yet: 1 ms at a time then
+        if (!syscalls.callersWaitForTime()) next = Math.min(next, now + 1_000_000L);
         long to = Math.min(Math.max(next, now + 1), limit);
         if (to > now) clock.advanceNanos(to - now);
     }
 
     /**
      * Waits (in real time) until no system call in progress is running: each is parked and nothing changed for
-     * {@link #SETTLE_NANOS}. Returns at once when no call is in progress.
+     * {@link #SETTLE_NANOS}. When no call is in progress, returns as soon as every thread that made one is idle
+     * again (one that has just returned may still be reading the time it returned at).
      */
     private void settle() throws InterruptedException {
         long deadline = System.nanoTime() + 10_000_000_000L; // a call running for 10 s of real time is a bug
         while (true) {
             long e = syscalls.callsEntered(), r = syscalls.callsReturned(), tx = wire.transmitted();
-            if (e == r) return;
+            if (e == r) {
+                // a call that returned hands its result and the time over before the clock moves on
+                if (syscalls.callersIdle()) return;
+                if (System.nanoTime() > deadline) throw new IllegalStateException("a caller kept running for 10 s of real time");
+                Thread.yield();
+                continue;
+            }
             Thread.sleep(0, (int) Math.min(SETTLE_NANOS, 999_999));
             long stable = System.nanoTime() + SETTLE_NANOS;
             boolean same = true;
