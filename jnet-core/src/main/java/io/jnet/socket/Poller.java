@@ -11,6 +11,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -143,6 +144,32 @@ public final class Poller implements AutoCloseable {
         }
     }
 
+    /** A poll on a virtual clock parked in {@link #signalled}, and the {@link #signals} count it parked at. */
+    private record Parked(Poller poller, long seenSignals) { }
+
+    /** Threads parked in a poll on a virtual clock (see {@link #wakeupPending(Thread)}). */
+    private static final ConcurrentHashMap<Thread, Parked> PARKED = new ConcurrentHashMap<>();
+
+    /**
+     * True when {@code t} is parked in a poll on a virtual clock but was already signalled (a socket became ready,
+     * {@link #wakeup}, {@link #close}, or its timeout passed): it is about to run, though the scheduler has not given
+     * it a core yet. For tools that drive a namespace on a virtual clock and must not move the clock on while a
+     * woken thread has still to finish its work, as {@link io.jnet.stack.SockLock#wakeupPending}; a snapshot.
+     */
+    public static boolean wakeupPending(Thread t) {
+        Parked p = PARKED.get(t);
+        return p != null && p.poller.signals != p.seenSignals;
+    }
+
+    /**
+     * True when {@code t} is parked in a poll on a virtual clock and not signalled yet: it stays parked until a
+     * socket becomes ready, {@link #wakeup}, {@link #close} or its timeout. A snapshot, as {@link #wakeupPending}.
+     */
+    public static boolean parkedInPoll(Thread t) {
+        Parked p = PARKED.get(t);
+        return p != null && p.poller.signals == p.seenSignals && t.getState() != Thread.State.RUNNABLE;
+    }
+
     /** The clock poll timeouts count on: real time, or a namespace's (virtual) clock. */
     private final Clock clock;
     /** On a virtual clock: ends a poll whose timeout passed in virtual time (null on real time). */
@@ -172,7 +199,7 @@ public final class Poller implements AutoCloseable {
     private void timeoutPassed() {
         lock.lock();
         try {
-            signalled.signalAll();
+            signalLocked();
         } finally {
             lock.unlock();
         }
@@ -380,13 +407,19 @@ public final class Poller implements AutoCloseable {
                         ensureOpen();
                         continue; // re-check the ready list, the wake-up, the interrupt and the deadline
                     }
-                    if (forever) {
-                        signalled.await();
-                    } else if (timeoutTimer != null) {
-                        timeoutTimer.scheduleAt(deadline); // virtual time: the clock's advance wakes us
-                        signalled.await();
+                    if (!clock.isVirtual()) {
+                        if (forever) signalled.await();
+                        else signalled.awaitNanos(left);
                     } else {
-                        signalled.awaitNanos(left);
+                        // virtual time: the clock's advance wakes us; wakeupPending sees a signal not yet run
+                        if (!forever) timeoutTimer.scheduleAt(deadline);
+                        Thread me = Thread.currentThread();
+                        PARKED.put(me, new Parked(this, signals));
+                        try {
+                            signalled.await();
+                        } finally {
+                            PARKED.remove(me);
+                        }
                     }
                     ensureOpen();
                 }

@@ -437,6 +437,16 @@ public final class SockLock {
     public static boolean wakeupPending(Thread t) {
         return LockSupport.getBlocker(t) instanceof Waiter w && w.thread == t && w.isReleasable();
     }
+
+    /**
+     * True when {@code t} is parked in {@link #await} and not woken yet: it stays parked until a wake-up or its
+     * timeout. A thread parked anywhere else (waiting for a lock, say) may be about to run. A snapshot, for the same
+     * tools as {@link #wakeupPending}.
+     */
+    public static boolean parkedInAwait(Thread t) {
+        return LockSupport.getBlocker(t) instanceof Waiter w && w.thread == t && !w.isReleasable()
+                && t.getState() != Thread.State.RUNNABLE;
+    }
     private Waiter waitQueue;
 
     /** True when the calling thread holds the short lock or the socket is owned (for assertions). */

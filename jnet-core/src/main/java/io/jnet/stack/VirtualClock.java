@@ -62,4 +62,22 @@ public final class VirtualClock implements Clock {
 
     /** Threads parked in {@link #parkUntil} now (for tests that advance time once a waiter sleeps). */
     public int sleepers() { return sleepers.size(); }
+
+    /**
+     * The earliest deadline of a thread in {@link #parkUntil} (ns), or {@link Long#MAX_VALUE} when none sleeps. A
+     * deadline at or before {@link #nanoTime()} belongs to a thread already woken that has not left yet. A snapshot:
+     * for tools that step the clock straight to the next thing that can happen.
+     */
+    public long nextSleeperDeadline() {
+        long next = Long.MAX_VALUE;
+        for (Long d : sleepers.values()) next = Math.min(next, d);
+        return next;
+    }
+
+    /** The earliest queued timer deadline of every registered wheel (ns), or {@link Long#MAX_VALUE}; a snapshot. */
+    public long nextTimerDeadline() {
+        long next = Long.MAX_VALUE;
+        for (TimerWheel w : wheels) next = Math.min(next, w.nextDeadline());
+        return next;
+    }
 }

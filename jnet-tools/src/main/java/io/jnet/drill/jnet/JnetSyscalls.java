@@ -66,12 +66,29 @@ final class JnetSyscalls implements Syscalls {
     private final AtomicLong entered = new AtomicLong(), returned = new AtomicLong();
     /** Threads inside a call now. */
     private final java.util.Set<Thread> inCall = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Threads that made a call (see {@link #callersIdle}). */
+    private final java.util.Set<Thread> callers = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     JnetSyscalls(NetNamespace ns) { this.ns = ns; }
 
     long callsEntered() { return entered.get(); }
 
     long callsReturned() { return returned.get(); }
+
+    /**
+     * True when no thread that made a call (other than the calling one) is running: one that returned from a call
+     * may still be handing its result over, and the time it reads then must be the time the call returned.
+     */
+    boolean callersIdle() {
+        Thread me = Thread.currentThread();
+        for (Thread t : callers) {
+            if (t == me) continue;
+            Thread.State st = t.getState();
+            if (st == Thread.State.TERMINATED) callers.remove(t);
+            else if (st != Thread.State.WAITING && st != Thread.State.TIMED_WAITING) return false;
+        }
+        return true;
+    }
 
     /** True when {@code t} is inside a call now. */
     boolean inCall(Thread t) { return inCall.contains(t); }
@@ -84,7 +101,20 @@ final class JnetSyscalls implements Syscalls {
         for (Thread t : inCall) {
             Thread.State st = t.getState();
             if (st != Thread.State.WAITING && st != Thread.State.TIMED_WAITING && st != Thread.State.TERMINATED) return false;
-            if (st != Thread.State.TERMINATED && SockLock.wakeupPending(t)) return false;
+            if (st != Thread.State.TERMINATED && (SockLock.wakeupPending(t) || Poller.wakeupPending(t))) return false;
+        }
+        return true;
+    }
+
+    /**
+     * True when every thread inside a call is parked where only a packet, a timer or its own timeout wakes it (in
+     * {@link SockLock#await} or a poll), not woken yet: the clock may then move straight to the next of those. A
+     * thread parked elsewhere (for a lock another thread just let go, say) may be about to run.
+     */
+    boolean callersWaitForTime() {
+        for (Thread t : inCall) {
+            if (t.getState() == Thread.State.TERMINATED) continue;
+            if (!SockLock.parkedInAwait(t) && !Poller.parkedInPoll(t)) return false;
         }
         return true;
     }
@@ -672,6 +702,7 @@ final class JnetSyscalls implements Syscalls {
     private <T> T call(IoCall<T> body) throws SyscallException {
         Thread me = Thread.currentThread();
         inCall.add(me);
+        callers.add(me);
         entered.incrementAndGet();
         try {
             return body.call();

@@ -18,8 +18,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Time moves only in {@link #waitUntil} and {@link #nextOutbound}, one timer at a time, and only once every
  * system call in progress is parked: a call woken by a packet or a timer finishes its work (and sends what it
- * sends) at the time that woke it. Each step of the clock goes to the next timer of the namespace, or 1 ms when a
- * call is parked (its timeout may be on another wheel), never past the target time.
+ * sends) at the time that woke it. Each step of the clock goes straight to the next thing that can happen: the
+ * earliest timer of any wheel on the clock, or the earliest timeout of a call parked on the clock, never past the
+ * target time; so a script that waits seconds plays in milliseconds.
  */
 public final class JnetTarget implements Target {
     private static final AtomicInteger SEQ = new AtomicInteger();
@@ -125,25 +126,42 @@ public final class JnetTarget implements Target {
         }
     }
 
-    /** Moves the clock to the next timer, or 1 ms while a call is parked, never past {@code limitMicros}. */
+    /**
+     * Moves the clock straight to the next thing that can happen, never past {@code limitMicros}: the earliest timer
+     * of any wheel on the clock (a poll's timeout is one) or the earliest deadline of a call parked in
+     * {@link VirtualClock#parkUntil} (a socket timeout). A call parked without a deadline waits for a packet, a timer
+     * or the limit. Called only once the stack has settled, so every call woken earlier has run; but a call parked
+     * outside a socket wait or a poll (for a lock) may be about to run, so then the step is 1 ms at
+     * most, as before.
+     */
     private void step(long limitMicros) {
         long limit = startNanos + limitMicros * 1000;
         long now = clock.nanoTime();
-        long next = ns.timers().nextDeadline();
-        if (syscalls.callsEntered() != syscalls.callsReturned()) next = Math.min(next, now + 1_000_000L);
+        long next = clock.nextTimerDeadline();
+        long sleeper = clock.nextSleeperDeadline();
+        if (sleeper - now > 0) next = Math.min(next, sleeper); // one at or before now was woken already
+        // a call parked elsewhere (for a lock, say) may have been let go and not run yet: 1 ms at a time then
+        if (!syscalls.callersWaitForTime()) next = Math.min(next, now + 1_000_000L);
         long to = Math.min(Math.max(next, now + 1), limit);
         if (to > now) clock.advanceNanos(to - now);
     }
 
     /**
      * Waits (in real time) until no system call in progress is running: each is parked and nothing changed for
-     * {@link #SETTLE_NANOS}. Returns at once when no call is in progress.
+     * {@link #SETTLE_NANOS}. When no call is in progress, returns as soon as every thread that made one is idle
+     * again (one that has just returned may still be reading the time it returned at).
      */
     private void settle() throws InterruptedException {
         long deadline = System.nanoTime() + 10_000_000_000L; // a call running for 10 s of real time is a bug
         while (true) {
             long e = syscalls.callsEntered(), r = syscalls.callsReturned(), tx = wire.transmitted();
-            if (e == r) return;
+            if (e == r) {
+                // a call that returned hands its result and the time over before the clock moves on
+                if (syscalls.callersIdle()) return;
+                if (System.nanoTime() > deadline) throw new IllegalStateException("a caller kept running for 10 s of real time");
+                Thread.yield();
+                continue;
+            }
             Thread.sleep(0, (int) Math.min(SETTLE_NANOS, 999_999));
             long stable = System.nanoTime() + SETTLE_NANOS;
             boolean same = true;

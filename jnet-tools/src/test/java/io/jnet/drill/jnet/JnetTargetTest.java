@@ -188,4 +188,76 @@ class JnetTargetTest {
         sys.setsockopt(fd, SOL_SOCKET, SO_OOBINLINE, new byte[] {1, 0, 0, 0});
         assertThat(sys.getsockopt(fd, SOL_SOCKET, SO_OOBINLINE, 4)).containsExactly(1, 0, 0, 0);
     }
+
+    /**
+     * Runs {@code call} in a thread of its own, as the player runs a blocking call, and waits until it returns or
+     * parks; the future completes with its result and the virtual time it returned at.
+     */
+    private <T> CompletableFuture<Timed<T>> blockingCall(java.util.concurrent.Callable<T> call) throws InterruptedException {
+        CompletableFuture<Timed<T>> done = new CompletableFuture<>();
+        Thread caller = Thread.ofPlatform().daemon().unstarted(() -> {
+            try {
+                T v = call.call();
+                done.complete(new Timed<>(v, target.nowMicros()));
+            } catch (SyscallException e) {
+                done.complete(new Timed<>(null, target.nowMicros(), e));
+            } catch (Throwable e) {
+                done.completeExceptionally(e);
+            }
+        });
+        caller.start();
+        target.awaitCall(caller, done, 0);
+        return done;
+    }
+
+    record Timed<T>(T value, long micros, SyscallException error) {
+        Timed(T value, long micros) { this(value, micros, null); }
+    }
+
+    @Test
+    void aReadWaitingOutAFiftySecondRcvtimeoFailsWithEagainAtFiftySeconds() throws Exception {
+        Wire wire = new Wire(target, 1_000_000);
+        int fd = acceptOne(wire);
+        byte[] timeval = new byte[16];
+        timeval[0] = 50; // tv_sec = 50, tv_usec = 0
+        sys.setsockopt(fd, 1, 20, timeval); // SO_RCVTIMEO
+        long start = target.nowMicros();
+        CompletableFuture<Timed<byte[]>> read = blockingCall(() -> sys.read(fd, 10));
+        target.waitUntil(start + 49_999_000);
+        assertThat(read).as("parked 1 ms before its timeout").isNotDone();
+        target.waitUntil(start + 50_000_000);
+        Timed<byte[]> r = read.get(10, TimeUnit.SECONDS);
+        assertThat(r.error()).isNotNull().hasMessageContaining("EAGAIN");
+        assertThat(r.micros() - start).as("virtual time of the return").isEqualTo(50_000_000L);
+    }
+
+    @Test
+    void aBlockingReadCompletedByDataFiftySecondsLaterReturnsThen() throws Exception {
+        Wire wire = new Wire(target, 1_000_000);
+        int fd = acceptOne(wire);
+        long start = target.nowMicros();
+        CompletableFuture<Timed<byte[]>> read = blockingCall(() -> sys.read(fd, 10));
+        target.waitUntil(start + 50_000_000);
+        assertThat(read).isNotDone();
+        wire.inject("P.", 1, 10, 1L, 65535, -1);
+        Timed<byte[]> r = read.get(10, TimeUnit.SECONDS);
+        assertThat(r.value()).hasSize(10);
+        assertThat(r.micros() - start).as("virtual time of the return").isEqualTo(50_000_000L);
+        assertThat(wire.describe(target.nextOutbound(target.nowMicros() + 1000).packet())).startsWith(". 1:1(0) ack 11 ");
+    }
+
+    @Test
+    void aPollWithAFiftySecondTimeoutReturnsZeroAtFiftySeconds() throws Exception {
+        Wire wire = new Wire(target, 1_000_000);
+        int fd = acceptOne(wire);
+        long start = target.nowMicros();
+        CompletableFuture<Timed<Integer>> poll = blockingCall(() -> sys.poll(new Syscalls.PollFd[] {new Syscalls.PollFd(fd, 0x1)}, 50_000));
+        target.waitUntil(start + 49_999_000);
+        assertThat(poll).as("parked 1 ms before its timeout").isNotDone();
+        target.waitUntil(start + 50_000_000);
+        Timed<Integer> r = poll.get(10, TimeUnit.SECONDS);
+        assertThat(r.error()).isNull();
+        assertThat(r.value()).isZero();
+        assertThat(r.micros() - start).as("virtual time of the return").isEqualTo(50_000_000L);
+    }
 }
