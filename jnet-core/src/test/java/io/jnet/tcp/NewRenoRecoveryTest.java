@@ -68,7 +68,6 @@ class NewRenoRecoveryTest {
             int hole = c.sndMax - 8 * mss;
             releaseUntilUna(net, c, hole);
             long cwndBefore = c.win.cwnd;
-            assertThat(cwndBefore).as("the initial 10 segments and the two acknowledged").isEqualTo(12L * mss);
 
             // two duplicates: Disorder, the window as it was
             for (int i = 1; i <= 2; i++) {
@@ -77,20 +76,19 @@ class NewRenoRecoveryTest {
                 assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Disorder);
                 assertThat(c.win.cwnd).isEqualTo(cwndBefore);
             }
-            // the third: ssthresh = cwnd / 2 = 6 segments (Linux tcp_reno_ssthresh; RFC 5681's FlightSize / 2, 4
-            // segments, was asserted here before jnet followed Linux), cwnd = ssthresh + 3 segments, the hole goes again
+            // the third: ssthresh = FlightSize / 2 = 4 segments, cwnd = ssthresh + 3 segments, the hole goes again
             assertThat(net.filter.releaseNext(false)).isTrue();
             assertThat(c.recovery.inRecovery()).isTrue();
             assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Recovery);
-            assertThat(c.win.ssthresh).isEqualTo(6L * mss);
-            assertThat(c.win.cwnd).isEqualTo(9L * mss);
+            assertThat(c.win.ssthresh).isEqualTo(4L * mss);
+            assertThat(c.win.cwnd).isEqualTo(7L * mss);
             assertThat(net.a.mib().get(MibCounter.TcpExtTCPRenoRecovery)).isEqualTo(1);
             assertThat(net.a.mib().get(MibCounter.TcpExtTCPFastRetrans)).isEqualTo(1);
             // each further duplicate: one more segment
             for (int i = 4; i <= 7; i++) {
                 assertThat(net.filter.releaseNext(false)).isTrue();
                 assertThat(c.recovery.dupAcks()).isEqualTo(i);
-                assertThat(c.win.cwnd).isEqualTo((long) (i + 6) * mss);
+                assertThat(c.win.cwnd).isEqualTo((long) (i + 4) * mss);
             }
             // the retransmission's ACK covers everything (recover = SND.MAX at the start): the window deflates to
             // min(ssthresh, max(FlightSize, SMSS) + SMSS), nothing being in flight
@@ -98,7 +96,7 @@ class NewRenoRecoveryTest {
             assertThat(c.sndUna).isEqualTo(c.sndMax);
             assertThat(c.recovery.dupAcks()).isZero();
             assertThat(c.win.cwnd).isEqualTo(2L * mss);
-            assertThat(c.win.ssthresh).isEqualTo(6L * mss);
+            assertThat(c.win.ssthresh).isEqualTo(4L * mss);
             assertThat(net.filter.heldCount(false)).isZero();
             ackAboveTheRecoveryPointEndsIt(net, c);
             assertThat(c.win.cwnd).isEqualTo(2L * mss);
@@ -115,21 +113,19 @@ class NewRenoRecoveryTest {
             int hole = c.sndMax - 8 * mss;
             releaseUntilUna(net, c, hole);
 
-            // six duplicates (segments 4, 5, 7, 8, 9 and 10): recovery at the third, cwnd 9 + 3 segments after them;
-            // ssthresh half of cwnd 12 (Linux tcp_reno_ssthresh; RFC 5681's FlightSize / 2, 4 segments, was asserted
-            // here before jnet followed Linux)
+            // six duplicates (segments 4, 5, 7, 8, 9 and 10): recovery at the third, cwnd 7 + 3 segments after them
             for (int i = 1; i <= 6; i++) assertThat(net.filter.releaseNext(false)).isTrue();
             assertThat(c.recovery.dupAcks()).isEqualTo(6);
             assertThat(c.recovery.inRecovery()).isTrue();
-            assertThat(c.win.ssthresh).isEqualTo(6L * mss);
-            assertThat(c.win.cwnd).isEqualTo(12L * mss);
+            assertThat(c.win.ssthresh).isEqualTo(4L * mss);
+            assertThat(c.win.cwnd).isEqualTo(10L * mss);
 
             // the first retransmission's ACK stops at the second hole: partial, three segments acknowledged
             assertThat(net.filter.releaseNext(false)).isTrue();
             assertThat(c.sndUna).isEqualTo(hole + 3 * mss);
             assertThat(c.recovery.inRecovery()).isTrue();
             assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Recovery);
-            assertThat(c.win.cwnd).as("deflated by what was acknowledged, one segment added back").isEqualTo(10L * mss);
+            assertThat(c.win.cwnd).as("deflated by what was acknowledged, one segment added back").isEqualTo(8L * mss);
             assertThat(net.a.mib().get(MibCounter.TcpExtTCPFastRetrans)).as("the second hole went at once").isEqualTo(2);
             assertThat(net.a.mib().get(MibCounter.TcpExtTCPRenoRecovery)).isEqualTo(1);
 

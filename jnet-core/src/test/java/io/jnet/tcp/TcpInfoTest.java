@@ -267,9 +267,7 @@ class TcpInfoTest {
             assertThat(loss.bytesSent()).isEqualTo(4L * mss);
             assertThat(loss.dataSegsOut()).isEqualTo(4);
             assertThat(loss.sndCwnd()).isEqualTo(1);
-            // Linux tcp_reno_ssthresh: half of cwnd (the initial 10 segments), not of the 3 in flight (RFC 5681's
-            // max(FlightSize / 2, 2 * SMSS), 2, was asserted here before jnet followed Linux)
-            assertThat(loss.sndSsthresh()).as("max(cwnd / 2, 2) in segments").isEqualTo(5);
+            assertThat(loss.sndSsthresh()).as("max(flight / 2, 2 MSS) in segments").isEqualTo(2);
 
             // the first retransmission is acknowledged: cwnd 2, the other two go out again; still in Loss
             assertThat(net.filter.heldCount(false)).isEqualTo(1);
@@ -332,9 +330,7 @@ class TcpInfoTest {
             assertThat(recovery.totalRetrans()).isEqualTo(1);
             assertThat(recovery.sacked()).isEqualTo(3);
             assertThat(recovery.unacked()).isEqualTo(8);
-            // Linux tcp_reno_ssthresh: half of cwnd (12 segments, the initial 10 grown by the two acknowledged), not
-            // of the 8 in flight (RFC 5681's FlightSize / 2, 4, was asserted here before jnet followed Linux)
-            assertThat(recovery.sndSsthresh()).as("cwnd 12 segments / 2").isEqualTo(6);
+            assertThat(recovery.sndSsthresh()).as("flight 8 segments / 2").isEqualTo(4);
             assertThat(recovery.retransmits()).as("no timeout").isZero();
 
             net.filter.hold(false, false);
