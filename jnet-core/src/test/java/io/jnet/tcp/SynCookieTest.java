@@ -24,11 +24,7 @@ class SynCookieTest {
     @Test
     void realClientConnectsWhileTheSynQueueIsFull() throws Exception {
         try (NetNamespace a = NetNamespace.create("server"); NetNamespace b = NetNamespace.create("flooder")) {
-            VethPair p = VethPair.create("veth0", "veth1");
-            a.attach(p.a());
-            b.attach(p.b());
-            a.addAddress("veth0", "10.0.0.1/24");
-            b.addAddress("veth1", "10.0.0.2/24");
+            link(a, b);
             Set<Integer> blackholed = ConcurrentHashMap.newKeySet();
             b.interpose("veth1", d -> { // the flood never completes its handshakes
                 FilterDevice f = new FilterDevice(d, b.clock());
@@ -98,11 +94,7 @@ class SynCookieTest {
     @Test
     void syncookiesTwoAnswersEverySynWithACookie() throws Exception {
         try (NetNamespace a = NetNamespace.create("server"); NetNamespace b = NetNamespace.create("client")) {
-            VethPair p = VethPair.create("veth0", "veth1");
-            a.attach(p.a());
-            b.attach(p.b());
-            a.addAddress("veth0", "10.0.0.1/24");
-            b.addAddress("veth1", "10.0.0.2/24");
+            link(a, b);
             a.sysctl().set("net.ipv4.tcp_syncookies", "2");
             TcpServerSocket srv = TcpServerSocket.open(a);
             srv.bind(new InetSocketAddress("10.0.0.1", 80));
@@ -133,11 +125,7 @@ class SynCookieTest {
     @Test
     void syncookiesZeroDropsSynsOnAFullQueueAndCountsThem() throws Exception {
         try (NetNamespace a = NetNamespace.create("server"); NetNamespace b = NetNamespace.create("flooder")) {
-            VethPair p = VethPair.create("veth0", "veth1");
-            a.attach(p.a());
-            b.attach(p.b());
-            a.addAddress("veth0", "10.0.0.1/24");
-            b.addAddress("veth1", "10.0.0.2/24");
+            link(a, b);
             a.sysctl().set("net.ipv4.tcp_syncookies", "0");
             b.interpose("veth1", d -> { // the handshakes never complete
                 FilterDevice f = new FilterDevice(d, b.clock());
@@ -178,5 +166,14 @@ class SynCookieTest {
                 assertThat(now - ts).as("now %d opts %x", now, opts).isBetween(0, 63);
             }
         }
+    }
+
+    /** A veth pair between the server {@code a} (10.0.0.1/24, veth0) and the client {@code b} (10.0.0.2/24, veth1). */
+    private static void link(NetNamespace a, NetNamespace b) {
+        VethPair p = VethPair.create("veth0", "veth1");
+        a.attach(p.a());
+        b.attach(p.b());
+        a.addAddress("veth0", "10.0.0.1/24");
+        b.addAddress("veth1", "10.0.0.2/24");
     }
 }
