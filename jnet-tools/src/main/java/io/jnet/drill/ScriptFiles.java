@@ -44,7 +44,9 @@ public final class ScriptFiles {
                 if (found.isEmpty()) throw new IOException("no scripts found under " + p);
                 for (Path x : found) {
                     // a dangling link is reported, not skipped: its script would silently never play
-                    if (!Files.isRegularFile(x)) throw new IOException("not a readable script (a dangling link?): " + x);
+                    if (!Files.isRegularFile(x)) {
+                        throw new IOException((Files.exists(x) ? "not a regular file: " : "a dangling link, no script: ") + x);
+                    }
                     f.scripts.add(x);
                     // the list nearest each script: one in a subfolder applies too, not only one at or above p
                     f.readNearestExpectedFailures(x.toAbsolutePath().getParent());
@@ -54,6 +56,8 @@ public final class ScriptFiles {
                 f.readNearestExpectedFailures(p.toAbsolutePath().getParent());
             } else if (Files.isSymbolicLink(p)) {
                 throw new IOException("a dangling link, no script: " + p);
+            } else if (Files.exists(p)) {
+                throw new IOException("not a regular file or a directory: " + p);
             } else {
                 throw new IOException("no such script or directory: " + p);
             }
@@ -82,16 +86,23 @@ public final class ScriptFiles {
     private void readExpectedFailures(Path dir) throws IOException {
         Path list = dir.resolve(EXPECTED_FAILURES);
         if (!Files.exists(list)) return;
+        if (!Files.isRegularFile(list)) throw new IOException(list + ": not a regular file");
+        Path base = dir.toAbsolutePath().normalize();
         int n = 0;
-        for (String raw : Files.readAllLines(list, StandardCharsets.UTF_8)) {
+        for (String raw : read(list).split("\\R", -1)) { // read as scripts are: Latin-1 when not UTF-8, no BOM
             n++;
             String line = raw.strip();
             if (line.isEmpty() || line.startsWith("#")) continue;
             String[] parts = line.split("\\s+", 2);
             if (parts.length < 2) throw new IOException(list + ":" + n + ": a script and its reason are needed: " + line);
-            Path script = dir.resolve(parts[0]).toAbsolutePath().normalize();
-            if (!Files.exists(script)) throw new IOException(list + ":" + n + ": no such script: " + parts[0]);
-            expectedFailures.put(script, parts[1]);
+            Path script = base.resolve(parts[0]).normalize();
+            if (Path.of(parts[0]).isAbsolute() || !script.startsWith(base)) {
+                throw new IOException(list + ":" + n + ": " + parts[0] + ": a path relative to this file's folder, inside it, is needed");
+            }
+            if (!Files.isRegularFile(script)) throw new IOException(list + ":" + n + ": no such script: " + parts[0]);
+            if (expectedFailures.putIfAbsent(script, parts[1]) != null) {
+                throw new IOException(list + ":" + n + ": " + parts[0] + " is listed twice");
+            }
         }
     }
 

@@ -97,7 +97,7 @@ class DrillRobustnessTest {
                 """);
         Run r = run(p);
         assertThat(r.only().outcome()).isEqualTo(Drill.Outcome.FAIL);
-        assertThat(r.text()).contains("bind.pkt:2: sin_port 70000 is out of range").doesNotContain("could not open the target");
+        assertThat(r.text()).contains("bind.pkt:2: htons(70000): out of range").doesNotContain("could not open the target");
     }
 
     @Test
@@ -227,4 +227,34 @@ class DrillRobustnessTest {
     }
 
     static Inet4Address v4(String s) throws Exception { return (Inet4Address) InetAddress.getByName(s); }
+
+    @Test
+    void htonsIsRangeCheckedAndInNetworkOrderAndGetsockoptsOptlenIsCompared() throws Exception {
+        Path big = script("htons-big.pkt", HANDSHAKE + "+0 setsockopt(4, SOL_SOCKET, SO_RCVBUF, [htons(70000)], 4) = 0\n");
+        // htons(0x1000) is 0x0010 in network order: 16 bytes asked, the floor (SOCK_MIN_RCVBUF, 2304 as on Linux) comes back
+        Path order = script("htons-order.pkt", HANDSHAKE
+                + "+0 setsockopt(4, SOL_SOCKET, SO_RCVBUF, [htons(4096)], 4) = 0\n"
+                + "+0 getsockopt(4, SOL_SOCKET, SO_RCVBUF, [2304], [4]) = 0\n");
+        Path optlen = script("optlen.pkt", HANDSHAKE + "+0 getsockopt(4, SOL_SOCKET, SO_TYPE, [SOCK_STREAM], [8]) = 0\n");
+        Run r = run(big, order, optlen);
+        assertThat(r.results()).extracting(Drill.Result::outcome)
+                .containsExactly(Drill.Outcome.FAIL, Drill.Outcome.PASS, Drill.Outcome.FAIL);
+        assertThat(r.text()).contains("htons-big.pkt:9: htons(70000): out of range (0 to 65535)")
+                .contains("optlen.pkt:9:").contains("optlen 4, expected 8");
+    }
+
+    @Test
+    void anExpectedFailuresListIsReadAsScriptsAreAndMalformedEntriesAreRefused() throws Exception {
+        Path s = script("fails.pkt", HANDSHAKE + "+0 close(4) = -1 EBADF (Bad file descriptor)\n");
+        byte[] bom = "\uFEFFfails.pkt  caf\u00e9 reason\n".getBytes(StandardCharsets.UTF_8);
+        Files.write(dir.resolve(ScriptFiles.EXPECTED_FAILURES), bom);
+        assertThat(run(s).only().outcome()).isEqualTo(Drill.Outcome.EXPECTED_FAILURE);
+        Files.write(dir.resolve(ScriptFiles.EXPECTED_FAILURES), "fails.pkt  caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
+        assertThat(run(s).only().outcome()).isEqualTo(Drill.Outcome.EXPECTED_FAILURE);
+        for (String bad : List.of("fails.pkt  one\nfails.pkt  two\n", "../fails.pkt  outside\n", s + "  absolute\n")) {
+            Files.writeString(dir.resolve(ScriptFiles.EXPECTED_FAILURES), bad);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> ScriptFiles.collect(List.of(s)))
+                    .isInstanceOf(java.io.IOException.class).hasMessageContaining(ScriptFiles.EXPECTED_FAILURES + ":");
+        }
+    }
 }

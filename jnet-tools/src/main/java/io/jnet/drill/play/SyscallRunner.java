@@ -190,7 +190,12 @@ final class SyscallRunner {
                 int askLen = tcpInfo ? TcpInfoLayout.SIZE : Math.max(len, 4);
                 yield () -> {
                     byte[] got = sys.getsockopt(fd, level, name, askLen);
-                    return new CallResult(0, null, compareOption(want, got, tcpInfo, line), 0);
+                    String bad = compareOption(want, got, tcpInfo, line);
+                    // the optlen the call returns, as packetdrill checks it (not for TCP_INFO, whose size grows)
+                    if (bad == null && !anyLen && !tcpInfo && len >= 4 && got.length != len) {
+                        bad = "optlen " + got.length + ", expected " + len;
+                    }
+                    return new CallResult(0, null, bad, 0);
                 };
             }
             case "fcntl" -> {

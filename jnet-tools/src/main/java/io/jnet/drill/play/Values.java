@@ -21,10 +21,30 @@ final class Values {
             case Expr.Symbol s -> symbol(s);
             case Expr.BinaryOr o -> number(o.left()) | number(o.right());
             case Expr.Array a when a.elements().size() == 1 -> number(a.elements().getFirst());
-            case Expr.Call c when c.function().equals("htons") && c.arguments().size() == 1 -> number(c.arguments().getFirst());
-            case Expr.Call c when c.function().equals("htonl") && c.arguments().size() == 1 -> number(c.arguments().getFirst());
+            // packetdrill: the value in network byte order, its argument range-checked
+            case Expr.Call c when isByteOrderCall(c) -> c.function().equals("htons")
+                    ? Short.toUnsignedLong(Short.reverseBytes((short) hostValue(c)))
+                    : Integer.toUnsignedLong(Integer.reverseBytes((int) hostValue(c)));
             default -> throw new PlayException(e.pos().line(), "expected a number, found " + e.render());
         };
+    }
+
+    private static boolean isByteOrderCall(Expr.Call c) {
+        return (c.function().equals("htons") || c.function().equals("htonl")) && c.arguments().size() == 1;
+    }
+
+    /**
+     * The host-order value of {@code e}: the argument of {@code htons(...)} / {@code htonl(...)} (checked to fit 16
+     * or 32 bits unsigned), or {@code e}'s own value. Socket address fields take ports and addresses this way.
+     */
+    long hostValue(Expr e) throws PlayException, Unsupported {
+        if (!(e instanceof Expr.Call c && isByteOrderCall(c))) return number(e);
+        long v = number(c.arguments().getFirst());
+        long max = c.function().equals("htons") ? 0xffffL : 0xffffffffL;
+        if (v < 0 || v > max) {
+            throw new PlayException(e.pos().line(), c.function() + "(" + v + "): out of range (0 to " + max + ")");
+        }
+        return v;
     }
 
     private long symbol(Expr.Symbol s) throws Unsupported {
@@ -59,10 +79,10 @@ final class Values {
                 throw new PlayException(e.pos().line(), "not an address: " + str.value());
             }
         } else {
-            long v = number(addr);
+            long v = hostValue(addr);
             a = intAddress((int) v);
         }
-        long p = number(port);
+        long p = hostValue(port);
         if (p < 0 || p > 0xffff) throw new PlayException(port.pos().line(), "sin_port " + p + " is out of range (0 to 65535)");
         return new InetSocketAddress(a, (int) p);
     }
