@@ -78,6 +78,9 @@ public final class DrillCommand implements Callable<Integer> {
             if (!sameSlash16(local, gateway)) {
                 throw new IllegalArgumentException("--gateway_ip " + gatewayIp + " is not in the local /16 of --local_ip " + localIp);
             }
+            if (remote.equals(local) || remote.equals(gateway)) {
+                throw new IllegalArgumentException("--remote_ip " + remoteIp + " must differ from --local_ip and --gateway_ip");
+            }
         } catch (IOException | IllegalArgumentException e) {
             spec.commandLine().getErr().println("jnet drill: " + e.getMessage());
             return Main.EXIT_USAGE;

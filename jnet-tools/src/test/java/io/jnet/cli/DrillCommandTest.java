@@ -39,6 +39,8 @@ class DrillCommandTest {
         assertThat(err()).contains("--mtu");
         assertThat(run("drill", "--gateway_ip=10.0.0.1", s)).isEqualTo(2);
         assertThat(err()).contains("--gateway_ip").contains("/16");
+        assertThat(run("drill", "--remote_ip=192.168.0.1", s)).isEqualTo(2); // the stack's own address
+        assertThat(err()).contains("--remote_ip 192.168.0.1 must differ");
         assertThat(run("drill", "")).isEqualTo(2);
         assertThat(err()).contains("empty path");
     }
